@@ -1,0 +1,1 @@
+# docs/local.mk

@@ -1,0 +1,194 @@
+/* warp.h — the public API of libwarp, Warpnet's Time Warp engine.
+ * A model declares LP types (handlers + state layout), describes its LPs in a
+ * warp_model, and calls warp_run. Everything a handler may touch goes through
+ * the warp_lp it receives; there is no other global state. */
+#ifndef WARP_H
+#define WARP_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "warp_rng.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef uint64_t warp_lpid;      /* global LP id, 0 .. total_lps-1 */
+typedef struct warp_lp warp_lp;  /* an LP as handlers see it (opaque) */
+typedef struct warp_ctx warp_ctx; /* the one engine context of this process */
+
+/* Per-event bit field: forward handlers record branch decisions here; the
+ * reverse and commit handlers of the same event see the same bits. */
+typedef struct warp_bits {
+    uint64_t b;
+} warp_bits;
+
+typedef enum warp_save_policy {
+    WARP_SAVE_NONE = 0, /* reverse handler and/or warp_save() undo the event */
+    WARP_SAVE_FULL = 1, /* the engine copies the whole state before each event */
+} warp_save_policy;
+
+/* A byte range of the LP state that --synch=check must not compare
+ * (e.g. a cache, or a pointer into memory that legitimately moves). */
+typedef struct warp_span {
+    size_t offset;
+    size_t len;
+} warp_span;
+
+typedef struct warp_lp_type {
+    const char *name;      /* shown in errors and check-mode reports */
+    size_t state_size;     /* bytes of rollback-protected state */
+    size_t out_size;       /* bytes of committed-output block (never rolled back) */
+    warp_save_policy save;
+    void (*init)(warp_lp *lp, void *state);
+    void (*forward)(warp_lp *lp, void *state, void *msg, warp_bits *bits);
+    /* Undoes forward; sees the post-event state. May be NULL when the LP type
+     * uses WARP_SAVE_FULL or saves every write with warp_save(). */
+    void (*reverse)(warp_lp *lp, void *state, void *msg, warp_bits *bits);
+    /* Runs once per committed event, in key order per LP. Writes output and
+     * committed statistics into `out` (the LP's out_size block); must read the
+     * event's facts from msg and bits, not from the LP state, which may
+     * already be ahead of the event. May be NULL. */
+    void (*commit)(warp_lp *lp, void *out, const void *msg, const warp_bits *bits);
+    /* Runs once at the end of the run with the final state. May be NULL. */
+    void (*finish)(warp_lp *lp, void *state, void *out);
+    /* Optional: a short name of the event's model-level type, for reports. */
+    const char *(*event_name)(const void *msg);
+    const warp_span *check_skip; /* regions --synch=check ignores */
+    size_t check_skip_count;
+} warp_lp_type;
+
+/* What a model hands to warp_run. `arg` is the model's read-only config,
+ * passed back to every callback; handlers reach it with warp_model_arg(). */
+typedef struct warp_model {
+    const char *name;
+    uint64_t total_lps;
+    size_t msg_size; /* maximum payload bytes of one event */
+    /* Minimum delay of every event this model sends (conservative mode needs
+     * it > 0; the engine refuses any send closer than it in that mode). */
+    double lookahead;
+    const warp_lp_type *(*lp_type)(warp_lpid gid, const void *arg);
+    /* Optional LP -> PE placement; NULL means block-linear. Must be a pure
+     * function of (gid, npes, arg). */
+    int (*map)(warp_lpid gid, int npes, const void *arg);
+    const void *arg;
+} warp_model;
+
+/* ---- Setup ---------------------------------------------------------------- */
+
+typedef enum warp_opt_kind {
+    WARP_OPT_INT,    /* int64_t */
+    WARP_OPT_UINT,   /* uint64_t */
+    WARP_OPT_DOUBLE, /* double */
+    WARP_OPT_STRING, /* const char * (points into argv or a config copy) */
+    WARP_OPT_FLAG,   /* int, set to 1 by --name, or --name=0/1 */
+} warp_opt_kind;
+
+/* One model option, parsed together with the engine's. A table ends with a
+ * zeroed entry. */
+typedef struct warp_opt {
+    const char *name;
+    warp_opt_kind kind;
+    void *dest;
+    const char *help;
+} warp_opt;
+
+/* Initialises MPI and the engine context. Call once, first thing in main. */
+warp_ctx *warp_init(int *argc, char ***argv);
+
+/* Parses engine options and the model's options (model_opts may be NULL) from
+ * argv, also reading `--config=FILE` sections [engine] and [model_section].
+ * Removes what it parsed; leaves positional arguments in argv. Exits with a
+ * message naming the option on any error; prints help and exits on --help. */
+void warp_parse_args(warp_ctx *w, int *argc, char **argv, const warp_opt *model_opts,
+                     const char *model_section, const char *usage);
+
+/* Sets one engine option by name ("synch", "end", ...); `where` names the
+ * origin for messages ("run.ini:12" or "--synch"). Exits on a bad value.
+ * Returns 0 when the key is not an engine option. */
+int warp_set_option(warp_ctx *w, const char *key, const char *value, const char *where);
+
+/* Prints the engine options with their defaults and help to f. */
+void warp_print_engine_help(FILE *f);
+
+/* Builds the LPs, runs the simulation to the end time, runs finish handlers,
+ * prints statistics on rank 0 (unless quiet) and writes --stats-json. */
+void warp_run(warp_ctx *w, const warp_model *m);
+
+/* Shuts the engine and MPI down. */
+void warp_finalize(warp_ctx *w);
+
+/* This process's rank and the number of ranks. */
+int warp_rank(const warp_ctx *w);
+int warp_nranks(const warp_ctx *w);
+
+/* Stops the run on every rank with a user-facing error (exit code 2 for usage
+ * and input errors, 3 for resource exhaustion). printf-style. */
+void warp_fatal(int code, const char *fmt, ...) __attribute__((noreturn, format(printf, 2, 3)));
+
+/* Engine settings a model may read after warp_parse_args. */
+double warp_end_time(const warp_ctx *w);
+uint64_t warp_seed(const warp_ctx *w);
+int warp_quiet(const warp_ctx *w);
+
+/* ---- Results -------------------------------------------------------------- */
+
+typedef struct warp_stats {
+    uint64_t committed;       /* events committed, all ranks */
+    uint64_t processed;       /* forward executions, including rolled back */
+    uint64_t rolled_back;     /* events undone */
+    uint64_t rollbacks_primary;
+    uint64_t rollbacks_secondary;
+    uint64_t gvt_rounds;
+    uint64_t fossil_collections;
+    uint64_t remote_sent;     /* events sent to another rank */
+    uint64_t anti_sent;
+    uint64_t peak_event_bytes; /* max over ranks of event memory in use */
+    uint64_t digest;          /* committed digest, partition independent */
+    double efficiency;        /* 1 - rolled_back / committed */
+    double setup_s, run_s;    /* wall seconds, rank 0 */
+    double event_rate;        /* committed / run_s */
+    double t_forward, t_reverse, t_queue, t_net, t_gvt, t_fossil; /* max over ranks */
+    double final_gvt;
+} warp_stats;
+
+/* Statistics of the last warp_run, identical on every rank. */
+const warp_stats *warp_last_stats(const warp_ctx *w);
+
+/* ---- Inside handlers ------------------------------------------------------ */
+
+warp_lpid warp_lp_id(const warp_lp *lp);
+uint64_t warp_total_lps(const warp_lp *lp);
+double warp_now(const warp_lp *lp);       /* receive time of the event being processed */
+double warp_end(const warp_lp *lp);       /* the run's end time */
+const void *warp_model_arg(const warp_lp *lp);
+const warp_lp_type *warp_lp_get_type(const warp_lp *lp);
+void *warp_lp_out(warp_lp *lp);           /* the LP's committed-output block */
+warp_rng *warp_lp_rng(warp_lp *lp);       /* the LP's stream; engine reverses it */
+
+/* Allocates an event to `dest` arriving `delay` after now (delay >= 0) and
+ * returns its payload (msg_size bytes, zeroed) to fill before warp_event_send. */
+void *warp_event_new(warp_lp *lp, warp_lpid dest, double delay);
+/* Sends the event whose payload warp_event_new returned. */
+void warp_event_send(warp_lp *lp, void *payload);
+/* Convenience: new + copy `len` bytes of msg + send. */
+void warp_send(warp_lp *lp, warp_lpid dest, double delay, const void *msg, size_t len);
+
+/* Incremental state saving: logs the current `len` bytes at `ptr` (inside the
+ * LP's state or its warp_alloc memory) so a rollback restores them. Call
+ * before writing. Free in sequential mode. */
+void warp_save(warp_lp *lp, const void *ptr, size_t len);
+
+/* Rollback-safe memory: freed automatically if the current event is rolled
+ * back. Never returns NULL (stops the run when memory is exhausted). */
+void *warp_alloc(warp_lp *lp, size_t size);
+/* Frees ptr (from warp_alloc) once the current event commits; a rollback of
+ * the event cancels the free. */
+void warp_free_on_commit(warp_lp *lp, void *ptr);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

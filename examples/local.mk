@@ -1,0 +1,2 @@
+# examples/local.mk — example models and ready-made configurations.
+include examples/phold/local.mk

@@ -1,0 +1,1 @@
+# examples/phold/local.mk

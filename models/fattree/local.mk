@@ -1,0 +1,1 @@
+# models/fattree/local.mk

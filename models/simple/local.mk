@@ -1,0 +1,1 @@
+# models/simple/local.mk

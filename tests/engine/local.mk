@@ -1,0 +1,1 @@
+# tests/engine/local.mk

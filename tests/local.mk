@@ -1,0 +1,10 @@
+# tests/local.mk — make check: Criterion unit tests and integration scripts,
+# one subdirectory per area.
+include tests/engine/local.mk
+include tests/rng/local.mk
+include tests/net/local.mk
+include tests/torus/local.mk
+include tests/fattree/local.mk
+include tests/slimfly/local.mk
+include tests/simple/local.mk
+include tests/replay/local.mk

@@ -1,0 +1,1 @@
+# tests/net/local.mk

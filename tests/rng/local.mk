@@ -1,0 +1,1 @@
+# tests/rng/local.mk

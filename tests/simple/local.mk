@@ -1,0 +1,1 @@
+# tests/simple/local.mk

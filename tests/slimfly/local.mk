@@ -1,0 +1,1 @@
+# tests/slimfly/local.mk

@@ -1,0 +1,1 @@
+# tests/torus/local.mk

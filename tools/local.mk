@@ -1,0 +1,3 @@
+# tools/local.mk — the programs users run: the warpnet driver and trace tools.
+include tools/warpnet/local.mk
+include tools/trace/local.mk

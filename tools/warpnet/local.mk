@@ -1,0 +1,1 @@
+# tools/warpnet/local.mk
