@@ -9,3 +9,7 @@ libwarp_la_SOURCES = $(WARP_RNG_SOURCES) \
 	engine/transport.c engine/gvt.c engine/stats.c engine/progress.c
 libwarp_la_LIBADD = $(JEMALLOC_LIBS) -lm
 libwarp_la_LDFLAGS = -version-info 0:0:0
+
+# --- ini/units (ini helper) ---
+libwarp_la_SOURCES += engine/ini.c engine/units.c engine/ini_internal.h
+include_HEADERS += engine/warp_ini.h
