@@ -1,1 +1,11 @@
 # tests/engine/local.mk
+
+# --- ini/units (ini helper) ---
+if HAVE_CRITERION
+check_PROGRAMS += tests/engine/test_ini tests/engine/test_units
+TESTS += tests/engine/test_ini tests/engine/test_units
+tests_engine_test_ini_CFLAGS = $(AM_CFLAGS) $(CRITERION_CFLAGS)
+tests_engine_test_ini_LDADD = libwarp.la $(CRITERION_LIBS) -lm
+tests_engine_test_units_CFLAGS = $(AM_CFLAGS) $(CRITERION_CFLAGS)
+tests_engine_test_units_LDADD = libwarp.la $(CRITERION_LIBS) -lm
+endif
