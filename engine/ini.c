@@ -749,6 +749,7 @@ void warp_ini_reject_unused(const warp_ini *ini, const char *const *known_sectio
         char *names = name_list(ini, e->sec, NULL);
         if (names[0])
             ini_die(2, e, "unknown key (keys of [%s] read by this run: %s)", e->sec, names);
+        free(names);
         ini_die(2, e, "unknown key (this run reads no key of [%s])", e->sec);
     }
 }
