@@ -521,6 +521,29 @@ Test(ini, first_unused_key_in_file_order_is_rejected)
                       "x, w)");
 }
 
+static void read_torus(warp_ini *ini)
+{
+    int64_t dims[3];
+    warp_ini_int_list(ini, "torus", "dims", dims, 3);
+    warp_ini_bandwidth(ini, "torus", "link_bandwidth", 1);
+    warp_ini_time_ns(ini, "torus", "latency", 1); /* absent */
+    const char *const known[] = {"torus", NULL};
+    warp_ini_reject_unused(ini, known);
+}
+
+Test(ini, misspelt_names_get_a_suggestion)
+{
+    expect_file_error("[torus]\ndims = 4\nlink_bandwidth = 1GB/s\nlatncy = 5ns\n", read_torus,
+                      "warpnet: run.ini:4: [torus] latncy = 5ns: unknown key; did you mean "
+                      "latency? (keys of [torus] read by this run: dims, link_bandwidth, latency)");
+    expect_file_error("[torus]\ndims = 4\nDims = 4\n", read_torus,
+                      "warpnet: run.ini:3: [torus] Dims = 4: unknown key; did you mean dims? "
+                      "(keys of [torus] read by this run: dims, link_bandwidth, latency)");
+    expect_file_error("[torus]\ndims = 4\n[tours]\n", read_torus,
+                      "warpnet: run.ini:3: [tours]: unknown section; did you mean [torus]? (known "
+                      "sections: torus)");
+}
+
 static void reject_unknown_sections(warp_ini *ini)
 {
     const char *const known[] = {"a", "job.*", NULL};
