@@ -38,9 +38,24 @@ typedef struct engine_apply {
     warp_ctx *w;
 } engine_apply;
 
+/* The engine's end is a bare number of model units (ns here); the run file
+ * and --end take a time with its unit, as every other time. */
+static const char *end_in_ns(const char *value, const char *where, char *buf, size_t n)
+{
+    double ns;
+    const char *why;
+    if (warp_parse_time_ns(value, &ns, &why) != 0)
+        warp_fatal(2, "warpnet: %s: end = %s: %s (write e.g. end = 100us)", where, value, why);
+    snprintf(buf, n, "%.17g", ns);
+    return buf;
+}
+
 static void apply_engine_key(const char *key, const char *value, const char *where, void *arg)
 {
     engine_apply *a = arg;
+    char buf[64];
+    if (strcmp(key, "end") == 0)
+        value = end_in_ns(value, where, buf, sizeof buf);
     if (!warp_set_option(a->w, key, value, where))
         warp_fatal(2, "warpnet: %s: [engine] %s = %s: not an engine option; see warpnet --help",
                    where, key, value);
@@ -56,8 +71,11 @@ int main(int argc, char **argv)
     const char *path = NULL;
     char **over = calloc((size_t)argc + 1, sizeof *over);
     int nover = 0, keep = 1;
+    const char *end_arg = NULL;
     for (int i = 1; i < argc; i++) {
-        if (is_override(argv[i]))
+        if (strncmp(argv[i], "--end=", 6) == 0)
+            end_arg = argv[i] + 6;
+        else if (is_override(argv[i]))
             over[nover++] = argv[i];
         else if (!path && argv[i][0] != '-' && is_regular_file(argv[i]))
             path = argv[i];
@@ -74,6 +92,8 @@ int main(int argc, char **argv)
         engine_apply a = {w};
         warp_ini_each(ini, "engine", apply_engine_key, &a);
     }
+    if (end_arg)
+        apply_engine_key("end", end_arg, "--end", &(engine_apply){w});
     const char *out = NULL, *dot = NULL;
     int describe = 0;
     warp_opt opts[] = {
