@@ -19,9 +19,9 @@ typedef struct net_term_out {
     uint64_t delivered_pkts, delivered_bytes;    /* reached the NIC, whole run */
     uint64_t delivered_bytes_win;                /* reached it at t >= warmup */
     uint64_t lat_pkts, hops_sum;                 /* packets sent at t >= warmup */
-    double lat_sum, lat_max;
+    uint64_t lat_sum_q, mlat_sum_q;              /* sums in 1/NET_LAT_Q ns, exact in any order */
+    double lat_max, mlat_max;
     uint64_t msgs_delivered, msgs_lat;
-    double mlat_sum, mlat_max;
     uint32_t hist[NET_HIST_BINS];                /* packet latency */
     uint32_t mhist[NET_HIST_BINS];               /* message latency */
 } net_term_out;
@@ -50,6 +50,11 @@ typedef struct net_results {
 
 #define NET_TERM_COLS 6 /* injected_pkts, injected_bytes, delivered_pkts, delivered_bytes, lat_mean, hops_mean */
 #define NET_PORT_COLS 3 /* busy_ns, pkts, bytes */
+
+/* Latency sums are fixed point so that they add up to the same number
+ * whatever the partition (floating-point sums depend on their order). */
+#define NET_LAT_Q 1024.0
+static inline uint64_t net_lat_q(double ns) { return (uint64_t)(ns * NET_LAT_Q + 0.5); }
 
 /* Histogram bin of a latency in ns (clamped to the last bin). */
 int net_hist_bin(double ns);

@@ -144,7 +144,7 @@ static void *tr_setup(warp_ini *ini, const net_model *net)
 {
     traffic *t = calloc(1, sizeof *t);
     if (!t)
-        warp_fatal(3, "warpnet: out of memory for the traffic workload");
+        warp_fatal(3, "out of memory for the traffic workload");
     t->ranks = net_ranks(net);
     t->pattern = warp_ini_choice(ini, "workload", "pattern", pattern_names, P_UNIFORM);
     t->fixed = warp_ini_choice(ini, "workload", "arrivals", arrival_names, 0);
@@ -184,7 +184,7 @@ static void *tr_setup(warp_ini *ini, const net_model *net)
         /* Sattolo's shuffle: one cycle through all ranks, so nobody sends to itself. */
         t->perm = malloc(t->ranks * sizeof *t->perm);
         if (!t->perm)
-            warp_fatal(3, "warpnet: out of memory for the permutation of %llu ranks",
+            warp_fatal(3, "out of memory for the permutation of %llu ranks",
                        (unsigned long long)t->ranks);
         for (uint64_t i = 0; i < t->ranks; i++)
             t->perm[i] = i;

@@ -25,14 +25,14 @@ void wn_summary_compute(wn_summary *s, const net_model *n, const net_results *r,
     s->offered_gbps = (double)t->offered_bytes / s->window_ns / nodes;
     s->accepted_gbps = (double)t->delivered_bytes_win / s->window_ns / nodes;
     if (t->lat_pkts) {
-        s->lat_mean = t->lat_sum / (double)t->lat_pkts;
+        s->lat_mean = (double)t->lat_sum_q / NET_LAT_Q / (double)t->lat_pkts;
         s->hops_mean = (double)t->hops_sum / (double)t->lat_pkts;
     }
     s->lat_p50 = net_hist_quantile(t->hist, 0.5);
     s->lat_p99 = net_hist_quantile(t->hist, 0.99);
     s->lat_max = t->lat_max;
     if (t->msgs_lat)
-        s->mlat_mean = t->mlat_sum / (double)t->msgs_lat;
+        s->mlat_mean = (double)t->mlat_sum_q / NET_LAT_Q / (double)t->msgs_lat;
     s->mlat_p50 = net_hist_quantile(t->mhist, 0.5);
     s->mlat_p99 = net_hist_quantile(t->mhist, 0.99);
     s->mlat_max = t->mlat_max;
