@@ -5,5 +5,5 @@ TESTS += tests/torus/test_routes
 tests_torus_test_routes_CFLAGS = $(AM_CFLAGS) $(CRITERION_CFLAGS)
 tests_torus_test_routes_LDADD = libwarpnet.la libwarp.la $(CRITERION_LIBS) -lm
 endif
-TESTS += tests/torus/test_torus.sh
-dist_check_SCRIPTS += tests/torus/test_torus.sh
+TESTS += tests/torus/test_torus.sh tests/torus/test_sweep.sh
+dist_check_SCRIPTS += tests/torus/test_torus.sh tests/torus/test_sweep.sh
