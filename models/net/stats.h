@@ -21,6 +21,7 @@ typedef struct net_term_out {
     uint64_t lat_pkts, hops_sum;                 /* packets sent at t >= warmup */
     uint64_t lat_sum_q, mlat_sum_q;              /* sums in 1/NET_LAT_Q ns, exact in any order */
     double lat_max, mlat_max;
+    double t_last;                               /* latest message completion */
     uint64_t msgs_delivered, msgs_lat;
     uint32_t hist[NET_HIST_BINS];                /* packet latency */
     uint32_t mhist[NET_HIST_BINS];               /* message latency */

@@ -213,8 +213,11 @@ static void term_commit(warp_lp *lp, void *out, const void *msg, const warp_bits
                 o->mhist[net_hist_bin(lat)]++;
             }
         }
-        if (bits->b & BIT_MSG_DONE)
+        if (bits->b & BIT_MSG_DONE) {
             o->msgs_delivered++;
+            if (p->t_tail > o->t_last)
+                o->t_last = p->t_tail;
+        }
         break;
     }
     default:

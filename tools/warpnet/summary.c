@@ -74,6 +74,7 @@ void wn_summary_print(const wn_summary *s, const net_model *n, const net_results
             s->lat_p50, s->lat_p99, s->lat_max);
     fprintf(f, "message latency   mean %.6g ns, p50 %.4g, p99 %.4g, max %.6g\n", s->mlat_mean,
             s->mlat_p50, s->mlat_p99, s->mlat_max);
+    fprintf(f, "last delivery     %.9g ns\n", t->t_last);
     fprintf(f, "hops              mean %.4f router-to-router links\n", s->hops_mean);
     if (net_model_routers(n))
         fprintf(f, "busiest link      %.4f utilisation (router %llu port %d)\n", s->busiest_util,
@@ -123,6 +124,7 @@ static int write_json(const wn_summary *s, const net_model *n, const net_results
             (unsigned long long)t->offered_msgs, (unsigned long long)t->msgs_delivered);
     json_lat(f, "packet_latency_ns", s->lat_mean, s->lat_p50, s->lat_p99, s->lat_max);
     json_lat(f, "message_latency_ns", s->mlat_mean, s->mlat_p50, s->mlat_p99, s->mlat_max);
+    fprintf(f, "  \"last_delivery_ns\": %.17g,\n", t->t_last);
     fprintf(f, "  \"hops_mean\": %.17g,\n  \"busiest_link_utilisation\": %.17g,\n", s->hops_mean,
             s->busiest_util);
     fprintf(f, "  \"in_flight_packets\": %llu,\n  \"conservation_ok\": %s,\n",
