@@ -30,6 +30,9 @@ typedef struct net_term_out {
 typedef struct net_port_out {
     double busy_ns;   /* serialising, for packets that started at t >= warmup */
     uint64_t pkts, bytes;
+    /* Output-queue bytes (all VCs) seen by each packet routed to this port,
+     * itself included: sum and maximum. */
+    uint64_t q_samples, q_sum, q_max;
 } net_port_out;
 
 /* Final-state counts for the conservation line. */
@@ -50,7 +53,7 @@ typedef struct net_results {
 } net_results;
 
 #define NET_TERM_COLS 6 /* injected_pkts, injected_bytes, delivered_pkts, delivered_bytes, lat_mean, hops_mean */
-#define NET_PORT_COLS 3 /* busy_ns, pkts, bytes */
+#define NET_PORT_COLS 5 /* busy_ns, pkts, bytes, queue mean, queue max */
 
 /* Latency sums are fixed point so that they add up to the same number
  * whatever the partition (floating-point sums depend on their order). */

@@ -158,11 +158,12 @@ static int write_csvs(const wn_summary *s, const net_model *n, const net_results
     f = open_in(dir, "ports.csv");
     if (!f)
         return -1;
-    fprintf(f, "router,port,busy_ns,utilisation,packets,bytes\n");
+    fprintf(f, "router,port,busy_ns,utilisation,packets,bytes,queue_mean_bytes,queue_max_bytes\n");
     for (uint64_t p = 0; p < r->routers * (uint64_t)r->max_radix; p++) {
         const double *row = r->port_rows + p * NET_PORT_COLS;
-        fprintf(f, "%llu,%d,%.9g,%.6g,%.0f,%.0f\n", (unsigned long long)(p / (uint64_t)r->max_radix),
-                (int)(p % (uint64_t)r->max_radix), row[0], row[0] / s->window_ns, row[1], row[2]);
+        fprintf(f, "%llu,%d,%.9g,%.6g,%.0f,%.0f,%.6g,%.0f\n",
+                (unsigned long long)(p / (uint64_t)r->max_radix), (int)(p % (uint64_t)r->max_radix),
+                row[0], row[0] / s->window_ns, row[1], row[2], row[3], row[4]);
     }
     if (fclose(f) != 0)
         return -1;
