@@ -1,10 +1,8 @@
-/* engine/ini.c — INI run files: parsing, overrides, typed getters and the
- * unused-key check of warp_ini.h.
- * Invariant: every stored value carries its origin ("file:LINE" or
- * "--section.key"), and every user error leaves through ini_vdie() as ONE line
- * "warpnet: PLACE: ..." with exit code 2 (3 when memory runs out). The parser
- * itself returns errors as strings (ini_parse_buffer) so it can be fuzzed.
- * Called by the driver (load, overrides, reject_unused) and by models (getters). */
+/* engine/ini.c — INI run files: parsing, overrides, typed getters, unused keys.
+ * Invariant: every stored value carries its origin ("file:LINE", "--sec.key"),
+ * and every user error leaves through ini_vdie() as ONE "warpnet: PLACE: ..."
+ * line, exit code 2 (3 when memory runs out); the parser itself returns errors
+ * as strings so it can be fuzzed. Called by the driver and by model setup. */
 #include "ini_internal.h"
 
 #include <errno.h>
