@@ -29,7 +29,7 @@ static void forced_rollback(warp_ctx *w)
 
 static bool run_batch(warp_ctx *w)
 {
-    double t0 = warp_wtime();
+    double t0 = warp_wtime(), q0 = w->t.queue;
     uint64_t n = 0;
     while (n < w->batch) {
         warp_event *e;
@@ -46,7 +46,7 @@ static bool run_batch(warp_ctx *w)
         kp_append(e->lp->kp, e);
         n++;
     }
-    w->t.forward += warp_wtime() - t0;
+    w->t.forward += warp_wtime() - t0 - (w->t.queue - q0); /* the split is exclusive */
     return n > 0;
 }
 
@@ -61,12 +61,16 @@ static void run_local(warp_ctx *w)
         warp_event *m = queue_peek(w);
         if (!m)
             break;
+        if (warp_signal_pending()) {
+            w->stop_requested = true;
+            return;
+        }
         if (++batches >= w->gvt_interval || pool_low(w)) {
             batches = 0;
             w->gvt_value = m->ts;
             w->gvt_rounds++;
             fossil_collect(w, w->gvt_value);
-            progress_maybe(w, w->gvt_value, w->committed, w->rolled_back, false);
+            round_report(w, w->gvt_value, w->committed, w->rolled_back, false);
         }
     }
     fossil_collect(w, INFINITY);
@@ -86,6 +90,8 @@ static void run_distributed(warp_ctx *w)
         w->t.net += warp_wtime() - t0;
         bool idle = !ran;
         if (gvt_step(w, idle)) {
+            if (w->stop_requested)
+                return;
             if (w->gvt_value >= w->end)
                 break;
             fossil_collect(w, w->gvt_value);
@@ -103,5 +109,6 @@ void sched_opt(warp_ctx *w)
         run_local(w);
     else
         run_distributed(w);
-    progress_maybe(w, w->end, w->committed, w->rolled_back, true);
+    if (!w->stop_requested)
+        round_report(w, w->end, w->committed, w->rolled_back, true);
 }
