@@ -247,6 +247,7 @@ struct warp_ctx {
     bool in_reverse;
     double now_init;
     double gvt_value;
+    uint64_t gvt_committed; /* global committed count seen by the last GVT round */
     warp_rng debug_rng;
     /* statistics (local) */
     uint64_t committed, processed, rolled_back, rb_primary, rb_secondary;
@@ -312,6 +313,7 @@ void cancel_event(warp_ctx *w, warp_event *e);
 /* fossil.c */
 void commit_event(warp_ctx *w, warp_event *e);
 void fossil_collect(warp_ctx *w, double gvt);
+void fossil_collect_below(warp_ctx *w, const warp_event *key); /* one rank only */
 
 /* mapping (setup.c) */
 int map_pe_of(const warp_ctx *w, warp_lpid gid);
