@@ -7,3 +7,34 @@ check_PROGRAMS += tests/engine/torture
 tests_engine_torture_SOURCES = tests/engine/torture.c
 tests_engine_torture_LDADD = libwarp.la
 tests_engine_torture_LDFLAGS = -static
+
+# Integration scripts; test_torture_lib.sh is their shared library.
+EXTRA_DIST += tests/engine/test_torture_lib.sh tests/engine/test_matrix_full.sh \
+	tests/engine/test_rollback_debug_check_match_seq.sh \
+	tests/engine/test_rollback_broken_model_detected.sh \
+	tests/engine/test_determinism_matrix.sh tests/engine/test_phold_ties_stress.sh \
+	tests/engine/test_event_pool_pressure.sh tests/engine/test_engine_options_rejected.sh \
+	tests/engine/test_event_pool_bug_batch_overrun.sh tests/engine/test_event_pool_bug_mpi_hang.sh
+TESTS += tests/engine/test_rollback_debug_check_match_seq.sh \
+	tests/engine/test_rollback_broken_model_detected.sh \
+	tests/engine/test_determinism_matrix.sh \
+	tests/engine/test_phold_ties_stress.sh \
+	tests/engine/test_event_pool_pressure.sh \
+	tests/engine/test_engine_options_rejected.sh \
+	tests/engine/test_event_pool_bug_batch_overrun.sh \
+	tests/engine/test_event_pool_bug_mpi_hang.sh
+# KNOWN ENGINE BUGS: these fail until the engine is fixed (see each script's
+# header); remove a line here when its test passes (make check reports XPASS).
+XFAIL_TESTS += tests/engine/test_event_pool_bug_batch_overrun.sh \
+	tests/engine/test_event_pool_bug_mpi_hang.sh
+LONG_CHECKS += tests/engine/test_matrix_full.sh tests/engine/test_phold_ties_stress.sh
+
+if HAVE_CRITERION
+# Unit tests of engine internals (engine/internal.h): static libwarp.
+check_PROGRAMS += tests/engine/test_torture_queue
+TESTS += tests/engine/test_torture_queue
+tests_engine_test_torture_queue_SOURCES = tests/engine/test_torture_queue.c
+tests_engine_test_torture_queue_CFLAGS = $(AM_CFLAGS) $(CRITERION_CFLAGS)
+tests_engine_test_torture_queue_LDADD = libwarp.la $(CRITERION_LIBS) -lm
+tests_engine_test_torture_queue_LDFLAGS = -static
+endif
