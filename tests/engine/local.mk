@@ -38,3 +38,12 @@ tests_engine_test_torture_queue_CFLAGS = $(AM_CFLAGS) $(CRITERION_CFLAGS)
 tests_engine_test_torture_queue_LDADD = libwarp.la $(CRITERION_LIBS) -lm
 tests_engine_test_torture_queue_LDFLAGS = -static
 endif
+
+if HAVE_CRITERION
+check_PROGRAMS += tests/engine/test_torture_rollback
+TESTS += tests/engine/test_torture_rollback
+tests_engine_test_torture_rollback_SOURCES = tests/engine/test_torture_rollback.c
+tests_engine_test_torture_rollback_CFLAGS = $(AM_CFLAGS) $(CRITERION_CFLAGS)
+tests_engine_test_torture_rollback_LDADD = libwarp.la $(CRITERION_LIBS) -lm
+tests_engine_test_torture_rollback_LDFLAGS = -static
+endif
