@@ -30,20 +30,16 @@ XFAIL_TESTS += tests/engine/test_event_pool_bug_batch_overrun.sh \
 LONG_CHECKS += tests/engine/test_matrix_full.sh tests/engine/test_phold_ties_stress.sh
 
 if HAVE_CRITERION
-# Unit tests of engine internals (engine/internal.h): static libwarp.
-check_PROGRAMS += tests/engine/test_torture_queue
-TESTS += tests/engine/test_torture_queue
+# Unit tests of engine internals (engine/internal.h), linked to static libwarp.
+TORTURE_UNIT = tests/engine/test_torture_queue tests/engine/test_torture_rollback
+check_PROGRAMS += $(TORTURE_UNIT)
+TESTS += $(TORTURE_UNIT)
 tests_engine_test_torture_queue_SOURCES = tests/engine/test_torture_queue.c
 tests_engine_test_torture_queue_CFLAGS = $(AM_CFLAGS) $(CRITERION_CFLAGS)
 tests_engine_test_torture_queue_LDADD = libwarp.la $(CRITERION_LIBS) -lm
 tests_engine_test_torture_queue_LDFLAGS = -static
-endif
-
-if HAVE_CRITERION
-check_PROGRAMS += tests/engine/test_torture_rollback
-TESTS += tests/engine/test_torture_rollback
 tests_engine_test_torture_rollback_SOURCES = tests/engine/test_torture_rollback.c
-tests_engine_test_torture_rollback_CFLAGS = $(AM_CFLAGS) $(CRITERION_CFLAGS)
-tests_engine_test_torture_rollback_LDADD = libwarp.la $(CRITERION_LIBS) -lm
+tests_engine_test_torture_rollback_CFLAGS = $(tests_engine_test_torture_queue_CFLAGS)
+tests_engine_test_torture_rollback_LDADD = $(tests_engine_test_torture_queue_LDADD)
 tests_engine_test_torture_rollback_LDFLAGS = -static
 endif
