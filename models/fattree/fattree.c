@@ -218,9 +218,9 @@ uint32_t fattree_ecmp_choice(const fattree *ft, uint64_t sw, const fattree_flow 
     return scale(fattree_flow_hash(f, fattree_switch_level(ft, sw)), ft->k);
 }
 
-uint32_t fattree_adaptive_choice(const fattree *ft, const uint32_t *occ, uint64_t draw)
+uint32_t fattree_adaptive_choice(const fattree *ft, const uint64_t *occ, uint64_t draw)
 {
-    uint32_t best = occ[0], ties = 0;
+    uint64_t best = occ[0], ties = 0;
     for (uint32_t u = 0; u < ft->k; u++) {
         if (occ[u] < best) {
             best = occ[u];
@@ -236,13 +236,22 @@ uint32_t fattree_adaptive_choice(const fattree *ft, const uint32_t *occ, uint64_
     return 0;
 }
 
-uint32_t fattree_route(const fattree *ft, uint64_t sw, const fattree_flow *f,
-                       fattree_routing routing, const uint32_t *occ, uint64_t draw)
+int fattree_descend(const fattree *ft, uint64_t sw, uint64_t dst, uint32_t *port)
 {
     sw_addr a = sw_split(ft, sw);
-    if (addr_holds(ft, a, f->dst))
-        return addr_down_port(ft, a, f->dst);
+    if (!addr_holds(ft, a, dst))
+        return 0;
+    *port = addr_down_port(ft, a, dst);
+    return 1;
+}
+
+uint32_t fattree_route(const fattree *ft, uint64_t sw, const fattree_flow *f,
+                       fattree_routing routing, const uint64_t *occ, uint64_t draw)
+{
+    uint32_t port;
+    if (fattree_descend(ft, sw, f->dst, &port))
+        return port;
     uint32_t u = routing == FATTREE_ADAPTIVE ? fattree_adaptive_choice(ft, occ, draw)
-                                             : scale(fattree_flow_hash(f, a.l), ft->k);
+                                             : fattree_ecmp_choice(ft, sw, f);
     return ft->k + u;
 }

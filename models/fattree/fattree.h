@@ -121,14 +121,18 @@ uint32_t fattree_ecmp_choice(const fattree *ft, uint64_t sw, const fattree_flow 
  * up ports k .. m-1); among equal least values the (draw mod ties)-th in port
  * order, so a fixed draw (e.g. the ECMP hash) is deterministic and a random
  * draw spreads ties uniformly. */
-uint32_t fattree_adaptive_choice(const fattree *ft, const uint32_t *occ, uint64_t draw);
+uint32_t fattree_adaptive_choice(const fattree *ft, const uint64_t *occ, uint64_t draw);
+
+/* If dst is below switch sw: stores the down port towards it in *port and
+ * returns 1; otherwise returns 0 (the packet must go up). */
+int fattree_descend(const fattree *ft, uint64_t sw, uint64_t dst, uint32_t *port);
 
 /* The output port of switch sw for a packet of flow f heading to f->dst:
  * down if f->dst is below sw, else up by `routing`. For FATTREE_ADAPTIVE, occ
  * holds the occupancy of the k up ports and draw breaks ties; both are
  * ignored (occ may be NULL) for FATTREE_ECMP or when the packet goes down. */
 uint32_t fattree_route(const fattree *ft, uint64_t sw, const fattree_flow *f,
-                       fattree_routing routing, const uint32_t *occ, uint64_t draw);
+                       fattree_routing routing, const uint64_t *occ, uint64_t draw);
 
 /* 1 if port is an up port of switch sw. */
 int fattree_is_up_port(const fattree *ft, uint64_t sw, uint32_t port);

@@ -199,7 +199,7 @@ static walk route(const fattree *ft, const fattree_flow *f, fattree_routing r, w
     fattree_end at = fattree_node_link(ft, f->src);
     int descending = 0;
     w.hops = 1;
-    uint32_t occ[FATTREE_MAX_PORTS];
+    uint64_t occ[FATTREE_MAX_PORTS];
     for (;;) {
         cr_assert_eq(at.kind, FATTREE_SWITCH);
         uint32_t l = fattree_switch_level(ft, at.id);
@@ -208,7 +208,7 @@ static walk route(const fattree *ft, const fattree_flow *f, fattree_routing r, w
             w.peak_sw = at.id;
         }
         for (uint32_t u = 0; rng && u < ft->k; u++)
-            occ[u] = (uint32_t)warp_rng_integer(rng, 0, 3);
+            occ[u] = (uint64_t)warp_rng_integer(rng, 0, 3);
         uint64_t draw = rng ? (uint64_t)warp_rng_integer(rng, 0, INT64_MAX) : 0;
         uint32_t p = fattree_route(ft, at.id, f, r, occ, draw);
         int up = fattree_is_up_port(ft, at.id, p);
@@ -367,14 +367,14 @@ Test(fattree, one_flow_keeps_one_path_and_packets_spray)
 Test(fattree, adaptive_takes_the_least_occupied_up_port)
 {
     fattree ft = make(8, 2);
-    uint32_t occ[4] = {5, 2, 7, 2};
+    uint64_t occ[4] = {5, 2, 7, 2};
     cr_assert_eq(fattree_adaptive_choice(&ft, occ, 0), 1);
     cr_assert_eq(fattree_adaptive_choice(&ft, occ, 1), 3);
     cr_assert_eq(fattree_adaptive_choice(&ft, occ, 2), 1, "ties are picked by draw mod ties");
-    uint32_t one[4] = {9, 9, 0, 9};
+    uint64_t one[4] = {9, 9, 0, 9};
     for (uint64_t d = 0; d < 10; d++)
         cr_assert_eq(fattree_adaptive_choice(&ft, one, d), 2, "a unique least port always wins");
-    uint32_t flat[4] = {3, 3, 3, 3};
+    uint64_t flat[4] = {3, 3, 3, 3};
     for (uint64_t d = 0; d < 8; d++)
         cr_assert_eq(fattree_adaptive_choice(&ft, flat, d), d % 4);
     fattree_flow f = {0, ft.nodes - 1, 0};
