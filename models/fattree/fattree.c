@@ -91,6 +91,15 @@ uint32_t fattree_switch_level(const fattree *ft, uint64_t sw)
     return sw_split(ft, sw).l;
 }
 
+void fattree_switch_address(const fattree *ft, uint64_t sw, uint32_t *level, uint64_t *group,
+                            uint64_t *digits)
+{
+    sw_addr a = sw_split(ft, sw);
+    *level = a.l;
+    *group = a.g;
+    *digits = a.w;
+}
+
 uint32_t fattree_switch_ports(const fattree *ft, uint64_t sw)
 {
     (void)sw_split(ft, sw);

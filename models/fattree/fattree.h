@@ -95,6 +95,10 @@ const char *fattree_init(fattree *ft, uint32_t m, uint32_t n);
 
 /* Level of switch sw (0 = leaf, n-1 = top). */
 uint32_t fattree_switch_level(const fattree *ft, uint64_t sw);
+/* Address of switch sw: level, group (0 at the top) and digits (w below the
+ * top, t at the top). */
+void fattree_switch_address(const fattree *ft, uint64_t sw, uint32_t *level, uint64_t *group,
+                            uint64_t *digits);
 /* Number of ports switch sw uses: m on every level (the top has m down). */
 uint32_t fattree_switch_ports(const fattree *ft, uint64_t sw);
 /* Number of down ports of switch sw: k below the top, m at the top. */
