@@ -6,3 +6,6 @@ tests_fattree_test_fattree_SOURCES = tests/fattree/test_fattree.c
 tests_fattree_test_fattree_CFLAGS = $(AM_CFLAGS) $(CRITERION_CFLAGS)
 tests_fattree_test_fattree_LDADD = libwarpnet.la libwarp.la $(CRITERION_LIBS) -lm
 endif
+TESTS += tests/fattree/test_zero_load.sh tests/fattree/test_network.sh
+dist_check_SCRIPTS += tests/fattree/test_zero_load.sh tests/fattree/test_network.sh
+LONG_CHECKS += tests/fattree/test_network.sh
