@@ -52,7 +52,7 @@ done
 printf '7\n4\n0\n1\n2\n3\n5\n6\n' > "$TMP/place"
 check 8 1 2 cut-through 3 "$TMP/place"
 printf '7\n7\n' > "$TMP/bad"
-printf '[engine]\nend = 1us\n[network]\ntopology = torus\nplacement = %s\n[torus]\ndims = 8\n[network]\n' "$TMP/bad" > "$TMP/p.ini"
+printf '[engine]\nend = 1us\n[network]\ntopology = torus\nplacement = %s\n[torus]\ndims = 8\n' "$TMP/bad" > "$TMP/p.ini"
 "$WARPNET" --quiet "$TMP/p.ini" --network.ranks=2 > "$TMP/log" 2>&1
 [ $? -eq 2 ] && grep -q "holds two ranks" "$TMP/log" && echo "ok   a placement file with a terminal twice is refused" \
     || { echo "FAIL placement file with a duplicate"; cat "$TMP/log"; fail=1; }
