@@ -12,6 +12,7 @@
 
 #include "net/fifo.h"
 #include "net/net_impl.h"
+#include "net/port.h"
 
 typedef struct rnode {
     net_node node;
@@ -22,10 +23,9 @@ typedef struct rnode {
 } rnode;
 
 typedef struct rport {
-    uint32_t busy;          /* a NET_EV_PORT_FREE is pending */
+    net_port_clock clk;     /* the output link */
     uint32_t rr;            /* VC to consider first */
     uint32_t ready_pending; /* a NET_EV_READY is pending */
-    uint32_t pad;
     uint64_t queued_bytes;  /* bytes in this port's output queues */
     uint64_t sent, recv;    /* packets out on / in from this port's link */
 } rport;
@@ -98,7 +98,7 @@ static void send_credit(warp_lp *lp, const net_model *n, uint64_t router, const 
 static void try_send(warp_lp *lp, const net_model *n, rview *v, int32_t port)
 {
     rport *pt = &v->ports[port];
-    if (pt->busy)
+    if (!net_port_is_free(lp, &pt->clk, port, pt->queued_bytes > 0))
         return;
     uint64_t router = warp_lp_id(lp) - n->nodes;
     net_peer down = n->topo_ops->peer(n->topo, router, port);
@@ -134,7 +134,6 @@ static void try_send(warp_lp *lp, const net_model *n, rview *v, int32_t port)
     net_fifo_pop(lp, &v->q[port * v->vcs + vc]);
     warp_save(lp, pt, sizeof *pt);
     warp_save(lp, v->s, sizeof *v->s);
-    pt->busy = 1;
     pt->rr = (uint32_t)(vc + 1) % (uint32_t)v->vcs;
     pt->queued_bytes -= x->pkt.size;
     pt->sent++;
@@ -160,17 +159,16 @@ static void try_send(warp_lp *lp, const net_model *n, rview *v, int32_t port)
     warp_event_send(lp, e);
 
     send_credit(lp, n, router, x, ser);
-
-    net_event *f = warp_event_new(lp, warp_lp_id(lp), ser);
-    f->kind = NET_EV_PORT_FREE;
-    f->port = port;
-    f->u.pkt.size = x->pkt.size;
-    f->u.pkt.t_inject = now;
-    warp_event_send(lp, f);
+    net_port_take(lp, &pt->clk, port, ser, pt->queued_bytes > 0);
     warp_free_on_commit(lp, x);
 }
 
-static void arrive(warp_lp *lp, const net_model *n, rview *v, void *state, const net_packet *p)
+/* The facts commit needs about a routed packet, kept in the event's bits:
+ * output port (high 16 bits) and its queue bytes after the packet joined. */
+#define QBITS 48
+
+static void arrive(warp_lp *lp, const net_model *n, rview *v, void *state, const net_packet *p,
+                   warp_bits *bits)
 {
     uint64_t router = warp_lp_id(lp) - n->nodes;
     occ_ctx occ = {n, state};
@@ -211,6 +209,9 @@ static void arrive(warp_lp *lp, const net_model *n, rview *v, void *state, const
     warp_save(lp, v->s, sizeof *v->s);
     v->s->queued_pkts++;
     net_fifo_push(lp, &v->q[r.port * v->vcs + r.vc], &x->node);
+    uint64_t q = out_pt->queued_bytes < (UINT64_C(1) << QBITS) ? out_pt->queued_bytes
+                                                               : (UINT64_C(1) << QBITS) - 1;
+    bits->b = (uint64_t)r.port << QBITS | q;
     try_send(lp, n, v, r.port);
 }
 
@@ -230,7 +231,7 @@ static void router_forward(warp_lp *lp, void *state, void *msg, warp_bits *bits)
     rview v = view(n, state);
     switch (e->kind) {
     case NET_EV_PKT:
-        arrive(lp, n, &v, state, &e->u.pkt);
+        arrive(lp, n, &v, state, &e->u.pkt, bits);
         break;
     case NET_EV_CREDIT: {
         int64_t *cr = &v.credits[e->u.credit.port * v.vcs + e->u.credit.vc];
@@ -240,8 +241,7 @@ static void router_forward(warp_lp *lp, void *state, void *msg, warp_bits *bits)
         break;
     }
     case NET_EV_PORT_FREE:
-        warp_save(lp, &v.ports[e->port].busy, sizeof v.ports[e->port].busy);
-        v.ports[e->port].busy = 0;
+        net_port_woken(lp, &v.ports[e->port].clk);
         try_send(lp, n, &v, e->port);
         break;
     case NET_EV_READY:
@@ -257,17 +257,24 @@ static void router_forward(warp_lp *lp, void *state, void *msg, warp_bits *bits)
 static void router_commit(warp_lp *lp, void *out, const void *msg, const warp_bits *bits)
 {
     const net_event *e = msg;
-    if (e->kind != NET_EV_PORT_FREE)
-        return;
     const net_model *n = warp_model_arg(lp);
-    net_port_out *o = (net_port_out *)out + e->port;
-    if (e->u.pkt.t_inject >= n->warmup) {
-        uint64_t router = warp_lp_id(lp) - n->nodes;
-        net_peer down = n->topo_ops->peer(n->topo, router, e->port);
-        o->busy_ns += e->u.pkt.size / down.bandwidth;
-    }
-    o->pkts++;
-    o->bytes += e->u.pkt.size;
+    if (e->kind != NET_EV_PKT)
+        return;
+    net_port_out *o = (net_port_out *)out + (bits->b >> QBITS);
+    uint64_t q = bits->b & ((UINT64_C(1) << QBITS) - 1);
+    o->q_samples++;
+    o->q_sum += q;
+    if (q > o->q_max)
+        o->q_max = q;
+    /* The link into in_port: its traffic is accounted where it arrives. */
+    const net_packet *p = &e->u.pkt;
+    net_port_out *in = (net_port_out *)out + p->in_port;
+    net_peer up = n->topo_ops->peer(n->topo, warp_lp_id(lp) - n->nodes, p->in_port);
+    double ser = p->size / up.bandwidth;
+    if (p->t_tail - ser - up.latency >= n->warmup)
+        in->busy_ns += ser;
+    in->pkts++;
+    in->bytes += p->size;
 }
 
 static void router_finish(warp_lp *lp, void *state, void *out)
@@ -290,6 +297,8 @@ static void router_finish(warp_lp *lp, void *state, void *out)
         row[0] = po[p].busy_ns;
         row[1] = (double)po[p].pkts;
         row[2] = (double)po[p].bytes;
+        row[3] = po[p].q_samples ? (double)po[p].q_sum / (double)po[p].q_samples : 0;
+        row[4] = (double)po[p].q_max;
     }
 }
 

@@ -67,6 +67,8 @@ void net_term_out_add(net_term_out *acc, const net_term_out *o)
     acc->msgs_lat += o->msgs_lat;
     acc->mlat_sum_q += o->mlat_sum_q;
     acc->mlat_max = fmax(acc->mlat_max, o->mlat_max);
+    acc->t_last = fmax(acc->t_last, o->t_last);
+    acc->eject_busy_ns += o->eject_busy_ns;
     for (int b = 0; b < NET_HIST_BINS; b++) {
         acc->hist[b] += o->hist[b];
         acc->mhist[b] += o->mhist[b];
@@ -153,10 +155,11 @@ void net_results_reduce(net_results *r)
     r->flight.router_sent = u[k++];
     r->flight.router_queued = u[k++];
     r->flight.nic_waiting_msgs = u[k++];
-    double m[] = {t->lat_max, t->mlat_max};
-    reduce_in_place(m, 2, MPI_DOUBLE, MPI_MAX);
+    double m[] = {t->lat_max, t->mlat_max, t->t_last};
+    reduce_in_place(m, 3, MPI_DOUBLE, MPI_MAX);
     t->lat_max = m[0];
     t->mlat_max = m[1];
+    t->t_last = m[2];
     reduce_in_place(t->hist, NET_HIST_BINS, MPI_UINT32_T, MPI_SUM);
     reduce_in_place(t->mhist, NET_HIST_BINS, MPI_UINT32_T, MPI_SUM);
     reduce_rows(r->term_rows, r->nodes * NET_TERM_COLS);

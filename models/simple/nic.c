@@ -110,6 +110,7 @@ static void nic_commit(warp_lp *lp, void *out, const void *msg, const warp_bits 
         o->delivered_pkts++;
         o->delivered_bytes += m->bytes;
         o->msgs_delivered++;
+        o->t_last = fmax2(o->t_last, done);
         if (done >= n->warmup)
             o->delivered_bytes_win += m->bytes;
         if (m->t_send >= n->warmup) {

@@ -6,8 +6,8 @@
 #   store-and-forward: (n-1)s + (H+2)(s+λ) + (H+1)d
 . "${top_srcdir:-.}/tests/net/lib.sh"
 B=16; LAT=50; D=100; P=256
-check() { # dims dst packets switching hops
-    dims=$1 dst=$2 n=$3 sw=$4 H=$5
+check() { # dims dst packets switching hops [placement]
+    dims=$1 dst=$2 n=$3 sw=$4 H=$5 place=${6:-linear}
     M=$((n * P))
     cat > "$TMP/z.ini" <<INI
 [engine]
@@ -20,6 +20,7 @@ router_delay = ${D}ns
 packet_size = ${P}B
 vc_buffer = 64KiB
 switching = $sw
+placement = $place
 [torus]
 dims = $dims
 [workload]
@@ -47,4 +48,12 @@ for sw in cut-through store-forward; do
     check 8 6 3 $sw 2      # the short way is backwards over the wrap link
     check 4,4,4 63 2 $sw 3 # (3,3,3): one hop back in each dimension
 done
+# Placement from a file: rank 0 on terminal 7, rank 1 on terminal 4: 3 hops back.
+printf '7\n4\n0\n1\n2\n3\n5\n6\n' > "$TMP/place"
+check 8 1 2 cut-through 3 "$TMP/place"
+printf '7\n7\n' > "$TMP/bad"
+printf '[engine]\nend = 1us\n[network]\ntopology = torus\nplacement = %s\n[torus]\ndims = 8\n' "$TMP/bad" > "$TMP/p.ini"
+"$WARPNET" --quiet "$TMP/p.ini" --network.ranks=2 > "$TMP/log" 2>&1
+[ $? -eq 2 ] && grep -q "holds two ranks" "$TMP/log" && echo "ok   a placement file with a terminal twice is refused" \
+    || { echo "FAIL placement file with a duplicate"; cat "$TMP/log"; fail=1; }
 exit $fail
