@@ -18,6 +18,8 @@ typedef struct ft_topo {
     double host_bw;      /* bytes/ns of node-switch links */
     double switch_bw;    /* bytes/ns of switch-switch links */
     double latency;      /* ns of propagation on every link */
+    uint64_t below;      /* k^(n-2): switches per group and level, top switches per pod pair */
+    uint64_t per_pair;   /* (2n-1) * below: routers of one pod pair */
 } ft_topo;
 
 static const char *const routing_names[] = {"ecmp", "adaptive", NULL};
@@ -58,6 +60,10 @@ static void *ft_setup(warp_ini *ini, net_params *params)
     if (!(t->switch_bw > 0))
         warp_ini_fail(ini, SEC, "switch_bandwidth", "must be positive");
     t->latency = params->link_latency;
+    if (t->ft.n >= 2) {
+        t->below = t->ft.kpow[t->ft.n - 2];
+        t->per_pair = (2 * (uint64_t)t->ft.n - 1) * t->below;
+    }
     return t;
 }
 
@@ -69,6 +75,34 @@ static void ft_destroy(void *topo)
 static const fattree *tree(const void *topo)
 {
     return &((const ft_topo *)topo)->ft;
+}
+
+/* Router numbering seen by the network layer: pods in pairs, each pair's
+ * 2(n-1)k^(n-2) switches (group by group, level by level) followed by its
+ * share of k^(n-2) top switches. The network layer's block-linear LP map
+ * then keeps each pod, its nodes and part of the top level on one PE, and
+ * gives every PE the same number of pods. */
+static uint64_t to_router(const ft_topo *t, uint64_t sw)
+{
+    if (t->ft.n == 1)
+        return sw;
+    uint32_t l;
+    uint64_t g, w, n1 = t->ft.n - 1;
+    fattree_switch_address(&t->ft, sw, &l, &g, &w);
+    if (l == n1)
+        return w / t->below * t->per_pair + 2 * n1 * t->below + w % t->below;
+    return g / 2 * t->per_pair + (g % 2 * n1 + l) * t->below + w;
+}
+
+static uint64_t to_switch(const ft_topo *t, uint64_t r)
+{
+    if (t->ft.n == 1)
+        return r;
+    uint64_t n1 = t->ft.n - 1, pair = r / t->per_pair, o = r % t->per_pair;
+    if (o >= 2 * n1 * t->below)
+        return n1 * t->ft.per_level + pair * t->below + (o - 2 * n1 * t->below);
+    uint64_t g = 2 * pair + o / (n1 * t->below), j = o % (n1 * t->below);
+    return j / t->below * t->ft.per_level + g * t->below + j % t->below;
 }
 
 static uint64_t ft_nodes(const void *topo)
@@ -83,7 +117,7 @@ static uint64_t ft_routers(const void *topo)
 
 static int32_t ft_radix(const void *topo, uint64_t router)
 {
-    return (int32_t)fattree_switch_ports(tree(topo), router);
+    return (int32_t)fattree_switch_ports(tree(topo), to_switch(topo, router));
 }
 
 static int32_t ft_max_radix(const void *topo)
@@ -99,11 +133,11 @@ static int32_t ft_vcs(const void *topo)
 static net_peer ft_peer(const void *topo, uint64_t router, int32_t port)
 {
     const ft_topo *t = topo;
-    fattree_end e = fattree_switch_link(&t->ft, router, (uint32_t)port);
+    fattree_end e = fattree_switch_link(&t->ft, to_switch(t, router), (uint32_t)port);
     net_peer p;
     p.kind = e.kind == FATTREE_NODE ? NET_PEER_TERMINAL : NET_PEER_ROUTER;
     p.port = (int32_t)e.port;
-    p.id = e.id;
+    p.id = e.kind == FATTREE_NODE ? e.id : to_router(t, e.id);
     p.bandwidth = e.kind == FATTREE_NODE ? t->host_bw : t->switch_bw;
     p.latency = t->latency;
     return p;
@@ -112,7 +146,7 @@ static net_peer ft_peer(const void *topo, uint64_t router, int32_t port)
 static net_attach ft_attach(const void *topo, uint64_t terminal)
 {
     fattree_end e = fattree_node_link(tree(topo), terminal);
-    net_attach a = {e.id, (int32_t)e.port};
+    net_attach a = {to_router(topo, e.id), (int32_t)e.port};
     return a;
 }
 
@@ -123,8 +157,9 @@ static net_route_out ft_route(const void *topo, const net_route_in *in)
     const ft_topo *t = topo;
     const fattree *ft = &t->ft;
     net_route_out out = {0, 0, {in->aux[0], in->aux[1]}};
+    uint64_t sw = to_switch(t, in->router);
     uint32_t port;
-    if (fattree_descend(ft, in->router, in->dst, &port)) {
+    if (fattree_descend(ft, sw, in->dst, &port)) {
         out.port = (int32_t)port;
         return out;
     }
@@ -140,9 +175,9 @@ static net_route_out ft_route(const void *topo, const net_route_in *in)
         for (uint32_t i = 0; i < ft->k; i++)
             occ[i] = net_port_occupancy(in->router_state, (int32_t)(ft->k + i));
         u = fattree_adaptive_choice(ft, occ,
-                                    fattree_flow_hash(&f, fattree_switch_level(ft, in->router)));
+                                    fattree_flow_hash(&f, fattree_switch_level(ft, sw)));
     } else {
-        u = fattree_ecmp_choice(ft, in->router, &f);
+        u = fattree_ecmp_choice(ft, sw, &f);
     }
     out.port = (int32_t)(ft->k + u);
     return out;
@@ -159,7 +194,7 @@ static void ft_router_label(const void *topo, uint64_t router, char *buf, size_t
     const fattree *ft = tree(topo);
     uint32_t l;
     uint64_t g, w;
-    fattree_switch_address(ft, router, &l, &g, &w);
+    fattree_switch_address(ft, to_switch(topo, router), &l, &g, &w);
     int top = l == ft->n - 1;
     uint32_t digits = top ? ft->n - 1 : ft->n - 2;
     int len = top ? snprintf(buf, n, "L%u t", l)
