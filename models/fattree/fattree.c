@@ -18,6 +18,15 @@ typedef struct sw_addr {
 
 #define FATTREE_MAX_NODES (UINT64_C(1) << 50)
 
+fattree_divisor fattree_divisor_of(uint64_t d)
+{
+    fattree_divisor q = {d ? d : 1, 0, 0};
+    q.pow2 = (q.d & (q.d - 1)) == 0;
+    while (q.pow2 && (UINT64_C(1) << q.shift) < q.d)
+        q.shift++;
+    return q;
+}
+
 const char *fattree_init(fattree *ft, uint32_t m, uint32_t n)
 {
     if (m < 2 || m % 2 != 0)
@@ -42,6 +51,9 @@ const char *fattree_init(fattree *ft, uint32_t m, uint32_t n)
     ft->top = ft->kpow[n - 1];
     ft->per_level = n >= 2 ? (uint64_t)m * ft->kpow[n - 2] : 0;
     ft->switches = (uint64_t)(n - 1) * ft->per_level + ft->top;
+    for (uint32_t i = 0; i <= n; i++)
+        ft->kdiv[i] = fattree_divisor_of(ft->kpow[i]);
+    ft->lvl = fattree_divisor_of(ft->per_level);
     return NULL;
 }
 
@@ -56,10 +68,10 @@ static sw_addr sw_split(const fattree *ft, uint64_t sw)
         a.w = sw - base;
         return a;
     }
-    uint64_t r = sw % ft->per_level;
-    a.l = (uint32_t)(sw / ft->per_level);
-    a.g = r / ft->kpow[ft->n - 2];
-    a.w = r % ft->kpow[ft->n - 2];
+    uint64_t r = fattree_rem(&ft->lvl, sw);
+    a.l = (uint32_t)fattree_quot(&ft->lvl, sw);
+    a.g = fattree_quot(&ft->kdiv[ft->n - 2], r);
+    a.w = fattree_rem(&ft->kdiv[ft->n - 2], r);
     return a;
 }
 
@@ -72,7 +84,7 @@ static uint64_t sw_join(const fattree *ft, uint32_t l, uint64_t g, uint64_t w)
 
 static uint64_t digit(const fattree *ft, uint64_t v, uint32_t i)
 {
-    return (v / ft->kpow[i]) % ft->k;
+    return fattree_rem(&ft->kdiv[1], fattree_quot(&ft->kdiv[i], v));
 }
 
 static uint64_t set_digit(const fattree *ft, uint64_t v, uint32_t i, uint64_t d)
@@ -119,11 +131,12 @@ int fattree_is_up_port(const fattree *ft, uint64_t sw, uint32_t port)
 fattree_end fattree_node_link(const fattree *ft, uint64_t node)
 {
     assert(node < ft->nodes && "fattree: node id within the tree");
-    uint64_t g = node / ft->kpow[ft->n - 1];
-    uint64_t x = node % ft->kpow[ft->n - 1];
+    uint64_t g = fattree_quot(&ft->kdiv[ft->n - 1], node);
+    uint64_t x = fattree_rem(&ft->kdiv[ft->n - 1], node);
     if (ft->n == 1)
         return end_of(FATTREE_SWITCH, 0, g);
-    return end_of(FATTREE_SWITCH, sw_join(ft, 0, g, x / ft->k), x % ft->k);
+    return end_of(FATTREE_SWITCH, sw_join(ft, 0, g, fattree_quot(&ft->kdiv[1], x)),
+                  fattree_rem(&ft->kdiv[1], x));
 }
 
 fattree_end fattree_switch_link(const fattree *ft, uint64_t sw, uint32_t port)
@@ -134,8 +147,9 @@ fattree_end fattree_switch_link(const fattree *ft, uint64_t sw, uint32_t port)
     if (a.l == n - 1) { /* top: down port g leads to group g */
         if (n == 1)
             return end_of(FATTREE_NODE, port, 0);
-        uint64_t below = ft->kpow[n - 2];
-        return end_of(FATTREE_SWITCH, sw_join(ft, n - 2, port, a.w % below), k + a.w / below);
+        const fattree_divisor *below = &ft->kdiv[n - 2];
+        return end_of(FATTREE_SWITCH, sw_join(ft, n - 2, port, fattree_rem(below, a.w)),
+                      k + fattree_quot(below, a.w));
     }
     if (port < k) { /* down */
         if (a.l == 0)
@@ -154,16 +168,16 @@ static int addr_holds(const fattree *ft, sw_addr a, uint64_t node)
 {
     if (a.l == ft->n - 1)
         return 1;
-    uint64_t g = node / ft->kpow[ft->n - 1];
-    uint64_t x = node % ft->kpow[ft->n - 1];
-    return g == a.g && a.w / ft->kpow[a.l] == x / ft->kpow[a.l + 1];
+    uint64_t g = fattree_quot(&ft->kdiv[ft->n - 1], node);
+    uint64_t x = fattree_rem(&ft->kdiv[ft->n - 1], node);
+    return g == a.g && fattree_quot(&ft->kdiv[a.l], a.w) == fattree_quot(&ft->kdiv[a.l + 1], x);
 }
 
 static uint32_t addr_down_port(const fattree *ft, sw_addr a, uint64_t dst)
 {
     if (a.l == ft->n - 1)
-        return (uint32_t)(dst / ft->kpow[ft->n - 1]);
-    return (uint32_t)digit(ft, dst % ft->kpow[ft->n - 1], a.l);
+        return (uint32_t)fattree_quot(&ft->kdiv[ft->n - 1], dst);
+    return (uint32_t)digit(ft, fattree_rem(&ft->kdiv[ft->n - 1], dst), a.l);
 }
 
 int fattree_in_subtree(const fattree *ft, uint64_t sw, uint64_t node)

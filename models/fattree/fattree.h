@@ -53,6 +53,25 @@
 #define FATTREE_MAX_PORTS 1024
 #define FATTREE_MAX_LEVELS 16
 
+/* Division by a number fixed at setup: a shift and a mask when it is a power
+ * of two (the usual port counts), so per-hop address arithmetic stays cheap. */
+typedef struct fattree_divisor {
+    uint64_t d;
+    uint32_t shift; /* log2(d) when pow2 */
+    uint32_t pow2;
+} fattree_divisor;
+
+/* The divisor for d (d = 0 is treated as 1). */
+fattree_divisor fattree_divisor_of(uint64_t d);
+static inline uint64_t fattree_quot(const fattree_divisor *q, uint64_t v)
+{
+    return q->pow2 ? v >> q->shift : v / q->d;
+}
+static inline uint64_t fattree_rem(const fattree_divisor *q, uint64_t v)
+{
+    return q->pow2 ? v & (q->d - 1) : v % q->d;
+}
+
 /* The shape of one tree; built once by fattree_init, read-only after. */
 typedef struct fattree {
     uint32_t m;            /* ports per switch (even) */
@@ -63,6 +82,8 @@ typedef struct fattree {
     uint64_t switches;     /* (2n-1) * k^(n-1) */
     uint64_t per_level;    /* switches on each level below the top: m * k^(n-2) */
     uint64_t top;          /* switches on the top level: k^(n-1) */
+    fattree_divisor kdiv[FATTREE_MAX_LEVELS + 1]; /* by k^i */
+    fattree_divisor lvl;   /* by per_level */
 } fattree;
 
 /* Where a link end is: a node or a switch, and its port there. */

@@ -20,6 +20,7 @@ typedef struct ft_topo {
     double latency;      /* ns of propagation on every link */
     uint64_t below;      /* k^(n-2): switches per group and level, top switches per pod pair */
     uint64_t per_pair;   /* (2n-1) * below: routers of one pod pair */
+    fattree_divisor by_below, by_pair, by_pod; /* by below, per_pair, (n-1) * below */
 } ft_topo;
 
 static const char *const routing_names[] = {"ecmp", "adaptive", NULL};
@@ -63,6 +64,9 @@ static void *ft_setup(warp_ini *ini, net_params *params)
     if (t->ft.n >= 2) {
         t->below = t->ft.kpow[t->ft.n - 2];
         t->per_pair = (2 * (uint64_t)t->ft.n - 1) * t->below;
+        t->by_below = fattree_divisor_of(t->below);
+        t->by_pair = fattree_divisor_of(t->per_pair);
+        t->by_pod = fattree_divisor_of((t->ft.n - 1) * t->below);
     }
     return t;
 }
@@ -90,7 +94,8 @@ static uint64_t to_router(const ft_topo *t, uint64_t sw)
     uint64_t g, w, n1 = t->ft.n - 1;
     fattree_switch_address(&t->ft, sw, &l, &g, &w);
     if (l == n1)
-        return w / t->below * t->per_pair + 2 * n1 * t->below + w % t->below;
+        return fattree_quot(&t->by_below, w) * t->per_pair + 2 * n1 * t->below +
+               fattree_rem(&t->by_below, w);
     return g / 2 * t->per_pair + (g % 2 * n1 + l) * t->below + w;
 }
 
@@ -98,11 +103,13 @@ static uint64_t to_switch(const ft_topo *t, uint64_t r)
 {
     if (t->ft.n == 1)
         return r;
-    uint64_t n1 = t->ft.n - 1, pair = r / t->per_pair, o = r % t->per_pair;
+    uint64_t n1 = t->ft.n - 1;
+    uint64_t pair = fattree_quot(&t->by_pair, r), o = fattree_rem(&t->by_pair, r);
     if (o >= 2 * n1 * t->below)
         return n1 * t->ft.per_level + pair * t->below + (o - 2 * n1 * t->below);
-    uint64_t g = 2 * pair + o / (n1 * t->below), j = o % (n1 * t->below);
-    return j / t->below * t->ft.per_level + g * t->below + j % t->below;
+    uint64_t g = 2 * pair + fattree_quot(&t->by_pod, o), j = fattree_rem(&t->by_pod, o);
+    return fattree_quot(&t->by_below, j) * t->ft.per_level + g * t->below +
+           fattree_rem(&t->by_below, j);
 }
 
 static uint64_t ft_nodes(const void *topo)
