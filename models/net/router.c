@@ -25,7 +25,8 @@ typedef struct rnode {
 typedef struct rport {
     net_port_clock clk;     /* the output link */
     uint32_t rr;            /* VC to consider first */
-    uint32_t ready_pending; /* a NET_EV_READY is pending */
+    uint32_t pad;
+    double ready_at;        /* time of the latest NET_EV_READY scheduled (0: none) */
     uint64_t queued_bytes;  /* bytes in this port's output queues */
     uint64_t sent, recv;    /* packets out on / in from this port's link */
 } rport;
@@ -121,9 +122,10 @@ static void try_send(warp_lp *lp, const net_model *n, rview *v, int32_t port)
         break;
     }
     if (!x) {
-        if (first_ready >= 0 && !pt->ready_pending) {
-            warp_save(lp, &pt->ready_pending, sizeof pt->ready_pending);
-            pt->ready_pending = 1;
+        /* One wake-up per distinct time: skip it when one already comes no later. */
+        if (first_ready >= 0 && !(pt->ready_at > now && pt->ready_at <= first_ready)) {
+            warp_save(lp, &pt->ready_at, sizeof pt->ready_at);
+            pt->ready_at = first_ready;
             net_event *r = warp_event_new(lp, warp_lp_id(lp), first_ready - now);
             r->kind = NET_EV_READY;
             r->port = port;
@@ -245,8 +247,6 @@ static void router_forward(warp_lp *lp, void *state, void *msg, warp_bits *bits)
         try_send(lp, n, &v, e->port);
         break;
     case NET_EV_READY:
-        warp_save(lp, &v.ports[e->port].ready_pending, sizeof v.ports[e->port].ready_pending);
-        v.ports[e->port].ready_pending = 0;
         try_send(lp, n, &v, e->port);
         break;
     default:
