@@ -4,8 +4,9 @@
 # over destinations; 100 % uniform load with every routing choice delivers
 # everything (conservation, nothing in flight); bad [fattree] keys stop with
 # one line; and one 8-port 3-tree run gives the same digest and summary in
-# seq, check, opt, opt with one LP per KP, and opt on 2 ranks (and on 4 ranks
-# when WARP_LONG=1, as `make check-long` sets: 4 ranks crawl on 2 cores).
+# seq, check, debug (forced rollbacks), opt, opt with one LP per KP, and opt
+# on 2 ranks (and on 4 ranks when WARP_LONG=1, as `make check-long` sets:
+# 4 ranks crawl on 2 cores).
 . "${top_srcdir:-.}/tests/net/lib.sh"
 
 # ---- sizes: nodes m(m/2)^(n-1), switches (2n-1)(m/2)^(n-1), switch-switch
@@ -94,8 +95,8 @@ expect "levels out of range" "\[fattree\] levels" --fattree.levels=0
 for r in "adaptive per-packet" "ecmp per-flow"; do
     base uniform 0.7 0 8us $r > "$TMP/d.ini"
     ref=""
-    for mode in "--synch=seq" "--synch=check" "--synch=opt" "--synch=opt --lps-per-kp=1" \
-                "np2 --synch=opt" "np4 --synch=opt --batch=4"; do
+    for mode in "--synch=seq" "--synch=check" "--synch=debug" "--synch=opt" \
+                "--synch=opt --lps-per-kp=1" "np2 --synch=opt" "np4 --synch=opt --batch=4"; do
         case $mode in np4*) [ -n "$WARP_LONG" ] || continue ;; esac
         case $mode in
         np*) [ -n "$MPIEXEC" ] || continue
