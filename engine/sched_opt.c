@@ -27,18 +27,18 @@ static void forced_rollback(warp_ctx *w)
     rollback_kp(w, kp, key, false);
 }
 
-/* Runs up to --batch events. Unthrottled it stops early when the pool runs
- * low; throttled (under memory pressure) it runs only events at the last GVT,
- * from the pool's reserve: they are the ones GVT waits for. */
-static bool run_batch(warp_ctx *w, bool throttled)
+/* Runs up to `max` events. Unthrottled it stops early when the pool runs
+ * low; throttled (under memory pressure) it runs, from the pool's reserve,
+ * only events at or below `limit`: the ones GVT waits for. */
+static bool run_batch(warp_ctx *w, bool throttled, double limit, uint64_t max)
 {
     double t0 = warp_wtime(), q0 = w->t.queue;
     uint64_t n = 0;
-    while (n < w->batch) {
+    while (n < max) {
         warp_event *e;
         if (throttled) {
             e = queue_peek(w);
-            if (!e || e->ts > w->gvt_value)
+            if (!e || e->ts > limit)
                 break;
         } else if (pool_low(w)) {
             break;
@@ -65,10 +65,18 @@ static void run_local(warp_ctx *w)
     bool debug = w->synch == SYNCH_DEBUG;
     uint64_t batches = 0;
     for (;;) {
-        bool ran = run_batch(w, false);
+        bool ran = run_batch(w, false, 0, w->batch);
+        warp_event *m = queue_peek(w);
+        if (!ran && m) {
+            /* Low memory: commit what is final, then go on one event at a
+             * time from the reserve; a pool that cannot hold the model ends
+             * in pool_get's "raise --events". */
+            fossil_collect_below(w, m);
+            ran = run_batch(w, true, INFINITY, 1);
+        }
         if (debug && ran)
             forced_rollback(w);
-        warp_event *m = queue_peek(w);
+        m = queue_peek(w); /* after any rollback: the true minimum */
         if (!m)
             break;
         if (warp_signal_pending()) {
@@ -97,7 +105,7 @@ static void run_distributed(warp_ctx *w)
         w->t.net += warp_wtime() - t0;
         /* Under memory pressure stop running ahead and let GVT catch up. */
         bool low = pool_low(w);
-        bool ran = run_batch(w, low);
+        bool ran = run_batch(w, low, w->gvt_value, w->batch);
         t0 = warp_wtime();
         transport_flush(w);
         w->t.net += warp_wtime() - t0;
