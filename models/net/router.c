@@ -198,10 +198,15 @@ static void arrive(warp_lp *lp, const net_model *n, rview *v, void *state, const
     x->out_vc = r.vc;
     double now = warp_now(lp);
     x->ready = now;
-    if (!n->params.store_forward) /* slow-in, fast-out: the tail must not overtake */
-        x->ready = now > p->t_tail + n->params.router_delay - p->size / down.bandwidth
-                       ? now
-                       : p->t_tail + n->params.router_delay - p->size / down.bandwidth;
+    /* Cut-through from a slower link into a faster one: the packet may not
+     * finish leaving before its tail has arrived (+ the router delay). Only
+     * then, so that equal bandwidths never create wake-ups from rounding. */
+    if (!n->params.store_forward &&
+        down.bandwidth > n->topo_ops->peer(n->topo, router, p->in_port).bandwidth) {
+        double t = p->t_tail + n->params.router_delay - p->size / down.bandwidth;
+        if (t > now)
+            x->ready = t;
+    }
 
     rport *in_pt = &v->ports[p->in_port], *out_pt = &v->ports[r.port];
     warp_save(lp, &in_pt->recv, sizeof in_pt->recv);
