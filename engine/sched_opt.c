@@ -33,7 +33,7 @@ static void forced_rollback(warp_ctx *w)
  * for. */
 static bool run_batch(warp_ctx *w, bool throttled, double limit, uint64_t max)
 {
-    double t0 = warp_wtime(), q0 = w->t.queue;
+    double t0 = warp_wtime(), q = 0;
     uint64_t n = 0;
     while (n < max) {
         warp_event *e;
@@ -44,10 +44,10 @@ static bool run_batch(warp_ctx *w, bool throttled, double limit, uint64_t max)
             if (!e || e->ts > limit)
                 break;
         }
-        if ((w->pops++ & 63) == 0) {
+        if ((w->pops++ & 63) == 0) { /* one pop in 64 is timed and scaled */
             double tq = warp_wtime();
             e = queue_pop(w);
-            w->t.queue += 64.0 * (warp_wtime() - tq);
+            q += 64.0 * (warp_wtime() - tq);
         } else {
             e = queue_pop(w);
         }
@@ -57,7 +57,13 @@ static bool run_batch(warp_ctx *w, bool throttled, double limit, uint64_t max)
         kp_append(e->lp->kp, e);
         n++;
     }
-    w->t.forward += warp_wtime() - t0 - (w->t.queue - q0); /* the split is exclusive */
+    /* The split is exclusive and never negative: one slow sampled pop (a
+     * descheduled process) cannot claim more than the batch took. */
+    double el = warp_wtime() - t0;
+    if (q > el)
+        q = el;
+    w->t.queue += q;
+    w->t.forward += el - q;
     return n > 0;
 }
 
