@@ -57,6 +57,14 @@ else
     cat "$TMP/log"; bad "warpnet run (1 rank)"
 fi
 
+# `warpnet report DIR` reaches the same script once the driver dispatches it.
+"$WARPNET" report "$TMP/seq" >"$TMP/log" 2>&1
+if grep -q "^warpnet-report: wrote $TMP/seq/report.md" "$TMP/log"; then
+    ok "warpnet report DIR runs warpnet-report"
+else
+    echo "note: this warpnet does not dispatch 'report' yet: $(head -n 1 "$TMP/log")"
+fi
+
 # Two MPI ranks, optimistic: engine.csv has rows of both ranks.
 if [ -n "$MPIEXEC" ] && mkdir "$TMP/mpi" &&
     $MPIEXEC -n 2 "$WARPNET" --quiet --synch=opt "$RUN" $NET --out="$TMP/mpi" \

@@ -19,6 +19,9 @@ expect_error "missing directory" \
 mkdir "$TMP/empty"
 expect_error "no summary.json" \
     "warpnet: $TMP/empty: no summary.json in it; run warpnet --out=$TMP/empty first" "$TMP/empty"
+mkdir "$TMP/sweep" && : >"$TMP/sweep/sweep.csv"
+expect_error "a sweep directory" \
+    "warpnet: $TMP/sweep: a sweep directory (sweep.csv, no summary.json); give one point: warpnet report $TMP/sweep/point-000" "$TMP/sweep"
 expect_error "no argument" \
     "warpnet: usage: warpnet report DIR; run warpnet --out=DIR first, then give DIR"
 expect_error "two arguments" \
