@@ -50,9 +50,13 @@ check_engine() { # DIR PES
 
 # One rank.
 mkdir "$TMP/seq"
-if "$WARPNET" --quiet "$RUN" $NET --out="$TMP/seq" --engine-stats="$TMP/seq/engine.csv" >"$TMP/log" 2>&1; then
+if "$WARPNET" --quiet "$RUN" $NET --out="$TMP/seq" --engine-stats="$TMP/seq/engine.csv" \
+    --stats-json="$TMP/seq/engine.json" >"$TMP/log" 2>&1; then
     report "$TMP/seq"
     check_engine "$TMP/seq" 1
+    j=$TMP/seq/engine.json
+    has "$TMP/seq" "| GVT rounds / fossil collections | $(json "$j" gvt_rounds) / $(json "$j" fossil_collections) |" \
+        "engine.json figures on the page"
 else
     cat "$TMP/log"; bad "warpnet run (1 rank)"
 fi

@@ -47,6 +47,7 @@ rank,round,wall_s,gvt,processed,committed,rolled_back,forward_s,reverse_s,queue_
 1,0,0.1,50,30,30,0,0.05,0,0.01,0,0,0.01,0
 CSV
 printf 'router,port,utilisation\n0,0,0.5\n' >"$d/ports.csv"
+printf '{\n  "gvt_rounds": 1,\n  "committed_digest": "00000000000000ff"\n}\n' >"$d/engine.json"
 if "$REPORT" "$d" >"$TMP/out" 2>"$TMP/err"; then
     ok "mismatched inputs still render (exit 0)"
 else
@@ -56,6 +57,11 @@ if grep -q "engine.csv ends at committed 60, processed 60, rolled back 0 but sum
     ok "engine.csv / summary.json mismatch warned on stderr and page"
 else
     bad "no warning for engine.csv 60 vs summary.json 100: $(cat "$TMP/err")"
+fi
+if grep -q "engine.json's committed digest 00000000000000ff is not summary.json's 0000000000000001" "$TMP/err"; then
+    ok "engine.json / summary.json digest mismatch warned"
+else
+    bad "no warning for engine.json's digest differing from summary.json's"
 fi
 if grep -q "ports.csv: no column out_queue_mean_bytes|queue_mean_bytes" "$d/report.md"; then
     ok "ports.csv without a column: note names the column"
