@@ -12,3 +12,4 @@ include tests/fattree/local.mk
 include tests/slimfly/local.mk
 include tests/simple/local.mk
 include tests/replay/local.mk
+include tests/report/local.mk
