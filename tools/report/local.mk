@@ -1,7 +1,7 @@
 # tools/report/local.mk — warpnet-report: renders a --out directory into plots
 # and report.md/report.html (a shell + gnuplot script, generated so that it
 # carries the package version and sits in the build tree next to warpnet).
-bin_SCRIPTS = tools/report/warpnet-report
+bin_SCRIPTS += tools/report/warpnet-report
 CLEANFILES += tools/report/warpnet-report
 EXTRA_DIST += tools/report/warpnet-report.in docs/report.md
 tools/report/warpnet-report: $(srcdir)/tools/report/warpnet-report.in Makefile
