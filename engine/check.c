@@ -28,13 +28,16 @@ static void compare(warp_ctx *w, warp_event *e, const unsigned char *before)
         if (before[i] == now[i] || skipped(t, i))
             continue;
         const char *ename = t->event_name ? t->event_name(EV_PAYLOAD(e)) : NULL;
+        unsigned char was = before[i];
+        free(w->check_snap); /* the run ends here: leave nothing behind */
+        w->check_snap = NULL;
         warp_fatal(WARP_EXIT_CHECK,
                    "--synch=check: LP %llu (type %s), event at time %.17g%s%s%s from LP %llu: state "
                    "byte %zu is 0x%02x after forward+rollback but was 0x%02x before: the reverse "
                    "handler or a warp_save misses a write there",
                    (unsigned long long)lp->gid, t->name ? t->name : "?", e->ts,
                    ename ? " (" : "", ename ? ename : "", ename ? ")" : "",
-                   (unsigned long long)e->src, i, now[i], before[i]);
+                   (unsigned long long)e->src, i, now[i], was);
     }
 }
 
@@ -45,7 +48,7 @@ void sched_check(warp_ctx *w)
     for (uint64_t i = 0; i < w->nlocal; i++)
         if (w->lps[i].type->state_size > maxstate)
             maxstate = w->lps[i].type->state_size;
-    unsigned char *snap = malloc(maxstate);
+    unsigned char *snap = w->check_snap = malloc(maxstate);
     if (!snap)
         warp_fatal(WARP_EXIT_RESOURCE, "out of memory for a %zu-byte state snapshot", maxstate);
     uint64_t n = 0;
@@ -68,14 +71,12 @@ void sched_check(warp_ctx *w)
             round_report(w, w->gvt_value, w->committed, w->rolled_back, false);
             if (warp_signal_pending()) {
                 w->stop_requested = true;
-                free(snap);
                 return;
             }
         }
     }
     fossil_collect(w, INFINITY);
     w->gvt_value = w->end;
-    free(snap);
     w->t.forward = warp_wtime() - t0 - w->t.fossil - w->t.reverse;
     round_report(w, w->end, w->committed, w->rolled_back, true);
 }

@@ -260,6 +260,7 @@ struct warp_ctx {
     double last_progress, last_heartbeat;
     FILE *heartbeat;
     bool stop_requested;  /* every rank agreed to stop early (a signal) */
+    unsigned char *check_snap; /* check mode's state snapshot (reachable if a check fails) */
     double *rows;         /* instrumentation rows, ROW_COLS doubles each */
     size_t nrows, cap_rows;
     warp_stats stats;

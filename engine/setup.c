@@ -212,6 +212,8 @@ static void teardown(warp_ctx *w)
     free(w->out_mem);
     free(w->gids);
     free(w->gid_table);
+    free(w->check_snap);
+    w->check_snap = NULL;
     w->kps = NULL;
     w->lps = NULL;
     w->gids = NULL;
