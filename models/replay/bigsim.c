@@ -238,6 +238,14 @@ static int add_msg_dests(const bs_trace *t, replay_rank *r, uint32_t ti, const b
     return 0;
 }
 
+/* Reports a task record that runs past the end of its file. */
+static int trunc_rec(replay_err *err, const bs_file *f, int32_t i, int32_t pe, long rec, const char *what,
+                     long at)
+{
+    return replay_errf(err, "%s: truncated task record %d of PE %d at byte %ld (file ends at %ld; "
+                       "%s at byte %ld)", f->path, i, pe, rec, f->size, what, at);
+}
+
 /* Reads the timeline of `pe`. With r == NULL only counts (and the start
  * message of PE 0) are gathered. */
 static int read_timeline(const bs_trace *t, const replay_opts *o, int32_t pe, replay_rank *r,
@@ -297,8 +305,7 @@ static int read_timeline(const bs_trace *t, const replay_opts *o, int32_t pe, re
             ok = cur_skip(&c, v == 2 ? 12 : 16);
         ok = ok && cur_i32(&c, &nmsgs);
         if (!ok) {
-            replay_errf(err, "%s: truncated task record %d of PE %d at byte %ld (file ends at %ld)",
-                        fp, i, pe, rec, file->size);
+            trunc_rec(err, file, i, pe, rec, "its fixed fields end", c.pos);
             goto out;
         }
         name[20] = 0;
@@ -313,10 +320,13 @@ static int read_timeline(const bs_trace *t, const replay_opts *o, int32_t pe, re
                         t->total_pes);
             goto out;
         }
-        if (nmsgs < 0 || (long)nmsgs > (file->size - c.pos) / 30) {
-            replay_errf(err, "%s: task record %d of PE %d at byte %ld has %d message entries, more "
-                        "than the %ld bytes left can hold; the file is truncated or corrupt",
-                        fp, i, pe, rec, nmsgs, file->size - c.pos);
+        if (nmsgs < 0) {
+            replay_errf(err, "%s: task record %d of PE %d at byte %ld has a negative message count (%d); "
+                        "the file is corrupt", fp, i, pe, rec, nmsgs);
+            goto out;
+        }
+        if ((long)nmsgs > (file->size - c.pos) / 30) {
+            trunc_rec(err, file, i, pe, rec, "its message entries start", c.pos);
             goto out;
         }
         /* The start skip: tasks before the one the start broadcast triggers are done. */
@@ -347,8 +357,7 @@ static int read_timeline(const bs_trace *t, const replay_opts *o, int32_t pe, re
             if (ok && v > 0)
                 ok = cur_i32(&c, &group);
             if (!ok) {
-                replay_errf(err, "%s: truncated message entry %d of task record %d of PE %d at byte "
-                            "%ld (file ends at %ld)", fp, k, i, pe, at, file->size);
+                trunc_rec(err, file, i, pe, rec, "a message entry starts", at);
                 goto out;
             }
             int bad_dst = m.dst_node >= t->num_nodes || (m.dst_node < -1 && m.dst_node > -100) ||
@@ -372,16 +381,20 @@ static int read_timeline(const bs_trace *t, const replay_opts *o, int32_t pe, re
             if (keep)
                 add_msg_dests(t, r, ti, &m, r != NULL);
         }
-        if (!cur_i32(&c, &nevts) || nevts < 0 || (long)nevts > (file->size - c.pos) / 9) {
-            replay_errf(err, "%s: task record %d of PE %d: bad or truncated event count at byte %ld "
-                        "(file ends at %ld)", fp, i, pe, c.pos, file->size);
+        if (!cur_i32(&c, &nevts) || (long)nevts > (file->size - c.pos) / 9) {
+            trunc_rec(err, file, i, pe, rec, "its event list starts", c.pos);
+            goto out;
+        }
+        if (nevts < 0) {
+            replay_errf(err, "%s: task record %d of PE %d at byte %ld has a negative event count (%d); "
+                        "the file is corrupt", fp, i, pe, rec, nevts);
             goto out;
         }
         for (int32_t k = 0; k < nevts; k++) {
             long at = c.pos;
             char type;
             double rt;
-            int32_t val;
+            int32_t val = 0;
             ok = cur_raw(&c, &type, 1) && cur_f64(&c, &rt) && cur_i32(&c, &val);
             if (ok && type != 1 && type != 2 && type != 3) {
                 replay_errf(err, "%s: event %d of task record %d of PE %d at byte %ld has type %d "
@@ -390,26 +403,32 @@ static int read_timeline(const bs_trace *t, const replay_opts *o, int32_t pe, re
             }
             if (ok && type != 1)
                 ok = val >= 0 && cur_skip(&c, val);
+            if (!ok && val < 0 && type != 1) {
+                replay_errf(err, "%s: event %d of task record %d of PE %d at byte %ld has a negative "
+                            "text length (%d); the file is corrupt", fp, k, i, pe, at, val);
+                goto out;
+            }
             if (!ok) {
-                replay_errf(err, "%s: truncated event %d of task record %d of PE %d at byte %ld "
-                            "(file ends at %ld)", fp, k, i, pe, at, file->size);
+                trunc_rec(err, file, i, pe, rec, "an event starts", at);
                 goto out;
             }
         }
         for (int dir = 0; dir < 2; dir++) {
             int32_t n;
             long at = c.pos;
-            if (!cur_i32(&c, &n) || n < 0 || (long)n > (file->size - c.pos) / 4) {
-                replay_errf(err, "%s: task record %d of PE %d: bad or truncated %s dependency count "
-                            "at byte %ld (file ends at %ld)", fp, i, pe, dir ? "forward" : "backward",
-                            at, file->size);
+            if (!cur_i32(&c, &n) || (long)n > (file->size - c.pos) / 4) {
+                trunc_rec(err, file, i, pe, rec, dir ? "its forward dependencies start" : "its backward dependencies start", at);
+                goto out;
+            }
+            if (n < 0) {
+                replay_errf(err, "%s: task record %d of PE %d at byte %ld has a negative dependency count "
+                            "(%d); the file is corrupt", fp, i, pe, rec, n);
                 goto out;
             }
             for (int32_t k = 0; k < n; k++) {
                 int32_t d;
                 if (!cur_i32(&c, &d)) {
-                    replay_errf(err, "%s: truncated dependency list of task record %d of PE %d at "
-                                "byte %ld (file ends at %ld)", fp, i, pe, c.pos, file->size);
+                    trunc_rec(err, file, i, pe, rec, "a dependency starts", c.pos);
                     goto out;
                 }
                 d = d < 0 ? -d : d;
