@@ -130,3 +130,15 @@ const char *th_traces_dir(void)
     }
     return NULL;
 }
+
+char *th_sample(const char *rel)
+{
+    const char *t = th_traces_dir();
+    if (!t)
+        cr_skip_test("../shared/traces is absent: sample %s not available", rel);
+    char *p = malloc(strlen(t) + strlen(rel) + 2);
+    sprintf(p, "%s/%s", t, rel);
+    if (access(p, R_OK) != 0)
+        cr_skip_test("%s is absent", p);
+    return p;
+}

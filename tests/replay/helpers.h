@@ -37,4 +37,8 @@ void th_timing(replay_source *s, replay_timing *cp, replay_timing *fifo);
 /* The directory of the sample traces, or NULL when absent. */
 const char *th_traces_dir(void);
 
+/* Path of sample rel inside the sample traces (malloc'd); skips the test
+ * with a message when the samples are absent. */
+char *th_sample(const char *rel);
+
 #endif

@@ -233,14 +233,7 @@ Test(bigsim, keep_init_and_overhead_options)
 
 static char *sample_dir(void)
 {
-    const char *t = th_traces_dir();
-    if (!t)
-        cr_skip_test("../shared/traces is absent: sample BigSim trace not available");
-    char *p = malloc(strlen(t) + 32);
-    sprintf(p, "%s/bigsim-jacobi2d-32", t);
-    if (access(p, R_OK) != 0)
-        cr_skip_test("%s is absent", p);
-    return p;
+    return th_sample("bigsim-jacobi2d-32");
 }
 
 Test(bigsim, sample_counts_and_matching)

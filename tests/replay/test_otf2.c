@@ -12,14 +12,7 @@
 
 static char *sample(void)
 {
-    const char *t = th_traces_dir();
-    if (!t)
-        cr_skip_test("../shared/traces is absent: sample OTF2 trace not available");
-    char *p = malloc(strlen(t) + 64);
-    sprintf(p, "%s/otf2-stencil4d-32/traces.otf2", t);
-    if (access(p, R_OK) != 0)
-        cr_skip_test("%s is absent", p);
-    return p;
+    return th_sample("otf2-stencil4d-32/traces.otf2");
 }
 
 Test(otf2, sample_structure_and_matching)
