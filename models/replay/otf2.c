@@ -9,6 +9,7 @@
 #ifdef HAVE_CONFIG_H
 #include "config.h"
 #endif
+#include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -345,6 +346,13 @@ int replay_otf2_open(const char *path, const replay_opts *o, replay_source **out
         strcpy(anchor, path);
     else
         snprintf(anchor, n + 16, "%s/traces.otf2", path);
+    FILE *probe = fopen(anchor, "rb");
+    if (!probe) {
+        replay_errf(err, "%s: cannot open the OTF2 anchor file: %s", anchor, strerror(errno));
+        free(anchor);
+        return -1;
+    }
+    fclose(probe);
     OTF2_Reader *rd = OTF2_Reader_Open(anchor);
     if (!rd) {
         replay_errf(err, "%s: libotf2 cannot open this anchor file; is it an OTF2 trace?", anchor);
