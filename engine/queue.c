@@ -1,0 +1,300 @@
+/* engine/queue.c — the pending-event queue: a 4-ary heap (default) and a
+ * top-down splay tree behind one interface, chosen with --queue. Invariant:
+ * queue_pop returns the pending event with the smallest key (ev_less), so
+ * equal timestamps follow the tie key. Called by the schedulers, delivery and
+ * rollback. */
+#include "internal.h"
+
+#include <stdlib.h>
+
+int queue_parse(const char *name)
+{
+    if (!strcmp(name, "heap"))
+        return QUEUE_HEAP;
+    if (!strcmp(name, "splay"))
+        return QUEUE_SPLAY;
+    return -1;
+}
+
+/* ---- 4-ary heap of (key, event). Timestamps are never negative, so their
+ * IEEE bit patterns order like unsigned integers: the heap compares those
+ * (branch-free selection of the smallest child), and looks at the events'
+ * full tie keys only when two timestamps are equal. Removal is lazy (the
+ * event is marked dead and dropped when it surfaces), so the heap never
+ * tracks positions and a move touches only the array. */
+
+static inline uint64_t ts_key(double ts)
+{
+    uint64_t k;
+    memcpy(&k, &ts, sizeof k);
+    return k;
+}
+
+static inline bool ent_less(const heap_ent *a, const heap_ent *b)
+{
+    if (a->key != b->key)
+        return a->key < b->key;
+    return ev_less(a->ev, b->ev);
+}
+
+static void heap_insert(warp_queue *q, warp_event *e)
+{
+    if (q->n == q->cap) {
+        q->cap = q->cap ? q->cap * 2 : 1024;
+        q->heap = realloc(q->heap, q->cap * sizeof *q->heap);
+        if (!q->heap)
+            warp_fatal(WARP_EXIT_RESOURCE, "out of memory growing the pending queue to %zu events",
+                       q->cap);
+    }
+    heap_ent x = {ts_key(e->ts), e};
+    size_t i = q->n++;
+    while (i > 0) {
+        size_t parent = (i - 1) / 4;
+        if (!ent_less(&x, &q->heap[parent]))
+            break;
+        q->heap[i] = q->heap[parent];
+        i = parent;
+    }
+    q->heap[i] = x;
+}
+
+/* Index of the smallest of h[c .. last-1]. */
+static inline size_t min_child(const heap_ent *h, size_t c, size_t last)
+{
+    size_t best = c;
+    uint64_t bk = h[c].key;
+    bool tie = false;
+    for (size_t k = c + 1; k < last; k++) {
+        uint64_t kk = h[k].key;
+        tie |= kk == bk;
+        best = kk < bk ? k : best;
+        bk = kk < bk ? kk : bk;
+    }
+    if (tie) /* rare: settle equal timestamps by the full key */
+        for (size_t k = c; k < last; k++)
+            if (ent_less(&h[k], &h[best]))
+                best = k;
+    return best;
+}
+
+/* Floyd's bottom-up deletion: walk the hole down along the smallest children
+ * to a leaf, then sift the last entry up from there. Fewer comparisons than
+ * sifting the last entry down from the root, since it usually belongs low. */
+static warp_event *heap_pop(warp_queue *q)
+{
+    if (!q->n)
+        return NULL;
+    heap_ent *h = q->heap;
+    warp_event *top = h[0].ev;
+    size_t n = --q->n;
+    if (!n)
+        return top;
+    heap_ent x = h[n];
+    size_t i = 0;
+    for (;;) {
+        size_t c = 4 * i + 1;
+        if (c >= n)
+            break;
+        size_t best = min_child(h, c, c + 4 < n ? c + 4 : n);
+        h[i] = h[best];
+        i = best;
+    }
+    while (i > 0) {
+        size_t parent = (i - 1) / 4;
+        if (!ent_less(&x, &h[parent]))
+            break;
+        h[i] = h[parent];
+        i = parent;
+    }
+    h[i] = x;
+    return top;
+}
+
+/* ---- top-down splay tree (Sleator & Tarjan), keyed by ev_less; keys are
+ * unique, so an event is found by its own key. */
+
+#define SL(x) ((x)->sp.l)
+#define SR(x) ((x)->sp.r)
+
+static warp_event *splay_join(warp_event *t, warp_event *header, warp_event *l, warp_event *r)
+{
+    SR(l) = SL(t);
+    SL(r) = SR(t);
+    SL(t) = SR(header);
+    SR(t) = SL(header);
+    return t;
+}
+
+/* Brings the event with `key` (or the nearest) to the root. */
+static warp_event *splay(warp_event *t, const warp_event *key)
+{
+    warp_event header, *l = &header, *r = &header;
+    SL(&header) = SR(&header) = NULL;
+    for (;;) {
+        if (ev_less(key, t)) {
+            warp_event *c = SL(t);
+            if (!c)
+                break;
+            if (ev_less(key, c)) { /* rotate right */
+                SL(t) = SR(c);
+                SR(c) = t;
+                t = c;
+                if (!SL(t))
+                    break;
+            }
+            SL(r) = t; /* link right */
+            r = t;
+            t = SL(t);
+        } else if (ev_less(t, key)) {
+            warp_event *c = SR(t);
+            if (!c)
+                break;
+            if (ev_less(c, key)) { /* rotate left */
+                SR(t) = SL(c);
+                SL(c) = t;
+                t = c;
+                if (!SR(t))
+                    break;
+            }
+            SR(l) = t; /* link left */
+            l = t;
+            t = SR(t);
+        } else {
+            break;
+        }
+    }
+    return splay_join(t, &header, l, r);
+}
+
+/* Brings the minimum to the root. */
+static warp_event *splay_min(warp_event *t)
+{
+    warp_event header, *l = &header, *r = &header;
+    SL(&header) = SR(&header) = NULL;
+    for (;;) {
+        warp_event *c = SL(t);
+        if (!c)
+            break;
+        SL(t) = SR(c); /* rotate right */
+        SR(c) = t;
+        t = c;
+        if (!SL(t))
+            break;
+        SL(r) = t; /* link right */
+        r = t;
+        t = SL(t);
+    }
+    return splay_join(t, &header, l, r);
+}
+
+static void splay_insert(warp_queue *q, warp_event *e)
+{
+    if (!q->root) {
+        e->sp.l = e->sp.r = NULL;
+    } else {
+        warp_event *t = splay(q->root, e);
+        if (ev_less(e, t)) {
+            e->sp.l = t->sp.l;
+            e->sp.r = t;
+            t->sp.l = NULL;
+        } else {
+            e->sp.r = t->sp.r;
+            e->sp.l = t;
+            t->sp.r = NULL;
+        }
+    }
+    q->root = e;
+    q->n++;
+}
+
+static void splay_remove(warp_queue *q, warp_event *e)
+{
+    warp_event *t = splay(q->root, e);
+    WARP_ASSERT(t == e, "a removed event is in the splay tree");
+    if (!t->sp.l) {
+        q->root = t->sp.r;
+    } else {
+        warp_event *x = splay(t->sp.l, e); /* max of the left subtree */
+        x->sp.r = t->sp.r;
+        q->root = x;
+    }
+    q->n--;
+}
+
+static warp_event *splay_pop(warp_queue *q)
+{
+    if (!q->root)
+        return NULL;
+    warp_event *t = splay_min(q->root);
+    q->root = t->sp.r;
+    q->n--;
+    return t;
+}
+
+/* ---- the interface: dead (lazily removed) events are freed as they
+ * surface, so callers only ever see live pending events. ---- */
+
+void queue_init(warp_queue *q, queue_kind kind, size_t hint)
+{
+    memset(q, 0, sizeof *q);
+    q->kind = kind;
+    if (kind == QUEUE_HEAP) {
+        q->cap = hint < 1024 ? 1024 : hint;
+        q->heap = malloc(q->cap * sizeof *q->heap);
+        if (!q->heap)
+            warp_fatal(WARP_EXIT_RESOURCE, "out of memory for a pending queue of %zu events", q->cap);
+    }
+}
+
+void queue_insert(warp_ctx *w, warp_event *e)
+{
+    e->state = EV_PENDING;
+    if (w->queue.kind == QUEUE_HEAP)
+        heap_insert(&w->queue, e);
+    else
+        splay_insert(&w->queue, e);
+}
+
+warp_event *queue_peek(warp_ctx *w)
+{
+    warp_queue *q = &w->queue;
+    if (q->kind == QUEUE_HEAP) {
+        while (q->n && q->heap[0].ev->state == EV_DEAD)
+            pool_put(w, heap_pop(q));
+        return q->n ? q->heap[0].ev : NULL;
+    }
+    if (!q->root)
+        return NULL;
+    q->root = splay_min(q->root);
+    return q->root;
+}
+
+warp_event *queue_pop(warp_ctx *w)
+{
+    warp_queue *q = &w->queue;
+    if (q->kind != QUEUE_HEAP)
+        return splay_pop(q);
+    for (;;) {
+        warp_event *e = heap_pop(q);
+        if (!e || e->state != EV_DEAD)
+            return e;
+        pool_put(w, e);
+    }
+}
+
+void queue_remove(warp_ctx *w, warp_event *e)
+{
+    WARP_ASSERT(e->state == EV_PENDING, "only pending events leave the queue early");
+    if (w->queue.kind == QUEUE_HEAP) {
+        e->state = EV_DEAD; /* freed when it surfaces */
+    } else {
+        splay_remove(&w->queue, e);
+        pool_put(w, e);
+    }
+}
+
+void queue_destroy(warp_queue *q)
+{
+    free(q->heap);
+    memset(q, 0, sizeof *q);
+}
