@@ -180,12 +180,12 @@ static void on_end(cp_sim *s, int32_t rank, uint32_t i, uint64_t now)
     s->res->tasks_done++;
     if (now > r->finish)
         r->finish = now;
-    if (s->serialize) {
-        r->busy = 0;
-        if (r->ready.head < r->ready.n)
-            start_task(s, rank, r->ready.v[r->ready.head++], now);
-    }
+    /* TraceR's order: free the CPU, queue newly ready dependants, then run
+     * the oldest ready task (the replay LP does the same). */
+    r->busy = 0;
     release(s, rank, i, 0, now);
+    if (s->serialize && !r->busy && r->ready.head < r->ready.n)
+        start_task(s, rank, r->ready.v[r->ready.head++], now);
 }
 
 static void on_arrive(cp_sim *s, int32_t rank, int32_t src, int32_t tag, uint64_t now)

@@ -212,3 +212,44 @@ size_t replay_rank_bytes(const replay_rank *r)
     return 48 + (size_t)r->ntasks * sizeof(replay_task) + (size_t)r->ndeps * sizeof(uint32_t) +
            (size_t)r->nmsgs * sizeof(replay_msg);
 }
+
+int replay_rank_repeat(replay_rank *r, uint32_t times, const char *place, replay_err *err)
+{
+    if (times <= 1 || r->ntasks == 0)
+        return 0;
+    uint64_t n = r->ntasks;
+    if ((n + 1) * times > 0x7fffffffu)
+        return replay_errf(err, "%s: rank %d: %u iterations of %u tasks exceed 2^31 tasks; "
+                           "use fewer iterations", place, r->rank, times, r->ntasks);
+    replay_rank src = *r;
+    uint8_t *has_dependant = replay_xcalloc(n, 1);
+    for (uint32_t k = 0; k < src.ndeps; k++)
+        has_dependant[REPLAY_DEP_INDEX(src.deps[k])] = 1;
+    replay_rank_begin(r, src.rank);
+    uint32_t base = 0, join = 0;
+    for (uint32_t it = 0; it < times; it++) {
+        if (it > 0) { /* a zero-length join: the end of the previous copy */
+            join = replay_add_task(r, 0, 0, 0, 0);
+            for (uint32_t j = 0; j < n; j++)
+                if (!has_dependant[j])
+                    replay_add_dep(r, join, base + j, 0);
+            base = join + 1;
+        }
+        for (uint32_t i = 0; i < n; i++) {
+            const replay_task *t = &src.tasks[i];
+            uint32_t ti = replay_add_task(r, t->dur_ns, t->flags, t->trig_src, t->trig_tag);
+            r->tasks[ti].cpu = t->cpu;
+            r->tasks[ti].nic = t->nic;
+            for (uint32_t k = replay_dep_begin(&src, i); k < t->dep_end; k++)
+                replay_add_dep(r, ti, base + REPLAY_DEP_INDEX(src.deps[k]),
+                               (src.deps[k] & REPLAY_DEP_START) != 0);
+            if (it > 0 && replay_dep_begin(&src, i) == t->dep_end)
+                replay_add_dep(r, ti, join, 0);
+            for (uint32_t k = replay_msg_begin(&src, i); k < t->msg_end; k++)
+                replay_add_msg(r, ti, src.msgs[k].dst, src.msgs[k].bytes, src.msgs[k].tag);
+        }
+    }
+    free(has_dependant);
+    replay_rank_free(&src);
+    return replay_rank_end(r, place, err);
+}

@@ -102,6 +102,13 @@ static inline uint32_t replay_msg_begin(const replay_rank *r, uint32_t i)
     return i ? r->tasks[i - 1].msg_end : 0;
 }
 
+/* Replaces a frozen graph by `times` copies in sequence (TraceR's
+ * iterations): between copies a zero-length join task requires every task of
+ * the previous copy that nothing depends on, and the tasks without
+ * dependencies of the next copy require the join. Returns 0, or -1 when the
+ * result would exceed 2^31 tasks. */
+int replay_rank_repeat(replay_rank *r, uint32_t times, const char *place, replay_err *err);
+
 /* Bytes the frozen graph occupies (what docs/trace-format.md promises). */
 size_t replay_rank_bytes(const replay_rank *r);
 

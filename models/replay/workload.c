@@ -1,0 +1,565 @@
+/* workload.c — the `replay` workload: one LP per simulated rank replays its
+ * task graph with TraceR's rules (FORMATS.md §2) over the network layer.
+ * Invariant: a task starts only when its dependencies are met and its message
+ * matched; one task runs at a time per rank, ready tasks wait in FIFO order;
+ * every write to the per-rank arrays is preceded by warp_save, and the small
+ * scalar state is copied by the engine, so any event can be rolled back.
+ * Each LP loads only its own rank's tasks, in init, on the PE that owns it.
+ * Called through replay_workload by the network layer. */
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+#include <mpi.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "replay/source.h"
+#include "replay/util.h"
+#include "replay/workload.h"
+
+enum { EV_KICK = NET_EV_WORKLOAD, EV_END, EV_SEND };
+
+enum { T_STARTED = 1, T_DONE = 2, T_MATCHED = 4, T_DEPSMET = 8 };
+
+typedef struct rp_job {
+    char *trace, *format;
+    replay_source *src;
+    int32_t ranks;
+    uint32_t iterations;
+    uint64_t *global; /* job rank -> network rank */
+} rp_job;
+
+/* Committed per-rank results, filled by finish on the owning process. */
+typedef struct rp_result {
+    double kickoff, finish;
+    uint64_t tasks, tasks_total, compute_ns, msgs, bytes;
+    int loaded;
+} rp_result;
+
+typedef struct rp_config {
+    rp_job *jobs;
+    int njobs;
+    uint64_t nranks;
+    int32_t *rank_job, *rank_local; /* network rank -> job, job rank (-1: idle) */
+    double overhead_ns, per_byte_ns;
+    char *ranks_csv;
+    rp_result *res;
+    warp_lp_type type;
+} rp_config;
+
+/* Per-rank read-only data built at init. */
+typedef struct rp_graph {
+    replay_rank g;
+    uint32_t *out_end, *out; /* dependants (CSR), bit 31 = start dependency */
+    uint32_t ntrig;
+    int32_t job;
+} rp_graph;
+
+typedef struct rp_state {
+    rp_graph *gr;                 /* NULL: idle rank */
+    uint32_t *left;               /* unmet dependencies per task */
+    uint8_t *tf;                  /* T_* flags per task */
+    uint32_t *ready;              /* FIFO of ready tasks (each enters once) */
+    uint32_t *posted;             /* posted triggered tasks, posting order */
+    int32_t *ux;                  /* unexpected messages: src, tag pairs, arrival order */
+    uint32_t ready_head, ready_tail, nposted, nux, busy, done;
+} rp_state;
+
+typedef struct rp_out {
+    const rp_graph *gr;
+    double kickoff, finish;
+    uint64_t tasks, compute_ns, msgs, bytes;
+} rp_out;
+
+typedef struct rp_payload { /* travels with every replay message */
+    int32_t src_local, job;
+} rp_payload;
+
+typedef struct rp_user { /* EV_KICK / EV_END / EV_SEND */
+    uint32_t task, k;
+    double t; /* the event's own time: commit handlers cannot ask the engine */
+} rp_user;
+
+/* ---- the replay rules ------------------------------------------------------ */
+
+static void start_task(warp_lp *lp, rp_state *s, uint32_t i);
+
+static void push_ready(warp_lp *lp, rp_state *s, uint32_t i)
+{
+    warp_save(lp, &s->ready[s->ready_tail], sizeof s->ready[0]);
+    s->ready[s->ready_tail++] = i;
+    if (!s->busy)
+        start_task(lp, s, s->ready[s->ready_head++]);
+}
+
+static int matches(const replay_task *t, int32_t src, int32_t tag)
+{
+    return (t->trig_src == REPLAY_ANY || t->trig_src == src) &&
+           (t->trig_tag == REPLAY_ANY || t->trig_tag == tag);
+}
+
+static void set_flag(warp_lp *lp, rp_state *s, uint32_t i, uint8_t f)
+{
+    warp_save(lp, &s->tf[i], 1);
+    s->tf[i] |= f;
+}
+
+/* Dependencies of i are met: post its receive or make it ready. */
+static void deps_met(warp_lp *lp, rp_state *s, uint32_t i)
+{
+    const replay_task *t = &s->gr->g.tasks[i];
+    set_flag(lp, s, i, T_DEPSMET);
+    if (!(t->flags & REPLAY_TRIGGERED)) {
+        push_ready(lp, s, i);
+        return;
+    }
+    for (uint32_t k = 0; k < s->nux; k++)
+        if (matches(t, s->ux[2 * k], s->ux[2 * k + 1])) {
+            warp_save(lp, &s->ux[2 * k], (size_t)(s->nux - k) * 2 * sizeof s->ux[0]);
+            memmove(&s->ux[2 * k], &s->ux[2 * k + 2], (size_t)(s->nux - k - 1) * 2 * sizeof s->ux[0]);
+            s->nux--;
+            set_flag(lp, s, i, T_MATCHED);
+            push_ready(lp, s, i);
+            return;
+        }
+    warp_save(lp, &s->posted[s->nposted], sizeof s->posted[0]);
+    s->posted[s->nposted++] = i;
+}
+
+static void release(warp_lp *lp, rp_state *s, uint32_t i, int started_only)
+{
+    const rp_graph *gr = s->gr;
+    for (uint32_t k = gr->out_end[i]; k < gr->out_end[i + 1]; k++) {
+        uint32_t w = gr->out[k];
+        if (((w & REPLAY_DEP_START) != 0) != started_only)
+            continue;
+        uint32_t j = REPLAY_DEP_INDEX(w);
+        warp_save(lp, &s->left[j], sizeof s->left[j]);
+        if (--s->left[j] == 0)
+            deps_met(lp, s, j);
+    }
+}
+
+static double send_cost(const rp_config *c, const replay_msg *m)
+{
+    return c->overhead_ns + c->per_byte_ns * (double)m->bytes;
+}
+
+static void send_msg(warp_lp *lp, const rp_state *s, const replay_msg *m)
+{
+    const rp_config *c = net_workload_of(lp);
+    const rp_job *j = &c->jobs[s->gr->job];
+    rp_payload p = {.src_local = s->gr->g.rank, .job = s->gr->job};
+    /* The network carries at least one byte; 0-byte messages (barriers) take 1. */
+    net_send(lp, j->global[m->dst], m->bytes ? m->bytes : 1, m->tag, &p, sizeof p);
+}
+
+static void start_task(warp_lp *lp, rp_state *s, uint32_t i)
+{
+    const rp_config *c = net_workload_of(lp);
+    const replay_rank *g = &s->gr->g;
+    s->busy = 1;
+    set_flag(lp, s, i, T_STARTED);
+    double at = 0;
+    for (uint32_t k = replay_msg_begin(g, i); k < g->tasks[i].msg_end; k++) {
+        at += send_cost(c, &g->msgs[k]);
+        if (at == 0) {
+            send_msg(lp, s, &g->msgs[k]);
+        } else {
+            net_event *e = net_workload_event(lp, net_rank_of(lp), at, EV_SEND);
+            rp_user u = {.task = i, .k = k};
+            memcpy(e->u.user, &u, sizeof u);
+            warp_event_send(lp, e);
+        }
+    }
+    double delay = at + (double)g->tasks[i].dur_ns;
+    net_event *e = net_workload_event(lp, net_rank_of(lp), delay, EV_END);
+    rp_user u = {.task = i, .t = warp_now(lp) + delay};
+    memcpy(e->u.user, &u, sizeof u);
+    warp_event_send(lp, e);
+    release(lp, s, i, 1);
+}
+
+static void on_end(warp_lp *lp, rp_state *s, uint32_t i)
+{
+    set_flag(lp, s, i, T_DONE);
+    s->done++;
+    s->busy = 0;
+    release(lp, s, i, 0);
+    if (!s->busy && s->ready_head < s->ready_tail)
+        start_task(lp, s, s->ready[s->ready_head++]);
+}
+
+static void on_arrive(warp_lp *lp, rp_state *s, int32_t src, int32_t tag)
+{
+    const replay_rank *g = &s->gr->g;
+    for (uint32_t k = 0; k < s->nposted; k++) {
+        uint32_t i = s->posted[k];
+        if (matches(&g->tasks[i], src, tag)) {
+            warp_save(lp, &s->posted[k], (size_t)(s->nposted - k) * sizeof s->posted[0]);
+            memmove(&s->posted[k], &s->posted[k + 1], (size_t)(s->nposted - k - 1) * sizeof s->posted[0]);
+            s->nposted--;
+            set_flag(lp, s, i, T_MATCHED);
+            push_ready(lp, s, i);
+            return;
+        }
+    }
+    if (s->nux >= s->gr->ntrig + 1u)
+        warp_fatal(2, "%s: rank %d received more messages than it has receives (message from rank %d, "
+                   "tag %d); the trace is inconsistent", ((const rp_config *)net_workload_of(lp))
+                       ->jobs[s->gr->job].trace, g->rank, src, tag);
+    warp_save(lp, &s->ux[2 * s->nux], 2 * sizeof s->ux[0]);
+    s->ux[2 * s->nux] = src;
+    s->ux[2 * s->nux + 1] = tag;
+    s->nux++;
+}
+
+/* ---- LP handlers ------------------------------------------------------------ */
+
+static rp_graph *load_graph(const rp_config *c, int32_t job, int32_t local)
+{
+    rp_graph *gr = replay_xcalloc(1, sizeof *gr);
+    const rp_job *j = &c->jobs[job];
+    replay_err err;
+    if (replay_source_load(j->src, local, &gr->g, &err) ||
+        replay_rank_repeat(&gr->g, j->iterations, j->trace, &err))
+        warp_fatal(2, "%s", err.msg);
+    gr->job = job;
+    const replay_rank *g = &gr->g;
+    gr->out_end = replay_xcalloc((size_t)g->ntasks + 1, sizeof *gr->out_end);
+    gr->out = replay_xcalloc(g->ndeps, sizeof *gr->out);
+    for (uint32_t k = 0; k < g->ndeps; k++)
+        gr->out_end[REPLAY_DEP_INDEX(g->deps[k]) + 1]++;
+    for (uint32_t i = 0; i < g->ntasks; i++)
+        gr->out_end[i + 1] += gr->out_end[i];
+    uint32_t *fill = replay_xcalloc(g->ntasks, sizeof *fill);
+    for (uint32_t i = 0; i < g->ntasks; i++) {
+        gr->ntrig += (g->tasks[i].flags & REPLAY_TRIGGERED) != 0;
+        for (uint32_t k = replay_dep_begin(g, i); k < g->tasks[i].dep_end; k++) {
+            uint32_t d = REPLAY_DEP_INDEX(g->deps[k]);
+            gr->out[gr->out_end[d] + fill[d]++] = i | (g->deps[k] & REPLAY_DEP_START);
+        }
+    }
+    free(fill);
+    return gr;
+}
+
+static void rp_init(warp_lp *lp, void *state)
+{
+    const rp_config *c = net_workload_of(lp);
+    rp_state *s = state;
+    rp_out *o = warp_lp_out(lp);
+    memset(s, 0, sizeof *s);
+    memset(o, 0, sizeof *o);
+    uint64_t r = net_rank_of(lp);
+    if (c->rank_job[r] < 0)
+        return;
+    s->gr = load_graph(c, c->rank_job[r], c->rank_local[r]);
+    o->gr = s->gr;
+    uint32_t n = s->gr->g.ntasks;
+    s->left = replay_xcalloc(n, sizeof *s->left);
+    s->tf = replay_xcalloc(n, 1);
+    s->ready = replay_xcalloc(n, sizeof *s->ready);
+    s->posted = replay_xcalloc(s->gr->ntrig, sizeof *s->posted);
+    s->ux = replay_xcalloc(2 * ((size_t)s->gr->ntrig + 1), sizeof *s->ux);
+    for (uint32_t i = 0; i < n; i++)
+        s->left[i] = s->gr->g.tasks[i].dep_end - replay_dep_begin(&s->gr->g, i);
+    net_event *k = net_workload_event(lp, r, 0, EV_KICK);
+    rp_user u = {.t = warp_now(lp)};
+    memcpy(k->u.user, &u, sizeof u);
+    warp_event_send(lp, k);
+}
+
+static void rp_forward(warp_lp *lp, void *state, void *msg, warp_bits *bits)
+{
+    rp_state *s = state;
+    const net_event *e = msg;
+    (void)bits;
+    if (!s->gr)
+        return;
+    rp_user u;
+    memcpy(&u, e->u.user, sizeof u);
+    switch (e->kind) {
+    case EV_KICK:
+        for (uint32_t i = 0; i < s->gr->g.ntasks; i++)
+            if (s->left[i] == 0 && !(s->tf[i] & T_DEPSMET))
+                deps_met(lp, s, i);
+        break;
+    case EV_END:
+        on_end(lp, s, u.task);
+        break;
+    case EV_SEND:
+        send_msg(lp, s, &s->gr->g.msgs[u.k]);
+        break;
+    case NET_EV_ARRIVE: {
+        rp_payload p;
+        memcpy(&p, e->u.msg.payload, sizeof p);
+        on_arrive(lp, s, p.src_local, (int32_t)e->u.msg.tag);
+        break;
+    }
+    default: /* NET_EV_SENT: nothing waits for it (eager sends) */
+        break;
+    }
+}
+
+static void rp_commit(warp_lp *lp, void *out, const void *msg, const warp_bits *bits)
+{
+    rp_out *o = out;
+    const net_event *e = msg;
+    (void)bits, (void)lp;
+    if (!o->gr)
+        return;
+    rp_user u;
+    memcpy(&u, e->u.user, sizeof u);
+    if (e->kind == EV_KICK) {
+        o->kickoff = u.t;
+    } else if (e->kind == EV_END) {
+        const replay_rank *g = &o->gr->g;
+        o->tasks++;
+        o->finish = u.t;
+        o->compute_ns += g->tasks[u.task].dur_ns;
+        for (uint32_t k = replay_msg_begin(g, u.task); k < g->tasks[u.task].msg_end; k++) {
+            o->msgs++;
+            o->bytes += g->msgs[k].bytes;
+        }
+    }
+}
+
+static void rp_finish(warp_lp *lp, void *state, void *out)
+{
+    const rp_config *c = net_workload_of(lp);
+    rp_state *s = state;
+    const rp_out *o = out;
+    if (s->gr) {
+        rp_result *r = &c->res[net_rank_of(lp)];
+        *r = (rp_result){.kickoff = o->kickoff, .finish = o->finish, .tasks = o->tasks,
+                         .tasks_total = s->gr->g.ntasks, .compute_ns = o->compute_ns, .msgs = o->msgs,
+                         .bytes = o->bytes, .loaded = 1};
+        replay_rank_free(&s->gr->g);
+        free(s->gr->out_end);
+        free(s->gr->out);
+        free(s->gr);
+    }
+    free(s->left);
+    free(s->tf);
+    free(s->ready);
+    free(s->posted);
+    free(s->ux);
+    memset(s, 0, sizeof *s);
+}
+
+static const char *rp_event_name(const void *msg)
+{
+    const net_event *e = msg;
+    switch (e->kind) {
+    case EV_KICK: return "replay-kickoff";
+    case EV_END: return "replay-task-end";
+    case EV_SEND: return "replay-send";
+    case NET_EV_ARRIVE: return "replay-arrive";
+    default: return "replay-other";
+    }
+}
+
+/* ---- setup --------------------------------------------------------------------- */
+
+static const char *const format_names[] = {"bigsim", "otf2", "goal", "native", "gen", NULL};
+
+/* Places job j's ranks on free network ranks. */
+static void place_job(warp_ini *ini, rp_config *c, int j, const char *sec, uint64_t *next_linear,
+                      uint64_t seed)
+{
+    rp_job *job = &c->jobs[j];
+    const char *how = warp_ini_string(ini, sec, "placement", "linear");
+    job->global = replay_xcalloc((size_t)job->ranks, sizeof *job->global);
+    if (!strcmp(how, "linear")) {
+        for (int32_t r = 0; r < job->ranks; r++) {
+            while (*next_linear < c->nranks && c->rank_job[*next_linear] >= 0)
+                (*next_linear)++;
+            if (*next_linear >= c->nranks)
+                warp_ini_fail(ini, sec, "placement", "the jobs need more ranks than the network's %llu "
+                              "([network] ranks)", (unsigned long long)c->nranks);
+            job->global[r] = (*next_linear)++;
+            c->rank_job[job->global[r]] = j;
+        }
+    } else if (!strcmp(how, "random")) {
+        uint64_t nfree = 0;
+        uint64_t *free_ranks = replay_xcalloc(c->nranks, sizeof *free_ranks);
+        for (uint64_t r = 0; r < c->nranks; r++)
+            if (c->rank_job[r] < 0)
+                free_ranks[nfree++] = r;
+        if (nfree < (uint64_t)job->ranks)
+            warp_ini_fail(ini, sec, "placement", "only %llu network ranks are free for %d job ranks",
+                          (unsigned long long)nfree, job->ranks);
+        warp_rng rng = warp_rng_stream(seed, UINT64_MAX - 100 - (uint64_t)j);
+        for (int32_t r = 0; r < job->ranks; r++) {
+            uint64_t k = (uint64_t)warp_rng_integer(&rng, r, (int64_t)nfree - 1);
+            uint64_t x = free_ranks[r];
+            free_ranks[r] = free_ranks[k];
+            free_ranks[k] = x;
+            job->global[r] = free_ranks[r];
+            c->rank_job[job->global[r]] = j;
+        }
+        free(free_ranks);
+    } else {
+        FILE *f = fopen(how, "r");
+        if (!f)
+            warp_ini_fail(ini, sec, "placement", "not linear, random, or a readable file of network ranks");
+        for (int32_t r = 0; r < job->ranks; r++) {
+            unsigned long long g;
+            if (fscanf(f, "%llu", &g) != 1 || g >= c->nranks || c->rank_job[g] >= 0) {
+                fclose(f);
+                warp_ini_fail(ini, sec, "placement", "entry %d (job rank %d) is missing, not below %llu, "
+                              "or already taken", r + 1, r, (unsigned long long)c->nranks);
+            }
+            job->global[r] = g;
+            c->rank_job[g] = j;
+        }
+        fclose(f);
+    }
+    for (int32_t r = 0; r < job->ranks; r++)
+        c->rank_local[job->global[r]] = r;
+}
+
+static void *rp_setup(warp_ini *ini, const net_model *net)
+{
+    rp_config *c = replay_xcalloc(1, sizeof *c);
+    c->nranks = net_ranks(net);
+    c->overhead_ns = warp_ini_time_ns(ini, "replay", "overhead", 0);
+    c->per_byte_ns = warp_ini_double(ini, "replay", "per_byte_ns", 0, 0, 1e9);
+    if (c->overhead_ns < 0)
+        warp_ini_fail(ini, "replay", "overhead", "must not be negative");
+    const char *csv = warp_ini_string(ini, "replay", "ranks_csv", NULL);
+    c->ranks_csv = csv ? replay_xstrdup(csv) : NULL;
+    replay_opts o = replay_opts_default();
+    o.ampi_overhead_ns = (uint64_t)warp_ini_time_ns(ini, "replay", "ampi_overhead", 100);
+    o.otf2_eager_limit = warp_ini_bytes(ini, "replay", "eager_limit", 65536);
+    c->rank_job = replay_xcalloc(c->nranks, sizeof *c->rank_job);
+    c->rank_local = replay_xcalloc(c->nranks, sizeof *c->rank_local);
+    for (uint64_t r = 0; r < c->nranks; r++)
+        c->rank_job[r] = c->rank_local[r] = -1;
+    char sec[32];
+    while (snprintf(sec, sizeof sec, "job.%d", c->njobs), warp_ini_has_section(ini, sec))
+        c->njobs++;
+    if (!c->njobs)
+        warp_ini_fail(ini, "workload", "type", "replay needs at least one [job.0] section with trace = PATH");
+    c->jobs = replay_xcalloc((size_t)c->njobs, sizeof *c->jobs);
+    uint64_t next_linear = 0;
+    uint64_t seed = (uint64_t)warp_ini_int(ini, "replay", "placement_seed", 1, 0, INT64_MAX);
+    for (int j = 0; j < c->njobs; j++) {
+        rp_job *job = &c->jobs[j];
+        snprintf(sec, sizeof sec, "job.%d", j);
+        const char *trace = warp_ini_string(ini, sec, "trace", NULL);
+        if (!trace)
+            warp_ini_fail(ini, sec, "trace", "missing; give the trace path (or gen:KIND:...)");
+        job->trace = replay_xstrdup(trace);
+        int f = warp_ini_choice(ini, sec, "format", format_names, -1);
+        job->format = f >= 0 ? replay_xstrdup(format_names[f]) : NULL;
+        replay_err err;
+        if (replay_source_open(job->trace, job->format, &o, &job->src, &err))
+            warp_fatal(2, "%s", err.msg);
+        job->ranks = (int32_t)warp_ini_int(ini, sec, "ranks", job->src->nranks, 1, INT32_MAX);
+        if (job->ranks != job->src->nranks)
+            warp_ini_fail(ini, sec, "ranks", "the trace has %d ranks", job->src->nranks);
+        job->iterations = (uint32_t)warp_ini_int(ini, sec, "iterations", 1, 1, 1 << 20);
+        place_job(ini, c, j, sec, &next_linear, seed + (uint64_t)j);
+    }
+    c->res = replay_xcalloc(c->nranks, sizeof *c->res);
+    c->type = (warp_lp_type){.name = "replay",
+                             .state_size = sizeof(rp_state),
+                             .out_size = sizeof(rp_out),
+                             .save = WARP_SAVE_FULL,
+                             .init = rp_init,
+                             .forward = rp_forward,
+                             .commit = rp_commit,
+                             .finish = rp_finish,
+                             .event_name = rp_event_name};
+    return c;
+}
+
+static void rp_destroy(void *wl)
+{
+    rp_config *c = wl;
+    for (int j = 0; j < c->njobs; j++) {
+        replay_source_close(c->jobs[j].src);
+        free(c->jobs[j].trace);
+        free(c->jobs[j].format);
+        free(c->jobs[j].global);
+    }
+    free(c->jobs);
+    free(c->rank_job);
+    free(c->rank_local);
+    free(c->res);
+    free(c->ranks_csv);
+    free(c);
+}
+
+static const warp_lp_type *rp_type(const void *wl) { return &((const rp_config *)wl)->type; }
+
+int replay_workload_job_result(const void *wl, int job, replay_job_result *out)
+{
+    const rp_config *c = wl;
+    if (job < 0 || job >= c->njobs)
+        return -1;
+    memset(out, 0, sizeof *out);
+    const rp_job *j = &c->jobs[job];
+    for (int32_t r = 0; r < j->ranks; r++) {
+        const rp_result *x = &c->res[j->global[r]];
+        if (!x->loaded)
+            continue;
+        out->ranks_here++;
+        double span = x->finish - x->kickoff;
+        if (span > out->completion_ns)
+            out->completion_ns = span;
+        out->tasks_done += x->tasks;
+        out->tasks_total += x->tasks_total;
+        out->compute_ns += x->compute_ns;
+        out->msgs += x->msgs;
+        out->bytes += x->bytes;
+    }
+    out->ranks = j->ranks;
+    return 0;
+}
+
+static void rp_report(const void *wl, const net_model *net, FILE *f)
+{
+    const rp_config *c = wl;
+    (void)net;
+    int nprocs = 1;
+    MPI_Comm_size(MPI_COMM_WORLD, &nprocs);
+    FILE *csv = c->ranks_csv ? fopen(c->ranks_csv, "w") : NULL;
+    if (c->ranks_csv && !csv)
+        fprintf(f, "replay: cannot write %s\n", c->ranks_csv);
+    if (csv)
+        fprintf(csv, "job,rank,finish_ns\n");
+    for (int j = 0; j < c->njobs; j++) {
+        replay_job_result r;
+        replay_workload_job_result(wl, j, &r);
+        double busy = r.ranks_here ? (double)r.compute_ns / ((double)r.ranks_here * r.completion_ns) : 0;
+        fprintf(f, "replay job %d: %s, %d ranks%s\n", j, c->jobs[j].trace, r.ranks,
+                nprocs > 1 ? " (figures of the ranks on process 0 only)" : "");
+        fprintf(f, "  completion_ns  %.3f\n  tasks          %llu of %llu\n  compute        %.1f%% of "
+                   "rank time (%llu ns), waiting the rest\n  messages       %llu (%llu bytes)\n",
+                r.completion_ns, (unsigned long long)r.tasks_done, (unsigned long long)r.tasks_total,
+                100.0 * (busy > 1 ? 1 : busy), (unsigned long long)r.compute_ns,
+                (unsigned long long)r.msgs, (unsigned long long)r.bytes);
+        if (r.tasks_done != r.tasks_total)
+            fprintf(f, "  WARNING: %llu tasks never ran (end time too early, or the trace is inconsistent)\n",
+                    (unsigned long long)(r.tasks_total - r.tasks_done));
+        for (int32_t q = 0; csv && q < c->jobs[j].ranks; q++) {
+            const rp_result *x = &c->res[c->jobs[j].global[q]];
+            if (x->loaded)
+                fprintf(csv, "%d,%d,%.3f\n", j, q, x->finish - x->kickoff);
+        }
+    }
+    if (csv)
+        fclose(csv);
+}
+
+const net_workload_ops replay_workload = {
+    .name = "replay",
+    .setup = rp_setup,
+    .destroy = rp_destroy,
+    .lp_type = rp_type,
+    .report = rp_report,
+};
