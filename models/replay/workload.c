@@ -5,6 +5,10 @@
  * every write to the per-rank arrays is preceded by warp_save, and the small
  * scalar state is copied by the engine, so any event can be rolled back.
  * Each LP loads only its own rank's tasks, in init, on the PE that owns it.
+ * On the loggp network the rank's CPU also pays LogGOPS overheads: a task
+ * that sends ends when its last message has left (o + (s-1)O after the NIC
+ * gap), and every arriving message first occupies the CPU for the cpu_ns the
+ * NIC reports, as an implicit job in the same FIFO, before it can match.
  * Called through replay_workload by the network layer. */
 #ifdef HAVE_CONFIG_H
 #include "config.h"
@@ -17,6 +21,7 @@
 #include "replay/source.h"
 #include "replay/util.h"
 #include "replay/workload.h"
+#include "simple/simple.h"
 
 enum { EV_KICK = NET_EV_WORKLOAD, EV_END, EV_SEND };
 
@@ -43,6 +48,8 @@ typedef struct rp_config {
     uint64_t nranks;
     int32_t *rank_job, *rank_local; /* network rank -> job, job rank (-1: idle) */
     double overhead_ns, per_byte_ns;
+    int loggops; /* loggp network: charge LogGOPS CPU time (see above) */
+    uint64_t loggp_S; /* its eager limit: rendezvous above it is not modelled */
     char *ranks_csv;
     rp_result *res;
     warp_lp_type type;
@@ -63,8 +70,17 @@ typedef struct rp_state {
     uint32_t *ready;              /* FIFO of ready tasks (each enters once) */
     uint32_t *posted;             /* posted triggered tasks, posting order */
     int32_t *ux;                  /* unexpected messages: src, tag pairs, arrival order */
+    struct rp_rx *rx;             /* loggops: arrivals waiting for / done with CPU processing */
     uint32_t ready_head, ready_tail, nposted, nux, busy, done;
+    uint32_t nrx, cur_task, waiting_sent, pad;
+    double cur_start;
 } rp_state;
+
+/* An arrival's CPU job (loggops); FIFO entries >= ntasks name rx[entry - ntasks]. */
+typedef struct rp_rx {
+    int32_t src, tag;
+    double cpu_ns;
+} rp_rx;
 
 typedef struct rp_out {
     const rp_graph *gr;
@@ -155,14 +171,31 @@ static void send_msg(warp_lp *lp, const rp_state *s, const replay_msg *m)
     net_send(lp, j->global[m->dst], m->bytes ? m->bytes : 1, m->tag, &p, sizeof p);
 }
 
+static void schedule_end(warp_lp *lp, uint32_t i, double delay)
+{
+    net_event *e = net_workload_event(lp, net_rank_of(lp), delay, EV_END);
+    rp_user u = {.task = i, .t = warp_now(lp) + delay};
+    memcpy(e->u.user, &u, sizeof u);
+    warp_event_send(lp, e);
+}
+
 static void start_task(warp_lp *lp, rp_state *s, uint32_t i)
 {
     const rp_config *c = net_workload_of(lp);
     const replay_rank *g = &s->gr->g;
     s->busy = 1;
+    if (i >= g->ntasks) { /* an arrival's receive overhead */
+        schedule_end(lp, i, s->rx[i - g->ntasks].cpu_ns);
+        return;
+    }
     set_flag(lp, s, i, T_STARTED);
     double at = 0;
     for (uint32_t k = replay_msg_begin(g, i); k < g->tasks[i].msg_end; k++) {
+        if (c->loggops && g->msgs[k].bytes > c->loggp_S)
+            warp_fatal(2, "%s: rank %d sends %llu bytes, above [loggp] S = %llu: LogGOPS rendezvous is "
+                       "not modelled by the replay yet; raise S or use another network",
+                       c->jobs[s->gr->job].trace, g->rank, (unsigned long long)g->msgs[k].bytes,
+                       (unsigned long long)c->loggp_S);
         at += send_cost(c, &g->msgs[k]);
         if (at == 0) {
             send_msg(lp, s, &g->msgs[k]);
@@ -173,16 +206,28 @@ static void start_task(warp_lp *lp, rp_state *s, uint32_t i)
             warp_event_send(lp, e);
         }
     }
-    double delay = at + (double)g->tasks[i].dur_ns;
-    net_event *e = net_workload_event(lp, net_rank_of(lp), delay, EV_END);
-    rp_user u = {.task = i, .t = warp_now(lp) + delay};
-    memcpy(e->u.user, &u, sizeof u);
-    warp_event_send(lp, e);
+    uint32_t nmsgs = g->tasks[i].msg_end - replay_msg_begin(g, i);
+    if (c->loggops && nmsgs) { /* ends when the NIC has taken the last message */
+        s->cur_task = i;
+        s->cur_start = warp_now(lp);
+        s->waiting_sent = nmsgs;
+    } else {
+        schedule_end(lp, i, at + (double)g->tasks[i].dur_ns);
+    }
     release(lp, s, i, 1);
 }
 
+static void on_arrive(warp_lp *lp, rp_state *s, int32_t src, int32_t tag);
+
 static void on_end(warp_lp *lp, rp_state *s, uint32_t i)
 {
+    if (i >= s->gr->g.ntasks) { /* receive overhead paid: now the message can match */
+        s->busy = 0;
+        on_arrive(lp, s, s->rx[i - s->gr->g.ntasks].src, s->rx[i - s->gr->g.ntasks].tag);
+        if (!s->busy && s->ready_head < s->ready_tail)
+            start_task(lp, s, s->ready[s->ready_head++]);
+        return;
+    }
     set_flag(lp, s, i, T_DONE);
     s->done++;
     s->busy = 0;
@@ -260,7 +305,8 @@ static void rp_init(warp_lp *lp, void *state)
     uint32_t n = s->gr->g.ntasks;
     s->left = replay_xcalloc(n, sizeof *s->left);
     s->tf = replay_xcalloc(n, 1);
-    s->ready = replay_xcalloc(n, sizeof *s->ready);
+    s->ready = replay_xcalloc((size_t)n + s->gr->ntrig + 1, sizeof *s->ready);
+    s->rx = replay_xcalloc((size_t)s->gr->ntrig + 1, sizeof *s->rx);
     s->posted = replay_xcalloc(s->gr->ntrig, sizeof *s->posted);
     s->ux = replay_xcalloc(2 * ((size_t)s->gr->ntrig + 1), sizeof *s->ux);
     for (uint32_t i = 0; i < n; i++)
@@ -295,10 +341,26 @@ static void rp_forward(warp_lp *lp, void *state, void *msg, warp_bits *bits)
     case NET_EV_ARRIVE: {
         rp_payload p;
         memcpy(&p, e->u.msg.payload, sizeof p);
-        on_arrive(lp, s, p.src_local, (int32_t)e->u.msg.tag);
+        const rp_config *c = net_workload_of(lp);
+        if (c->loggops && e->u.msg.cpu_ns > 0) {
+            if (s->nrx > s->gr->ntrig)
+                warp_fatal(2, "%s: rank %d received more messages than it has receives; the trace is "
+                           "inconsistent", c->jobs[s->gr->job].trace, s->gr->g.rank);
+            warp_save(lp, &s->rx[s->nrx], sizeof s->rx[0]);
+            s->rx[s->nrx] = (rp_rx){.src = p.src_local, .tag = (int32_t)e->u.msg.tag, .cpu_ns = e->u.msg.cpu_ns};
+            push_ready(lp, s, s->gr->g.ntasks + s->nrx++);
+        } else {
+            on_arrive(lp, s, p.src_local, (int32_t)e->u.msg.tag);
+        }
         break;
     }
-    default: /* NET_EV_SENT: nothing waits for it (eager sends) */
+    case NET_EV_SENT:
+        if (s->waiting_sent && --s->waiting_sent == 0) {
+            double left = s->cur_start + (double)s->gr->g.tasks[s->cur_task].dur_ns - warp_now(lp);
+            schedule_end(lp, s->cur_task, left > 0 ? left : 0);
+        }
+        break;
+    default:
         break;
     }
 }
@@ -316,8 +378,11 @@ static void rp_commit(warp_lp *lp, void *out, const void *msg, const warp_bits *
         o->kickoff = u.t;
     } else if (e->kind == EV_END) {
         const replay_rank *g = &o->gr->g;
+        if (u.t > o->finish)
+            o->finish = u.t; /* the CPU's last busy moment, receive overheads included */
+        if (u.task >= g->ntasks)
+            return;
         o->tasks++;
-        o->finish = u.t;
         o->compute_ns += g->tasks[u.task].dur_ns;
         for (uint32_t k = replay_msg_begin(g, u.task); k < g->tasks[u.task].msg_end; k++) {
             o->msgs++;
@@ -346,6 +411,7 @@ static void rp_finish(warp_lp *lp, void *state, void *out)
     free(s->ready);
     free(s->posted);
     free(s->ux);
+    free(s->rx);
     memset(s, 0, sizeof *s);
 }
 
@@ -426,6 +492,8 @@ static void *rp_setup(warp_ini *ini, const net_model *net)
     rp_config *c = replay_xcalloc(1, sizeof *c);
     c->nranks = net_ranks(net);
     c->overhead_ns = warp_ini_time_ns(ini, "replay", "overhead", 0);
+    c->loggp_S = net_loggp_eager_limit(net);
+    c->loggops = c->loggp_S > 0;
     c->per_byte_ns = warp_ini_double(ini, "replay", "per_byte_ns", 0, 0, 1e9);
     if (c->overhead_ns < 0)
         warp_ini_fail(ini, "replay", "overhead", "must not be negative");

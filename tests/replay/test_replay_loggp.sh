@@ -1,0 +1,100 @@
+#!/bin/sh
+# test_replay_loggp.sh — GOAL schedules replayed on the loggp network give
+# the finish times of LogGOPS rules, computed by hand here with LogGOPSim's
+# defaults (L 2500, o 1500, g 1000, G 6, O 0 ns): a send occupies the CPU o
+# after the NIC gap, the message is at the receiver o + L after the send
+# starts, and its processing occupies the receiver's CPU o + (s-1)G.
+set -u
+W="${top_builddir:-.}/tools/warpnet/warpnet"
+[ -x "$W" ] || { echo "SKIP: $W not built"; exit 77; }
+tmp=$(mktemp -d /tmp/warpnet-replay-loggp.XXXXXX)
+trap 'rm -rf "$tmp"' EXIT
+fail=0
+die() { echo "FAIL: $*"; fail=1; }
+
+run() { # name goal-file expected "r0 r1 ..." [engine options]
+    name=$1 goal=$2 want=$3; shift 3
+    n=$(sed -n 's/^num_ranks //p' "$goal")
+    printf '[engine]\nend = 1s\n[network]\ntopology = loggp\n[loggp]\nnodes = %s\n' "$n" > "$tmp/l.ini"
+    printf '[workload]\ntype = replay\n[job.0]\ntrace = %s\n[replay]\nranks_csv = %s\n' "$goal" "$tmp/r.csv" >> "$tmp/l.ini"
+    "$W" "$@" "$tmp/l.ini" > "$tmp/out" 2>&1 || { die "$name: $(tail -3 "$tmp/out")"; return; }
+    got=$(awk -F, 'NR > 1 { printf "%s%g", sep, $3; sep = " " }' "$tmp/r.csv")
+    [ "$got" = "$want" ] && echo "ok   $name $*: $got" || die "$name $*: rank finishes '$got', want '$want'"
+}
+
+cat > "$tmp/pp.goal" <<'GOAL'
+num_ranks 2
+rank 0 {
+ a: send SIZE to 1 tag 0
+ b: recv SIZE from 1 tag 0
+ b requires a
+}
+rank 1 {
+ a: recv SIZE from 0 tag 0
+ b: send SIZE to 0 tag 0
+ b requires a
+}
+GOAL
+sed 's/SIZE/1b/' "$tmp/pp.goal" > "$tmp/pp1.goal"
+sed 's/SIZE/1024b/' "$tmp/pp.goal" > "$tmp/pp1k.goal"
+# 1 byte: round trip 2 (2o + L) = 11000; rank 1 ends when its send has left: 5500 + o
+run "ping-pong 1B" "$tmp/pp1.goal" "11000 7000"
+# 1 KiB: 2 (2o + L + 1023 G) = 23276; rank 1: 1500 + 2500 + 1500 + 6138 + o
+run "ping-pong 1KiB" "$tmp/pp1k.goal" "23276 13138"
+
+cat > "$tmp/bc.goal" <<'GOAL'
+num_ranks 4
+rank 0 {
+ a: send 1024b to 2 tag 0
+ b: send 1024b to 1 tag 0
+ b requires a
+}
+rank 1 {
+ a: recv 1024b from 0 tag 0
+}
+rank 2 {
+ a: recv 1024b from 0 tag 0
+ b: send 1024b to 3 tag 0
+ b requires a
+}
+rank 3 {
+ a: recv 1024b from 2 tag 0
+}
+GOAL
+# root: 2nd send waits for the NIC gap g + 1023 G = 7138, ends 8638;
+# rank 1: 7138 + o + L + o + 1023 G = 18776; rank 2 receives at 4000 + 7638,
+# sends until 13138; rank 3: 11638 + 4000 + 7638 = 23276
+run "binomial broadcast 1KiB" "$tmp/bc.goal" "8638 18776 13138 23276"
+
+cat > "$tmp/red.goal" <<'GOAL'
+num_ranks 4
+rank 0 {
+ a: recv 1b from 1 tag 0
+ b: recv 1b from 2 tag 0
+ c: calc 100
+ c requires a
+ c requires b
+}
+rank 1 {
+ a: send 1b to 0 tag 0
+}
+rank 2 {
+ a: recv 1b from 3 tag 0
+ b: send 1b to 0 tag 0
+ b requires a
+}
+rank 3 {
+ a: send 1b to 2 tag 0
+}
+GOAL
+# rank 2: 4000 + o = 5500, its send ends 7000; root gets rank 2's message at
+# 5500 + 4000, processes it until 11000, then calc 100
+run "binomial reduce 1B" "$tmp/red.goal" "11100 1500 7000 1500"
+run "binomial reduce 1B" "$tmp/red.goal" "11100 1500 7000 1500" --synch=check
+run "binomial broadcast 1KiB" "$tmp/bc.goal" "8638 18776 13138 23276" --synch=debug
+
+sed 's/1024b/100000b/g' "$tmp/bc.goal" > "$tmp/big.goal"
+printf '[engine]\nend = 1s\n[network]\ntopology = loggp\n[loggp]\nnodes = 4\n[workload]\ntype = replay\n[job.0]\ntrace = %s\n' "$tmp/big.goal" > "$tmp/b.ini"
+"$W" "$tmp/b.ini" > "$tmp/out" 2>&1 && die "rendezvous accepted silently"
+grep -q "above \[loggp\] S = 65535: LogGOPS rendezvous is not modelled" "$tmp/out" || die "rendezvous: $(tail -2 "$tmp/out")"
+exit $fail
