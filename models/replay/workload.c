@@ -272,6 +272,11 @@ static rp_graph *load_graph(const rp_config *c, int32_t job, int32_t local)
         warp_fatal(2, "%s", err.msg);
     gr->job = job;
     const replay_rank *g = &gr->g;
+    for (uint32_t i = 0; i < g->ntasks; i++)
+        if (g->tasks[i].cpu || g->tasks[i].nic)
+            warp_fatal(2, "%s: rank %d task %u uses cpu %u / nic %u: the replay runs one CPU and one NIC "
+                       "per rank; remove the cpu/nic clauses or map them to 0", j->trace, local, i,
+                       g->tasks[i].cpu, g->tasks[i].nic);
     gr->out_end = replay_xcalloc((size_t)g->ntasks + 1, sizeof *gr->out_end);
     gr->out = replay_xcalloc(g->ndeps, sizeof *gr->out);
     for (uint32_t k = 0; k < g->ndeps; k++)

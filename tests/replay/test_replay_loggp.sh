@@ -97,4 +97,8 @@ sed 's/1024b/100000b/g' "$tmp/bc.goal" > "$tmp/big.goal"
 printf '[engine]\nend = 1s\n[network]\ntopology = loggp\n[loggp]\nnodes = 4\n[workload]\ntype = replay\n[job.0]\ntrace = %s\n' "$tmp/big.goal" > "$tmp/b.ini"
 "$W" "$tmp/b.ini" > "$tmp/out" 2>&1 && die "rendezvous accepted silently"
 grep -q "above \[loggp\] S = 65535: LogGOPS rendezvous is not modelled" "$tmp/out" || die "rendezvous: $(tail -2 "$tmp/out")"
+printf 'num_ranks 1\nrank 0 {\n a: calc 5 cpu 1\n}\n' > "$tmp/cpu.goal"
+sed "s|trace = .*|trace = $tmp/cpu.goal|; s|nodes = 4|nodes = 1|" "$tmp/b.ini" > "$tmp/c.ini"
+"$W" "$tmp/c.ini" > "$tmp/out" 2>&1 && die "cpu clause accepted silently"
+grep -q "task 0 uses cpu 1 / nic 0: the replay runs one CPU" "$tmp/out" || die "cpu clause: $(tail -2 "$tmp/out")"
 exit $fail
