@@ -50,7 +50,9 @@ typedef struct rp_config {
     double overhead_ns, per_byte_ns;
     int loggops; /* loggp network: charge LogGOPS CPU time (see above) */
     uint64_t loggp_S; /* its eager limit: rendezvous above it is not modelled */
-    char *ranks_csv;
+    FILE *ranks_f;    /* job,rank,finish_ns rows, written by finish */
+    FILE *timeline_f; /* job,rank,task,start_ns,end_ns rows, written by commit */
+    int32_t timeline_ranks;
     rp_result *res;
     warp_lp_type type;
 } rp_config;
@@ -94,7 +96,8 @@ typedef struct rp_payload { /* travels with every replay message */
 
 typedef struct rp_user { /* EV_KICK / EV_END / EV_SEND */
     uint32_t task, k;
-    double t; /* the event's own time: commit handlers cannot ask the engine */
+    double t;     /* the event's own time: commit handlers cannot ask the engine */
+    double start; /* EV_END: when the task (or receive overhead) started */
 } rp_user;
 
 /* ---- the replay rules ------------------------------------------------------ */
@@ -171,10 +174,10 @@ static void send_msg(warp_lp *lp, const rp_state *s, const replay_msg *m)
     net_send(lp, j->global[m->dst], m->bytes ? m->bytes : 1, m->tag, &p, sizeof p);
 }
 
-static void schedule_end(warp_lp *lp, uint32_t i, double delay)
+static void schedule_end(warp_lp *lp, uint32_t i, double start, double delay)
 {
     net_event *e = net_workload_event(lp, net_rank_of(lp), delay, EV_END);
-    rp_user u = {.task = i, .t = warp_now(lp) + delay};
+    rp_user u = {.task = i, .t = warp_now(lp) + delay, .start = start};
     memcpy(e->u.user, &u, sizeof u);
     warp_event_send(lp, e);
 }
@@ -185,7 +188,7 @@ static void start_task(warp_lp *lp, rp_state *s, uint32_t i)
     const replay_rank *g = &s->gr->g;
     s->busy = 1;
     if (i >= g->ntasks) { /* an arrival's receive overhead */
-        schedule_end(lp, i, s->rx[i - g->ntasks].cpu_ns);
+        schedule_end(lp, i, warp_now(lp), s->rx[i - g->ntasks].cpu_ns);
         return;
     }
     set_flag(lp, s, i, T_STARTED);
@@ -212,7 +215,7 @@ static void start_task(warp_lp *lp, rp_state *s, uint32_t i)
         s->cur_start = warp_now(lp);
         s->waiting_sent = nmsgs;
     } else {
-        schedule_end(lp, i, at + (double)g->tasks[i].dur_ns);
+        schedule_end(lp, i, warp_now(lp), at + (double)g->tasks[i].dur_ns);
     }
     release(lp, s, i, 1);
 }
@@ -362,7 +365,7 @@ static void rp_forward(warp_lp *lp, void *state, void *msg, warp_bits *bits)
     case NET_EV_SENT:
         if (s->waiting_sent && --s->waiting_sent == 0) {
             double left = s->cur_start + (double)s->gr->g.tasks[s->cur_task].dur_ns - warp_now(lp);
-            schedule_end(lp, s->cur_task, left > 0 ? left : 0);
+            schedule_end(lp, s->cur_task, s->cur_start, left > 0 ? left : 0);
         }
         break;
     default:
@@ -374,7 +377,7 @@ static void rp_commit(warp_lp *lp, void *out, const void *msg, const warp_bits *
 {
     rp_out *o = out;
     const net_event *e = msg;
-    (void)bits, (void)lp;
+    (void)bits;
     if (!o->gr)
         return;
     rp_user u;
@@ -385,6 +388,11 @@ static void rp_commit(warp_lp *lp, void *out, const void *msg, const warp_bits *
         const replay_rank *g = &o->gr->g;
         if (u.t > o->finish)
             o->finish = u.t; /* the CPU's last busy moment, receive overheads included */
+        const rp_config *c = net_workload_of(lp);
+        if (c->timeline_f && g->rank < c->timeline_ranks)
+            fprintf(c->timeline_f, "%d,%d,%s%u,%.3f,%.3f\n", o->gr->job, g->rank,
+                    u.task >= g->ntasks ? "rx" : "", u.task >= g->ntasks ? u.task - g->ntasks : u.task,
+                    u.start, u.t);
         if (u.task >= g->ntasks)
             return;
         o->tasks++;
@@ -406,6 +414,8 @@ static void rp_finish(warp_lp *lp, void *state, void *out)
         *r = (rp_result){.kickoff = o->kickoff, .finish = o->finish, .tasks = o->tasks,
                          .tasks_total = s->gr->g.ntasks, .compute_ns = o->compute_ns, .msgs = o->msgs,
                          .bytes = o->bytes, .loaded = 1};
+        if (c->ranks_f)
+            fprintf(c->ranks_f, "%d,%d,%.3f\n", s->gr->job, s->gr->g.rank, o->finish - o->kickoff);
         replay_rank_free(&s->gr->g);
         free(s->gr->out_end);
         free(s->gr->out);
@@ -492,6 +502,28 @@ static void place_job(warp_ini *ini, rp_config *c, int j, const char *sec, uint6
         c->rank_local[job->global[r]] = r;
 }
 
+/* Opens [replay] KEY = PATH for this process's rows (PATH.P on process P of
+ * several), with a CSV header; NULL when the key is absent. */
+static FILE *open_output(warp_ini *ini, const char *key, const char *header)
+{
+    const char *path = warp_ini_string(ini, "replay", key, NULL);
+    if (!path)
+        return NULL;
+    int rank = 0, n = 1;
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &n);
+    char name[4096];
+    if (n > 1)
+        snprintf(name, sizeof name, "%s.%d", path, rank);
+    else
+        snprintf(name, sizeof name, "%s", path);
+    FILE *f = fopen(name, "w");
+    if (!f)
+        warp_ini_fail(ini, "replay", key, "cannot create %s", name);
+    fprintf(f, "%s\n", header);
+    return f;
+}
+
 static void *rp_setup(warp_ini *ini, const net_model *net)
 {
     rp_config *c = replay_xcalloc(1, sizeof *c);
@@ -502,8 +534,9 @@ static void *rp_setup(warp_ini *ini, const net_model *net)
     c->per_byte_ns = warp_ini_double(ini, "replay", "per_byte_ns", 0, 0, 1e9);
     if (c->overhead_ns < 0)
         warp_ini_fail(ini, "replay", "overhead", "must not be negative");
-    const char *csv = warp_ini_string(ini, "replay", "ranks_csv", NULL);
-    c->ranks_csv = csv ? replay_xstrdup(csv) : NULL;
+    c->ranks_f = open_output(ini, "ranks_csv", "job,rank,finish_ns");
+    c->timeline_f = open_output(ini, "timeline", "job,rank,task,start_ns,end_ns");
+    c->timeline_ranks = (int32_t)warp_ini_int(ini, "replay", "timeline_ranks", 64, 1, INT32_MAX);
     replay_opts o = replay_opts_default();
     o.ampi_overhead_ns = (uint64_t)warp_ini_time_ns(ini, "replay", "ampi_overhead", 100);
     o.otf2_eager_limit = warp_ini_bytes(ini, "replay", "eager_limit", 65536);
@@ -563,7 +596,10 @@ static void rp_destroy(void *wl)
     free(c->rank_job);
     free(c->rank_local);
     free(c->res);
-    free(c->ranks_csv);
+    if (c->ranks_f)
+        fclose(c->ranks_f);
+    if (c->timeline_f)
+        fclose(c->timeline_f);
     free(c);
 }
 
@@ -600,11 +636,6 @@ static void rp_report(const void *wl, const net_model *net, FILE *f)
     (void)net;
     int nprocs = 1;
     MPI_Comm_size(MPI_COMM_WORLD, &nprocs);
-    FILE *csv = c->ranks_csv ? fopen(c->ranks_csv, "w") : NULL;
-    if (c->ranks_csv && !csv)
-        fprintf(f, "replay: cannot write %s\n", c->ranks_csv);
-    if (csv)
-        fprintf(csv, "job,rank,finish_ns\n");
     for (int j = 0; j < c->njobs; j++) {
         replay_job_result r;
         replay_workload_job_result(wl, j, &r);
@@ -619,14 +650,9 @@ static void rp_report(const void *wl, const net_model *net, FILE *f)
         if (r.tasks_done != r.tasks_total)
             fprintf(f, "  WARNING: %llu tasks never ran (end time too early, or the trace is inconsistent)\n",
                     (unsigned long long)(r.tasks_total - r.tasks_done));
-        for (int32_t q = 0; csv && q < c->jobs[j].ranks; q++) {
-            const rp_result *x = &c->res[c->jobs[j].global[q]];
-            if (x->loaded)
-                fprintf(csv, "%d,%d,%.3f\n", j, q, x->finish - x->kickoff);
-        }
     }
-    if (csv)
-        fclose(csv);
+    if (c->ranks_f)
+        fflush(c->ranks_f);
 }
 
 const net_workload_ops replay_workload = {

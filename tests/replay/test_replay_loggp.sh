@@ -93,6 +93,16 @@ run "binomial reduce 1B" "$tmp/red.goal" "11100 1500 7000 1500"
 run "binomial reduce 1B" "$tmp/red.goal" "11100 1500 7000 1500" --synch=check
 run "binomial broadcast 1KiB" "$tmp/bc.goal" "8638 18776 13138 23276" --synch=debug
 
+# The timeline holds committed task spans; rank 2 pays the receive overhead
+# 4000 .. 11638 before its receive task runs.
+printf '[engine]\nend = 1s\n[network]\ntopology = loggp\n[loggp]\nnodes = 4\n[workload]\ntype = replay\n' > "$tmp/t.ini"
+printf '[job.0]\ntrace = %s\n[replay]\ntimeline = %s\n' "$tmp/bc.goal" "$tmp/tl.csv" >> "$tmp/t.ini"
+"$W" --synch=debug "$tmp/t.ini" > "$tmp/out" 2>&1 || die "timeline run: $(tail -2 "$tmp/out")"
+for row in "0,2,rx0,4000.000,11638.000" "0,2,0,11638.000,11638.000" "0,3,0,23276.000,23276.000"; do
+    grep -qx "$row" "$tmp/tl.csv" || die "timeline lacks $row"
+done
+[ "$(wc -l < "$tmp/tl.csv")" = 10 ] || die "timeline has $(wc -l < "$tmp/tl.csv") lines, want header + 9 spans"
+
 sed 's/1024b/100000b/g' "$tmp/bc.goal" > "$tmp/big.goal"
 printf '[engine]\nend = 1s\n[network]\ntopology = loggp\n[loggp]\nnodes = 4\n[workload]\ntype = replay\n[job.0]\ntrace = %s\n' "$tmp/big.goal" > "$tmp/b.ini"
 "$W" "$tmp/b.ini" > "$tmp/out" 2>&1 && die "rendezvous accepted silently"
