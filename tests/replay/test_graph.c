@@ -308,3 +308,21 @@ Test(native, corrupt_binary_is_refused_without_crash)
     unlink(path);
     free(path);
 }
+
+Test(taskgraph, repeat_chains_copies_through_a_join)
+{
+    replay_source *s = th_open("gen:stencil2d:px=3,py=2,iters=2,compute=70", NULL);
+    replay_rank *r = th_load_all(s);
+    uint32_t n0 = r[0].ntasks, m0 = r[0].nmsgs;
+    replay_err err;
+    for (int32_t q = 0; q < s->nranks; q++)
+        cr_assert_eq(replay_rank_repeat(&r[q], 3, "t", &err), 0, "%s", err.msg);
+    cr_assert_eq(r[0].ntasks, 3 * n0 + 2, "three copies and two joins");
+    cr_assert_eq(r[0].nmsgs, 3 * m0);
+    replay_timing t;
+    replay_timing_run(r, s->nranks, 1, &t, NULL);
+    cr_assert_eq(t.tasks_stuck, 0);
+    cr_assert_eq(t.finish_ns, 3 * 2 * 70, "three times the single-copy critical path");
+    th_free_all(r, s->nranks);
+    replay_source_close(s);
+}

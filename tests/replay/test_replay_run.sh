@@ -69,6 +69,12 @@ printf 'placement = random\n' >> "$tmp/m.ini"
 same "$(completion "$tmp/out" 0)" $((4 * (900 + 3 * 5))) || die "job 0 of two: $(completion "$tmp/out" 0)"
 same "$(completion "$tmp/out" 1)" $((2 * 15 * 11)) || die "job 1 of two: $(completion "$tmp/out" 1)"
 
+# iterations = 3 replays the graph three times in sequence.
+ini 8 "gen:stencil3d:px=2,py=2,pz=2,iters=2,compute=400,reduce=9" > "$tmp/it.ini"
+printf 'iterations = 3\n' >> "$tmp/it.ini"
+"$W" "$tmp/it.ini" > "$tmp/out" 2>&1 || die "iterations: $(tail -3 "$tmp/out")"
+same "$(completion "$tmp/out" 0)" $((3 * 2 * (400 + 3 * 9))) || die "iterations: $(completion "$tmp/out" 0)"
+
 # Overheads: each send adds overhead + bytes x per_byte_ns before the task ends.
 ini 2 "$tmp/pp.goal" > "$tmp/o.ini"
 printf '[replay]\noverhead = 40ns\nper_byte_ns = 0.5\n' >> "$tmp/o.ini"

@@ -32,6 +32,15 @@ for t in $traces; do
         && echo "ok   $(basename "$t") ideal: $got ns" || die "$t: completion $got, ideal replay $want"
     grep -q "tasks *\([0-9]*\) of \1\$" "$tmp/out" || die "$t: not every task ran"
 
+    # With send overheads (delayed sends), --synch=check must agree with seq.
+    sed 's/latency = 0ns/latency = 200ns/; s/bandwidth = 1e9TB\/s/bandwidth = 10GB\/s/' "$tmp/i.ini" > "$tmp/c.ini"
+    printf '[replay]\noverhead = 50ns\nper_byte_ns = 0.01\n' >> "$tmp/c.ini"
+    "$W" --synch=seq "$tmp/c.ini" > "$tmp/cs" 2>&1 && "$W" --synch=check "$tmp/c.ini" > "$tmp/cc" 2>&1 \
+        || die "$t check: $(tail -3 "$tmp/cc")"
+    a=$(sed -n 's/.*committed digest: //p' "$tmp/cs"); b=$(sed -n 's/.*committed digest: //p' "$tmp/cc")
+    [ -n "$a" ] && [ "$a" = "$b" ] && echo "ok   $(basename "$t") overheads: seq and check digest $a" \
+        || die "$t: digest seq $a, check $b"
+
     printf '[engine]\nend = 1s\n[network]\ntopology = torus\nlink_bandwidth = 12.5GB/s\n' > "$tmp/t.ini"
     printf 'link_latency = 50ns\nrouter_delay = 100ns\npacket_size = 256B\nvc_buffer = 4KiB\n' >> "$tmp/t.ini"
     printf '[torus]\ndims = 4,4,2\n[workload]\ntype = replay\n[job.0]\ntrace = %s\n' "$t" >> "$tmp/t.ini"
