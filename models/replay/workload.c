@@ -23,7 +23,7 @@
 #include "replay/workload.h"
 #include "simple/simple.h"
 
-enum { EV_KICK = NET_EV_WORKLOAD, EV_END, EV_SEND };
+enum { EV_KICK = NET_EV_WORKLOAD, EV_END, EV_SEND, EV_ACK };
 
 enum { T_STARTED = 1, T_DONE = 2, T_MATCHED = 4, T_DEPSMET = 8 };
 
@@ -71,16 +71,17 @@ typedef struct rp_state {
     uint8_t *tf;                  /* T_* flags per task */
     uint32_t *ready;              /* FIFO of ready tasks (each enters once) */
     uint32_t *posted;             /* posted triggered tasks, posting order */
-    int32_t *ux;                  /* unexpected messages: src, tag pairs, arrival order */
+    int32_t *ux;                  /* unexpected messages: (src, tag, ack) triples, arrival order;
+                                     ack: network rank owed a rendezvous match notice, or -1 */
     struct rp_rx *rx;             /* loggops: arrivals waiting for / done with CPU processing */
     uint32_t ready_head, ready_tail, nposted, nux, busy, done;
-    uint32_t nrx, cur_task, waiting_sent, pad;
+    uint32_t nrx, cur_task, waiting_sent, waiting_ack;
     double cur_start;
 } rp_state;
 
 /* An arrival's CPU job (loggops); FIFO entries >= ntasks name rx[entry - ntasks]. */
 typedef struct rp_rx {
-    int32_t src, tag;
+    int32_t src, tag, ack, pad;
     double cpu_ns;
 } rp_rx;
 
@@ -124,6 +125,13 @@ static void set_flag(warp_lp *lp, rp_state *s, uint32_t i, uint8_t f)
     s->tf[i] |= f;
 }
 
+/* LogGOPS rendezvous: the sender's task ends when the receiver matches. */
+static void send_ack(warp_lp *lp, int32_t to)
+{
+    if (to >= 0)
+        warp_event_send(lp, net_workload_event(lp, (uint64_t)to, 0, EV_ACK));
+}
+
 /* Dependencies of i are met: post its receive or make it ready. */
 static void deps_met(warp_lp *lp, rp_state *s, uint32_t i)
 {
@@ -134,9 +142,10 @@ static void deps_met(warp_lp *lp, rp_state *s, uint32_t i)
         return;
     }
     for (uint32_t k = 0; k < s->nux; k++)
-        if (matches(t, s->ux[2 * k], s->ux[2 * k + 1])) {
-            warp_save(lp, &s->ux[2 * k], (size_t)(s->nux - k) * 2 * sizeof s->ux[0]);
-            memmove(&s->ux[2 * k], &s->ux[2 * k + 2], (size_t)(s->nux - k - 1) * 2 * sizeof s->ux[0]);
+        if (matches(t, s->ux[3 * k], s->ux[3 * k + 1])) {
+            send_ack(lp, s->ux[3 * k + 2]);
+            warp_save(lp, &s->ux[3 * k], (size_t)(s->nux - k) * 3 * sizeof s->ux[0]);
+            memmove(&s->ux[3 * k], &s->ux[3 * k + 3], (size_t)(s->nux - k - 1) * 3 * sizeof s->ux[0]);
             s->nux--;
             set_flag(lp, s, i, T_MATCHED);
             push_ready(lp, s, i);
@@ -194,11 +203,6 @@ static void start_task(warp_lp *lp, rp_state *s, uint32_t i)
     set_flag(lp, s, i, T_STARTED);
     double at = 0;
     for (uint32_t k = replay_msg_begin(g, i); k < g->tasks[i].msg_end; k++) {
-        if (c->loggops && g->msgs[k].bytes > c->loggp_S)
-            warp_fatal(2, "%s: rank %d sends %llu bytes, above [loggp] S = %llu: LogGOPS rendezvous is "
-                       "not modelled by the replay yet; raise S or use another network",
-                       c->jobs[s->gr->job].trace, g->rank, (unsigned long long)g->msgs[k].bytes,
-                       (unsigned long long)c->loggp_S);
         at += send_cost(c, &g->msgs[k]);
         if (at == 0) {
             send_msg(lp, s, &g->msgs[k]);
@@ -214,19 +218,23 @@ static void start_task(warp_lp *lp, rp_state *s, uint32_t i)
         s->cur_task = i;
         s->cur_start = warp_now(lp);
         s->waiting_sent = nmsgs;
+        s->waiting_ack = 0; /* ... and the receivers matched every rendezvous one */
+        for (uint32_t k = replay_msg_begin(g, i); k < g->tasks[i].msg_end; k++)
+            s->waiting_ack += g->msgs[k].bytes > c->loggp_S;
     } else {
         schedule_end(lp, i, warp_now(lp), at + (double)g->tasks[i].dur_ns);
     }
     release(lp, s, i, 1);
 }
 
-static void on_arrive(warp_lp *lp, rp_state *s, int32_t src, int32_t tag);
+static void on_arrive(warp_lp *lp, rp_state *s, int32_t src, int32_t tag, int32_t ack);
 
 static void on_end(warp_lp *lp, rp_state *s, uint32_t i)
 {
     if (i >= s->gr->g.ntasks) { /* receive overhead paid: now the message can match */
         s->busy = 0;
-        on_arrive(lp, s, s->rx[i - s->gr->g.ntasks].src, s->rx[i - s->gr->g.ntasks].tag);
+        const rp_rx *x = &s->rx[i - s->gr->g.ntasks];
+        on_arrive(lp, s, x->src, x->tag, x->ack);
         if (!s->busy && s->ready_head < s->ready_tail)
             start_task(lp, s, s->ready[s->ready_head++]);
         return;
@@ -239,12 +247,13 @@ static void on_end(warp_lp *lp, rp_state *s, uint32_t i)
         start_task(lp, s, s->ready[s->ready_head++]);
 }
 
-static void on_arrive(warp_lp *lp, rp_state *s, int32_t src, int32_t tag)
+static void on_arrive(warp_lp *lp, rp_state *s, int32_t src, int32_t tag, int32_t ack)
 {
     const replay_rank *g = &s->gr->g;
     for (uint32_t k = 0; k < s->nposted; k++) {
         uint32_t i = s->posted[k];
         if (matches(&g->tasks[i], src, tag)) {
+            send_ack(lp, ack);
             warp_save(lp, &s->posted[k], (size_t)(s->nposted - k) * sizeof s->posted[0]);
             memmove(&s->posted[k], &s->posted[k + 1], (size_t)(s->nposted - k - 1) * sizeof s->posted[0]);
             s->nposted--;
@@ -257,9 +266,10 @@ static void on_arrive(warp_lp *lp, rp_state *s, int32_t src, int32_t tag)
         warp_fatal(2, "%s: rank %d received more messages than it has receives (message from rank %d, "
                    "tag %d); the trace is inconsistent", ((const rp_config *)net_workload_of(lp))
                        ->jobs[s->gr->job].trace, g->rank, src, tag);
-    warp_save(lp, &s->ux[2 * s->nux], 2 * sizeof s->ux[0]);
-    s->ux[2 * s->nux] = src;
-    s->ux[2 * s->nux + 1] = tag;
+    warp_save(lp, &s->ux[3 * s->nux], 3 * sizeof s->ux[0]);
+    s->ux[3 * s->nux] = src;
+    s->ux[3 * s->nux + 1] = tag;
+    s->ux[3 * s->nux + 2] = ack;
     s->nux++;
 }
 
@@ -316,7 +326,7 @@ static void rp_init(warp_lp *lp, void *state)
     s->ready = replay_xcalloc((size_t)n + s->gr->ntrig + 1, sizeof *s->ready);
     s->rx = replay_xcalloc((size_t)s->gr->ntrig + 1, sizeof *s->rx);
     s->posted = replay_xcalloc(s->gr->ntrig, sizeof *s->posted);
-    s->ux = replay_xcalloc(2 * ((size_t)s->gr->ntrig + 1), sizeof *s->ux);
+    s->ux = replay_xcalloc(3 * ((size_t)s->gr->ntrig + 1), sizeof *s->ux);
     for (uint32_t i = 0; i < n; i++)
         s->left[i] = s->gr->g.tasks[i].dep_end - replay_dep_begin(&s->gr->g, i);
     net_event *k = net_workload_event(lp, r, 0, EV_KICK);
@@ -355,19 +365,28 @@ static void rp_forward(warp_lp *lp, void *state, void *msg, warp_bits *bits)
                 warp_fatal(2, "%s: rank %d received more messages than it has receives; the trace is "
                            "inconsistent", c->jobs[s->gr->job].trace, s->gr->g.rank);
             warp_save(lp, &s->rx[s->nrx], sizeof s->rx[0]);
-            s->rx[s->nrx] = (rp_rx){.src = p.src_local, .tag = (int32_t)e->u.msg.tag, .cpu_ns = e->u.msg.cpu_ns};
+            s->rx[s->nrx] = (rp_rx){.src = p.src_local, .tag = (int32_t)e->u.msg.tag,
+                                    .ack = e->u.msg.bytes > c->loggp_S ? (int32_t)e->u.msg.src_rank : -1,
+                                    .cpu_ns = e->u.msg.cpu_ns};
             push_ready(lp, s, s->gr->g.ntasks + s->nrx++);
         } else {
-            on_arrive(lp, s, p.src_local, (int32_t)e->u.msg.tag);
+            int32_t ack = c->loggops && e->u.msg.bytes > c->loggp_S ? (int32_t)e->u.msg.src_rank : -1;
+            on_arrive(lp, s, p.src_local, (int32_t)e->u.msg.tag, ack);
         }
         break;
     }
     case NET_EV_SENT:
-        if (s->waiting_sent && --s->waiting_sent == 0) {
+    case EV_ACK: {
+        /* Only LogGOPS sends wait for these; elsewhere sends end on their own. */
+        uint32_t *w = e->kind == NET_EV_SENT ? &s->waiting_sent : &s->waiting_ack;
+        if (!*w)
+            break;
+        if (--*w == 0 && !s->waiting_sent && !s->waiting_ack) {
             double left = s->cur_start + (double)s->gr->g.tasks[s->cur_task].dur_ns - warp_now(lp);
             schedule_end(lp, s->cur_task, s->cur_start, left > 0 ? left : 0);
         }
         break;
+    }
     default:
         break;
     }
@@ -437,6 +456,7 @@ static const char *rp_event_name(const void *msg)
     case EV_KICK: return "replay-kickoff";
     case EV_END: return "replay-task-end";
     case EV_SEND: return "replay-send";
+    case EV_ACK: return "replay-rendezvous-match";
     case NET_EV_ARRIVE: return "replay-arrive";
     default: return "replay-other";
     }

@@ -1,9 +1,10 @@
 #!/bin/sh
 # test_replay_loggp.sh — GOAL schedules replayed on the loggp network give
 # the finish times of LogGOPS rules, computed by hand here with LogGOPSim's
-# defaults (L 2500, o 1500, g 1000, G 6, O 0 ns): a send occupies the CPU o
-# after the NIC gap, the message is at the receiver o + L after the send
-# starts, and its processing occupies the receiver's CPU o + (s-1)G.
+# defaults (L 2500, o 1500, g 1000, G 6, O 0 ns, S 65535 B): a send occupies
+# the CPU o after the NIC gap, the message is at the receiver o + L after the
+# send starts, its processing occupies the receiver's CPU o + (s-1)G, and a
+# send above S ends only when the receiver matches it.
 set -u
 W="${top_builddir:-.}/tools/warpnet/warpnet"
 [ -x "$W" ] || { echo "SKIP: $W not built"; exit 77; }
@@ -18,7 +19,7 @@ run() { # name goal-file expected "r0 r1 ..." [engine options]
     printf '[engine]\nend = 1s\n[network]\ntopology = loggp\n[loggp]\nnodes = %s\n' "$n" > "$tmp/l.ini"
     printf '[workload]\ntype = replay\n[job.0]\ntrace = %s\n[replay]\nranks_csv = %s\n' "$goal" "$tmp/r.csv" >> "$tmp/l.ini"
     "$W" "$@" "$tmp/l.ini" > "$tmp/out" 2>&1 || { die "$name: $(tail -3 "$tmp/out")"; return; }
-    got=$(awk -F, 'NR > 1 { printf "%s%g", sep, $3; sep = " " }' "$tmp/r.csv")
+    got=$(awk -F, 'NR > 1 { printf "%s%.10g", sep, $3; sep = " " }' "$tmp/r.csv")
     [ "$got" = "$want" ] && echo "ok   $name $*: $got" || die "$name $*: rank finishes '$got', want '$want'"
 }
 
@@ -103,10 +104,34 @@ for row in "0,2,rx0,4000.000,11638.000" "0,2,0,11638.000,11638.000" "0,3,0,23276
 done
 [ "$(wc -l < "$tmp/tl.csv")" = 10 ] || die "timeline has $(wc -l < "$tmp/tl.csv") lines, want header + 9 spans"
 
-sed 's/1024b/100000b/g' "$tmp/bc.goal" > "$tmp/big.goal"
-printf '[engine]\nend = 1s\n[network]\ntopology = loggp\n[loggp]\nnodes = 4\n[workload]\ntype = replay\n[job.0]\ntrace = %s\n' "$tmp/big.goal" > "$tmp/b.ini"
-"$W" "$tmp/b.ini" > "$tmp/out" 2>&1 && die "rendezvous accepted silently"
-grep -q "above \[loggp\] S = 65535: LogGOPS rendezvous is not modelled" "$tmp/out" || die "rendezvous: $(tail -2 "$tmp/out")"
+# Rendezvous above S = 65535: the send ends when the receiver matches it.
+sed 's/SIZE/100000b/' "$tmp/pp.goal" > "$tmp/ppbig.goal"
+# rank 1 takes the first message at 4000 + o + 99999 G = 605494 and matches it
+# then (rank 0's send ends), answers; rank 0 matches at 605494 + 4000 + 601494
+run "ping-pong 100000B (rendezvous)" "$tmp/ppbig.goal" "1210988 1210988"
+cat > "$tmp/late.goal" <<'GOAL'
+num_ranks 2
+rank 0 {
+ a: send SIZE to 1 tag 0
+ b: calc 10
+ b requires a
+}
+rank 1 {
+ a: calc 50000
+ b: recv SIZE from 0 tag 0
+ b requires a
+}
+GOAL
+# eager (1000 B): the send ends after o, the calc at 1510; rank 1 processes the
+# message after its calc, 50000 + o + 999 G
+sed 's/SIZE/1000b/' "$tmp/late.goal" > "$tmp/late1k.goal"
+run "late receiver, eager" "$tmp/late1k.goal" "1510 57494"
+# rendezvous (100000 B): rank 0 waits for the match at 50000 + o + 99999 G
+sed 's/SIZE/100000b/' "$tmp/late.goal" > "$tmp/late100k.goal"
+run "late receiver, rendezvous" "$tmp/late100k.goal" "651504 651494"
+run "late receiver, rendezvous" "$tmp/late100k.goal" "651504 651494" --synch=check
+
+printf '[engine]\nend = 1s\n[network]\ntopology = loggp\n[loggp]\nnodes = 4\n[workload]\ntype = replay\n[job.0]\ntrace = x\n' > "$tmp/b.ini"
 printf 'num_ranks 1\nrank 0 {\n a: calc 5 cpu 1\n}\n' > "$tmp/cpu.goal"
 sed "s|trace = .*|trace = $tmp/cpu.goal|; s|nodes = 4|nodes = 1|" "$tmp/b.ini" > "$tmp/c.ini"
 "$W" "$tmp/c.ini" > "$tmp/out" 2>&1 && die "cpu clause accepted silently"
