@@ -10,7 +10,8 @@ LIBWARPNET_SOURCES += \
 	models/replay/native.c models/replay/native.h \
 	models/replay/gen.c models/replay/gen.h \
 	models/replay/critpath.c models/replay/critpath.h \
-	models/replay/workload.c models/replay/workload.h
+	models/replay/workload.c models/replay/workload.h \
+	models/replay/workload_setup.c models/replay/workload_impl.h
 LIBWARPNET_SOURCES += models/replay/otf2map.c models/replay/otf2map.h
 if HAVE_OTF2
 LIBWARPNET_SOURCES += models/replay/otf2.c
