@@ -134,20 +134,25 @@ static void p2p_events(o2_evbuf *b, int32_t rank, uint32_t n)
     o2_evbuf_push(b, &start);
     for (int k = 0; k < 4; k++) {
         uint64_t len = k % 2 ? 1000 : 100; /* eager limit 500 in the test */
+        /* .time holds the gap to the previous event until the loop turns it
+         * into a time (side effects inside an initializer list are unsequenced) */
         o2_event ev[] = {
-            {.time = t += 7, .kind = O2_ENTER_MPI},
-            {.time = t += 1, .kind = O2_IRECV_POST, .req = 10 + (uint64_t)k},
-            {.time = t += 1, .kind = O2_LEAVE_MPI},
-            {.time = t += 1, .kind = O2_ENTER_MPI},
-            {.time = t += 1, .kind = O2_ISEND, .peer = peer, .comm = 0, .tag = 5, .len = len, .req = 20 + (uint64_t)k},
-            {.time = t += 1, .kind = O2_LEAVE_MPI},
-            {.time = t += 3, .kind = O2_ENTER_MPI},
-            {.time = t += 1, .kind = O2_ISEND_DONE, .req = 20 + (uint64_t)k},
-            {.time = t += 1, .kind = O2_IRECV_DONE, .peer = peer, .comm = 0, .tag = 5, .len = len, .req = 10 + (uint64_t)k},
-            {.time = t += 1, .kind = O2_LEAVE_MPI},
+            {.time = 7, .kind = O2_ENTER_MPI},
+            {.time = 1, .kind = O2_IRECV_POST, .req = 10 + (uint64_t)k},
+            {.time = 1, .kind = O2_LEAVE_MPI},
+            {.time = 1, .kind = O2_ENTER_MPI},
+            {.time = 1, .kind = O2_ISEND, .peer = peer, .comm = 0, .tag = 5, .len = len, .req = 20 + (uint64_t)k},
+            {.time = 1, .kind = O2_LEAVE_MPI},
+            {.time = 3, .kind = O2_ENTER_MPI},
+            {.time = 1, .kind = O2_ISEND_DONE, .req = 20 + (uint64_t)k},
+            {.time = 1, .kind = O2_IRECV_DONE, .peer = peer, .comm = 0, .tag = 5, .len = len, .req = 10 + (uint64_t)k},
+            {.time = 1, .kind = O2_LEAVE_MPI},
         };
-        for (size_t i = 0; i < sizeof ev / sizeof ev[0]; i++)
+        for (size_t i = 0; i < sizeof ev / sizeof ev[0]; i++) {
+            t += ev[i].time;
+            ev[i].time = t;
             o2_evbuf_push(b, &ev[i]);
+        }
         /* blocking: even ranks send first, odd ranks receive first */
         o2_event in = {.time = t += 2, .kind = O2_ENTER_MPI};
         o2_event s = {.time = t += 1, .kind = O2_SEND, .peer = peer, .comm = 0, .tag = 6, .len = len};
