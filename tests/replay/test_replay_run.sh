@@ -105,4 +105,11 @@ grep -q "warpnet: .*none.goal: cannot open" "$tmp/out" || die "missing trace: $(
 ini 4 "gen:alltoall:ranks=8" > "$tmp/e.ini"
 "$W" "$tmp/e.ini" > "$tmp/out" 2>&1 && die "8 ranks on 4 accepted"
 grep -q "job.0.*placement.*more ranks" "$tmp/out" || die "too many ranks: $(tail -2 "$tmp/out")"
+# A rank flooded with messages it never receives: an error once committed.
+printf 'warpnet-trace text 1\nranks 2\nrank 0 1\n0 send=1:8:1 send=1:8:2 send=1:8:3\nrank 1 1\n5\n' > "$tmp/flood.txt"
+ini 2 "$tmp/flood.txt" > "$tmp/e.ini"
+for mode in seq debug; do
+    "$W" --synch=$mode "$tmp/e.ini" > "$tmp/out" 2>&1 && die "$mode: flood accepted"
+    grep -q "flood.txt: rank 1 received more messages than it has receives" "$tmp/out" || die "flood: $(tail -2 "$tmp/out")"
+done
 exit $fail
