@@ -6,6 +6,7 @@
 #include "net/registry.h"
 #include "fattree/fattree_topo.h"
 #include "torus/torus.h"
+#include "replay/workload.h"
 #include "traffic/traffic.h"
 
 static const net_topology_ops *const topologies[] = {
@@ -15,6 +16,7 @@ static const net_topology_ops *const topologies[] = {
 
 static const net_workload_ops *const workloads[] = {
     &traffic_workload,
+    &replay_workload,
 };
 
 #define COUNT(a) (sizeof(a) / sizeof((a)[0]))
@@ -42,5 +44,5 @@ const net_workload_ops *net_workload_find(const char *name)
 
 const char *net_workload_names(void)
 {
-    return "traffic";
+    return "traffic, replay";
 }

@@ -1,0 +1,67 @@
+/* source.h — a trace source: anything that can produce the task graph of one
+ * rank on demand (BigSim, OTF2, GOAL, native text/binary files, procedural
+ * generators). Loading is lazy: replay_source_load(s, r) touches only what
+ * rank r needs, so each replay LP loads its own rank where it lives. */
+#ifndef REPLAY_SOURCE_H
+#define REPLAY_SOURCE_H
+
+#include <stdint.h>
+
+#include "replay/error.h"
+#include "replay/taskgraph.h"
+
+/* Reader options; replay_opts_default() gives the documented defaults. */
+typedef struct replay_opts {
+    uint64_t ampi_overhead_ns; /* BigSim: duration of AMPI_* bookkeeping tasks (TraceR's soft delay) */
+    int keep_init;             /* BigSim: 1 keeps the initialisation phase TraceR skips */
+    uint64_t otf2_eager_limit; /* OTF2: messages above it use rendezvous (receiver sends a control message) */
+} replay_opts;
+
+typedef struct replay_source replay_source;
+
+typedef struct replay_source_ops {
+    const char *format; /* "bigsim", "otf2", "goal", "native", "gen" */
+    int (*load)(replay_source *s, int32_t rank, replay_rank *out, replay_err *err);
+    void (*close)(replay_source *s);
+} replay_source_ops;
+
+struct replay_source {
+    const replay_source_ops *ops;
+    int32_t nranks;
+    char *path;
+    replay_opts opts;
+    void *impl; /* the reader's own data */
+};
+
+/* Defaults: ampi_overhead_ns = 100, keep_init = 0, otf2_eager_limit = 65536. */
+replay_opts replay_opts_default(void);
+
+/* The format a path most likely holds ("bigsim" for a directory with bgTrace,
+ * "otf2" for *.otf2 or a directory with traces.otf2, "goal" for *.goal,
+ * "gen" for "gen:...", else "native"). */
+const char *replay_guess_format(const char *path);
+
+/* Opens a trace; format NULL or "" guesses. Returns 0, or -1 with err set. */
+int replay_source_open(const char *path, const char *format, const replay_opts *opts,
+                       replay_source **out, replay_err *err);
+
+/* Builds rank's graph into out (begun, filled and frozen by the source). */
+int replay_source_load(replay_source *s, int32_t rank, replay_rank *out, replay_err *err);
+
+/* Releases the source (NULL is fine). */
+void replay_source_close(replay_source *s);
+
+/* Allocates a source shell for a reader's open function. */
+replay_source *replay_source_new(const replay_source_ops *ops, const char *path,
+                                 const replay_opts *opts, int32_t nranks, void *impl);
+
+/* Per-format open functions (called through replay_source_open). */
+int replay_bigsim_open(const char *path, const replay_opts *o, replay_source **out, replay_err *err);
+int replay_goal_open(const char *path, const replay_opts *o, replay_source **out, replay_err *err);
+int replay_native_open(const char *path, const replay_opts *o, replay_source **out, replay_err *err);
+int replay_gen_open(const char *spec, const replay_opts *o, replay_source **out, replay_err *err);
+#ifdef HAVE_OTF2
+int replay_otf2_open(const char *path, const replay_opts *o, replay_source **out, replay_err *err);
+#endif
+
+#endif

@@ -1,0 +1,452 @@
+/* workload.c — the `replay` workload: one LP per simulated rank replays its
+ * task graph with TraceR's rules (FORMATS.md §2) over the network layer.
+ * Invariant: a task starts only when its dependencies are met and its message
+ * matched; one task runs at a time per rank, ready tasks wait in FIFO order;
+ * every write to the per-rank arrays is preceded by warp_save, and the small
+ * scalar state is copied by the engine, so any event can be rolled back.
+ * Each LP loads only its own rank's tasks, in init, on the PE that owns it.
+ * On the loggp network the rank's CPU also pays LogGOPS overheads: a task
+ * that sends ends when its last message has left (o + (s-1)O after the NIC
+ * gap), and every arriving message first occupies the CPU for the cpu_ns the
+ * NIC reports, as an implicit job in the same FIFO, before it can match.
+ * Type built by replay_lp_type for workload_setup.c. */
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "replay/util.h"
+#include "replay/workload_impl.h"
+
+enum { EV_KICK = NET_EV_WORKLOAD, EV_END, EV_SEND, EV_ACK };
+
+enum { T_STARTED = 1, T_DONE = 2, T_MATCHED = 4, T_DEPSMET = 8 };
+
+typedef struct rp_graph {
+    replay_rank g;
+    uint32_t *out_end, *out; /* dependants (CSR), bit 31 = start dependency */
+    uint32_t ntrig;
+    int32_t job;
+} rp_graph;
+
+typedef struct rp_state {
+    rp_graph *gr;                 /* NULL: idle rank */
+    uint32_t *left;               /* unmet dependencies per task */
+    uint8_t *tf;                  /* T_* flags per task */
+    uint32_t *ready;              /* FIFO of ready tasks (each enters once) */
+    uint32_t *posted;             /* posted triggered tasks, posting order */
+    int32_t *ux;                  /* unexpected messages: (src, tag, ack) triples, arrival order;
+                                     ack: network rank owed a rendezvous match notice, or -1 */
+    struct rp_rx *rx;             /* loggops: arrivals waiting for / done with CPU processing */
+    uint32_t ready_head, ready_tail, nposted, nux, busy, done;
+    uint32_t nrx, cur_task, waiting_sent, waiting_ack;
+    uint32_t overflow, pad; /* a message found no room: reported if that event commits */
+    double cur_start;
+} rp_state;
+
+/* An arrival's CPU job (loggops); FIFO entries >= ntasks name rx[entry - ntasks]. */
+typedef struct rp_rx {
+    int32_t src, tag, ack, pad;
+    double cpu_ns;
+} rp_rx;
+
+typedef struct rp_out {
+    const rp_graph *gr;
+    double kickoff, finish;
+    uint64_t tasks, compute_ns, msgs, bytes;
+} rp_out;
+
+typedef struct rp_payload { /* travels with every replay message */
+    int32_t src_local, job;
+} rp_payload;
+
+typedef struct rp_user { /* EV_KICK / EV_END / EV_SEND */
+    uint32_t task, k;
+    double t;     /* the event's own time: commit handlers cannot ask the engine */
+    double start; /* EV_END: when the task (or receive overhead) started */
+} rp_user;
+
+/* ---- the replay rules ------------------------------------------------------ */
+
+static void start_task(warp_lp *lp, rp_state *s, uint32_t i);
+
+static void push_ready(warp_lp *lp, rp_state *s, uint32_t i)
+{
+    warp_save(lp, &s->ready[s->ready_tail], sizeof s->ready[0]);
+    s->ready[s->ready_tail++] = i;
+    if (!s->busy)
+        start_task(lp, s, s->ready[s->ready_head++]);
+}
+
+static int matches(const replay_task *t, int32_t src, int32_t tag)
+{
+    return (t->trig_src == REPLAY_ANY || t->trig_src == src) &&
+           (t->trig_tag == REPLAY_ANY || t->trig_tag == tag);
+}
+
+static void set_flag(warp_lp *lp, rp_state *s, uint32_t i, uint8_t f)
+{
+    warp_save(lp, &s->tf[i], 1);
+    s->tf[i] |= f;
+}
+
+/* LogGOPS rendezvous: the sender's task ends when the receiver matches. */
+static void send_ack(warp_lp *lp, int32_t to)
+{
+    if (to >= 0)
+        warp_event_send(lp, net_workload_event(lp, (uint64_t)to, 0, EV_ACK));
+}
+
+/* Dependencies of i are met: post its receive or make it ready. */
+static void deps_met(warp_lp *lp, rp_state *s, uint32_t i)
+{
+    const replay_task *t = &s->gr->g.tasks[i];
+    set_flag(lp, s, i, T_DEPSMET);
+    if (!(t->flags & REPLAY_TRIGGERED)) {
+        push_ready(lp, s, i);
+        return;
+    }
+    for (uint32_t k = 0; k < s->nux; k++)
+        if (matches(t, s->ux[3 * k], s->ux[3 * k + 1])) {
+            send_ack(lp, s->ux[3 * k + 2]);
+            warp_save(lp, &s->ux[3 * k], (size_t)(s->nux - k) * 3 * sizeof s->ux[0]);
+            memmove(&s->ux[3 * k], &s->ux[3 * k + 3], (size_t)(s->nux - k - 1) * 3 * sizeof s->ux[0]);
+            s->nux--;
+            set_flag(lp, s, i, T_MATCHED);
+            push_ready(lp, s, i);
+            return;
+        }
+    warp_save(lp, &s->posted[s->nposted], sizeof s->posted[0]);
+    s->posted[s->nposted++] = i;
+}
+
+static void release(warp_lp *lp, rp_state *s, uint32_t i, int started_only)
+{
+    const rp_graph *gr = s->gr;
+    for (uint32_t k = gr->out_end[i]; k < gr->out_end[i + 1]; k++) {
+        uint32_t w = gr->out[k];
+        if (((w & REPLAY_DEP_START) != 0) != started_only)
+            continue;
+        uint32_t j = REPLAY_DEP_INDEX(w);
+        warp_save(lp, &s->left[j], sizeof s->left[j]);
+        if (--s->left[j] == 0)
+            deps_met(lp, s, j);
+    }
+}
+
+static double send_cost(const rp_config *c, const replay_msg *m)
+{
+    return c->overhead_ns + c->per_byte_ns * (double)m->bytes;
+}
+
+static void send_msg(warp_lp *lp, const rp_state *s, const replay_msg *m)
+{
+    const rp_config *c = net_workload_of(lp);
+    const rp_job *j = &c->jobs[s->gr->job];
+    rp_payload p = {.src_local = s->gr->g.rank, .job = s->gr->job};
+    /* The network carries at least one byte; 0-byte messages (barriers) take 1. */
+    net_send(lp, j->global[m->dst], m->bytes ? m->bytes : 1, m->tag, &p, sizeof p);
+}
+
+static void schedule_end(warp_lp *lp, uint32_t i, double start, double delay)
+{
+    net_event *e = net_workload_event(lp, net_rank_of(lp), delay, EV_END);
+    rp_user u = {.task = i, .t = warp_now(lp) + delay, .start = start};
+    memcpy(e->u.user, &u, sizeof u);
+    warp_event_send(lp, e);
+}
+
+static void start_task(warp_lp *lp, rp_state *s, uint32_t i)
+{
+    const rp_config *c = net_workload_of(lp);
+    const replay_rank *g = &s->gr->g;
+    s->busy = 1;
+    if (i >= g->ntasks) { /* an arrival's receive overhead */
+        schedule_end(lp, i, warp_now(lp), s->rx[i - g->ntasks].cpu_ns);
+        return;
+    }
+    set_flag(lp, s, i, T_STARTED);
+    double at = 0;
+    for (uint32_t k = replay_msg_begin(g, i); k < g->tasks[i].msg_end; k++) {
+        at += send_cost(c, &g->msgs[k]);
+        if (at == 0) {
+            send_msg(lp, s, &g->msgs[k]);
+        } else {
+            net_event *e = net_workload_event(lp, net_rank_of(lp), at, EV_SEND);
+            rp_user u = {.task = i, .k = k};
+            memcpy(e->u.user, &u, sizeof u);
+            warp_event_send(lp, e);
+        }
+    }
+    uint32_t nmsgs = g->tasks[i].msg_end - replay_msg_begin(g, i);
+    if (c->loggops && nmsgs) { /* ends when the NIC has taken the last message */
+        s->cur_task = i;
+        s->cur_start = warp_now(lp);
+        s->waiting_sent = nmsgs;
+        s->waiting_ack = 0; /* ... and the receivers matched every rendezvous one */
+        for (uint32_t k = replay_msg_begin(g, i); k < g->tasks[i].msg_end; k++)
+            s->waiting_ack += g->msgs[k].bytes > c->loggp_S;
+    } else {
+        schedule_end(lp, i, warp_now(lp), at + (double)g->tasks[i].dur_ns);
+    }
+    release(lp, s, i, 1);
+}
+
+static void on_arrive(warp_lp *lp, rp_state *s, int32_t src, int32_t tag, int32_t ack);
+
+static void on_end(warp_lp *lp, rp_state *s, uint32_t i)
+{
+    if (i >= s->gr->g.ntasks) { /* receive overhead paid: now the message can match */
+        s->busy = 0;
+        const rp_rx *x = &s->rx[i - s->gr->g.ntasks];
+        on_arrive(lp, s, x->src, x->tag, x->ack);
+        if (!s->busy && s->ready_head < s->ready_tail)
+            start_task(lp, s, s->ready[s->ready_head++]);
+        return;
+    }
+    set_flag(lp, s, i, T_DONE);
+    s->done++;
+    s->busy = 0;
+    release(lp, s, i, 0);
+    if (!s->busy && s->ready_head < s->ready_tail)
+        start_task(lp, s, s->ready[s->ready_head++]);
+}
+
+static void on_arrive(warp_lp *lp, rp_state *s, int32_t src, int32_t tag, int32_t ack)
+{
+    const replay_rank *g = &s->gr->g;
+    for (uint32_t k = 0; k < s->nposted; k++) {
+        uint32_t i = s->posted[k];
+        if (matches(&g->tasks[i], src, tag)) {
+            send_ack(lp, ack);
+            warp_save(lp, &s->posted[k], (size_t)(s->nposted - k) * sizeof s->posted[0]);
+            memmove(&s->posted[k], &s->posted[k + 1], (size_t)(s->nposted - k - 1) * sizeof s->posted[0]);
+            s->nposted--;
+            set_flag(lp, s, i, T_MATCHED);
+            push_ready(lp, s, i);
+            return;
+        }
+    }
+    /* More unmatched messages than receives: only a wrong speculative path or an
+     * inconsistent trace gets here; commit decides which (see rp_commit). */
+    if (s->nux >= s->gr->ntrig + 1u) {
+        s->overflow = 1;
+        return;
+    }
+    warp_save(lp, &s->ux[3 * s->nux], 3 * sizeof s->ux[0]);
+    s->ux[3 * s->nux] = src;
+    s->ux[3 * s->nux + 1] = tag;
+    s->ux[3 * s->nux + 2] = ack;
+    s->nux++;
+}
+
+/* ---- LP handlers ------------------------------------------------------------ */
+
+static rp_graph *load_graph(const rp_config *c, int32_t job, int32_t local)
+{
+    rp_graph *gr = replay_xcalloc(1, sizeof *gr);
+    const rp_job *j = &c->jobs[job];
+    replay_err err;
+    if (replay_source_load(j->src, local, &gr->g, &err) ||
+        replay_rank_repeat(&gr->g, j->iterations, j->trace, &err))
+        warp_fatal(2, "%s", err.msg);
+    gr->job = job;
+    const replay_rank *g = &gr->g;
+    for (uint32_t i = 0; i < g->ntasks; i++)
+        if (g->tasks[i].cpu || g->tasks[i].nic)
+            warp_fatal(2, "%s: rank %d task %u uses cpu %u / nic %u: the replay runs one CPU and one NIC "
+                       "per rank; remove the cpu/nic clauses or map them to 0", j->trace, local, i,
+                       g->tasks[i].cpu, g->tasks[i].nic);
+    gr->out_end = replay_xcalloc((size_t)g->ntasks + 1, sizeof *gr->out_end);
+    gr->out = replay_xcalloc(g->ndeps, sizeof *gr->out);
+    for (uint32_t k = 0; k < g->ndeps; k++)
+        gr->out_end[REPLAY_DEP_INDEX(g->deps[k]) + 1]++;
+    for (uint32_t i = 0; i < g->ntasks; i++)
+        gr->out_end[i + 1] += gr->out_end[i];
+    uint32_t *fill = replay_xcalloc(g->ntasks, sizeof *fill);
+    for (uint32_t i = 0; i < g->ntasks; i++) {
+        gr->ntrig += (g->tasks[i].flags & REPLAY_TRIGGERED) != 0;
+        for (uint32_t k = replay_dep_begin(g, i); k < g->tasks[i].dep_end; k++) {
+            uint32_t d = REPLAY_DEP_INDEX(g->deps[k]);
+            gr->out[gr->out_end[d] + fill[d]++] = i | (g->deps[k] & REPLAY_DEP_START);
+        }
+    }
+    free(fill);
+    return gr;
+}
+
+static void rp_init(warp_lp *lp, void *state)
+{
+    const rp_config *c = net_workload_of(lp);
+    rp_state *s = state;
+    rp_out *o = warp_lp_out(lp);
+    memset(s, 0, sizeof *s);
+    memset(o, 0, sizeof *o);
+    uint64_t r = net_rank_of(lp);
+    if (c->rank_job[r] < 0)
+        return;
+    s->gr = load_graph(c, c->rank_job[r], c->rank_local[r]);
+    o->gr = s->gr;
+    uint32_t n = s->gr->g.ntasks;
+    s->left = replay_xcalloc(n, sizeof *s->left);
+    s->tf = replay_xcalloc(n, 1);
+    s->ready = replay_xcalloc((size_t)n + s->gr->ntrig + 1, sizeof *s->ready);
+    s->rx = replay_xcalloc((size_t)s->gr->ntrig + 1, sizeof *s->rx);
+    s->posted = replay_xcalloc(s->gr->ntrig, sizeof *s->posted);
+    s->ux = replay_xcalloc(3 * ((size_t)s->gr->ntrig + 1), sizeof *s->ux);
+    for (uint32_t i = 0; i < n; i++)
+        s->left[i] = s->gr->g.tasks[i].dep_end - replay_dep_begin(&s->gr->g, i);
+    net_event *k = net_workload_event(lp, r, 0, EV_KICK);
+    rp_user u = {.t = warp_now(lp)};
+    memcpy(k->u.user, &u, sizeof u);
+    warp_event_send(lp, k);
+}
+
+static void rp_forward(warp_lp *lp, void *state, void *msg, warp_bits *bits)
+{
+    rp_state *s = state;
+    const net_event *e = msg;
+    if (!s->gr)
+        return;
+    rp_user u;
+    memcpy(&u, e->u.user, sizeof u);
+    switch (e->kind) {
+    case EV_KICK:
+        for (uint32_t i = 0; i < s->gr->g.ntasks; i++)
+            if (s->left[i] == 0 && !(s->tf[i] & T_DEPSMET))
+                deps_met(lp, s, i);
+        break;
+    case EV_END:
+        on_end(lp, s, u.task);
+        break;
+    case EV_SEND:
+        send_msg(lp, s, &s->gr->g.msgs[u.k]);
+        break;
+    case NET_EV_ARRIVE: {
+        rp_payload p;
+        memcpy(&p, e->u.msg.payload, sizeof p);
+        const rp_config *c = net_workload_of(lp);
+        if (c->loggops && e->u.msg.cpu_ns > 0) {
+            if (s->nrx > s->gr->ntrig) {
+                s->overflow = 1;
+                break;
+            }
+            warp_save(lp, &s->rx[s->nrx], sizeof s->rx[0]);
+            s->rx[s->nrx] = (rp_rx){.src = p.src_local, .tag = (int32_t)e->u.msg.tag,
+                                    .ack = e->u.msg.bytes > c->loggp_S ? (int32_t)e->u.msg.src_rank : -1,
+                                    .cpu_ns = e->u.msg.cpu_ns};
+            push_ready(lp, s, s->gr->g.ntasks + s->nrx++);
+        } else {
+            int32_t ack = c->loggops && e->u.msg.bytes > c->loggp_S ? (int32_t)e->u.msg.src_rank : -1;
+            on_arrive(lp, s, p.src_local, (int32_t)e->u.msg.tag, ack);
+        }
+        break;
+    }
+    case NET_EV_SENT:
+    case EV_ACK: {
+        /* Only LogGOPS sends wait for these; elsewhere sends end on their own. */
+        uint32_t *w = e->kind == NET_EV_SENT ? &s->waiting_sent : &s->waiting_ack;
+        if (!*w)
+            break;
+        if (--*w == 0 && !s->waiting_sent && !s->waiting_ack) {
+            double left = s->cur_start + (double)s->gr->g.tasks[s->cur_task].dur_ns - warp_now(lp);
+            schedule_end(lp, s->cur_task, s->cur_start, left > 0 ? left : 0);
+        }
+        break;
+    }
+    default:
+        break;
+    }
+    if (s->overflow) { /* state is copied per event: this flag rolls back with it */
+        s->overflow = 0;
+        bits->b |= 1;
+    }
+}
+
+static void rp_commit(warp_lp *lp, void *out, const void *msg, const warp_bits *bits)
+{
+    rp_out *o = out;
+    const net_event *e = msg;
+    if (!o->gr)
+        return;
+    if (bits->b & 1)
+        warp_fatal(2, "%s: rank %d received more messages than it has receives; the trace is "
+                   "inconsistent", ((const rp_config *)net_workload_of(lp))->jobs[o->gr->job].trace,
+                   o->gr->g.rank);
+    rp_user u;
+    memcpy(&u, e->u.user, sizeof u);
+    if (e->kind == EV_KICK) {
+        o->kickoff = u.t;
+    } else if (e->kind == EV_END) {
+        const replay_rank *g = &o->gr->g;
+        if (u.t > o->finish)
+            o->finish = u.t; /* the CPU's last busy moment, receive overheads included */
+        const rp_config *c = net_workload_of(lp);
+        if (c->timeline_f && g->rank < c->timeline_ranks)
+            fprintf(c->timeline_f, "%d,%d,%s%u,%.3f,%.3f\n", o->gr->job, g->rank,
+                    u.task >= g->ntasks ? "rx" : "", u.task >= g->ntasks ? u.task - g->ntasks : u.task,
+                    u.start, u.t);
+        if (u.task >= g->ntasks)
+            return;
+        o->tasks++;
+        o->compute_ns += g->tasks[u.task].dur_ns;
+        for (uint32_t k = replay_msg_begin(g, u.task); k < g->tasks[u.task].msg_end; k++) {
+            o->msgs++;
+            o->bytes += g->msgs[k].bytes;
+        }
+    }
+}
+
+static void rp_finish(warp_lp *lp, void *state, void *out)
+{
+    const rp_config *c = net_workload_of(lp);
+    rp_state *s = state;
+    const rp_out *o = out;
+    if (s->gr) {
+        rp_result *r = &c->res[net_rank_of(lp)];
+        *r = (rp_result){.kickoff = o->kickoff, .finish = o->finish, .tasks = o->tasks,
+                         .tasks_total = s->gr->g.ntasks, .compute_ns = o->compute_ns, .msgs = o->msgs,
+                         .bytes = o->bytes, .loaded = 1};
+        if (c->ranks_f)
+            fprintf(c->ranks_f, "%d,%d,%.3f\n", s->gr->job, s->gr->g.rank, o->finish - o->kickoff);
+        replay_rank_free(&s->gr->g);
+        free(s->gr->out_end);
+        free(s->gr->out);
+        free(s->gr);
+    }
+    free(s->left);
+    free(s->tf);
+    free(s->ready);
+    free(s->posted);
+    free(s->ux);
+    free(s->rx);
+    memset(s, 0, sizeof *s);
+}
+
+static const char *rp_event_name(const void *msg)
+{
+    const net_event *e = msg;
+    switch (e->kind) {
+    case EV_KICK: return "replay-kickoff";
+    case EV_END: return "replay-task-end";
+    case EV_SEND: return "replay-send";
+    case EV_ACK: return "replay-rendezvous-match";
+    case NET_EV_ARRIVE: return "replay-arrive";
+    default: return "replay-other";
+    }
+}
+
+void replay_lp_type(warp_lp_type *t)
+{
+    *t = (warp_lp_type){.name = "replay",
+                        .state_size = sizeof(rp_state),
+                        .out_size = sizeof(rp_out),
+                        .save = WARP_SAVE_FULL,
+                        .init = rp_init,
+                        .forward = rp_forward,
+                        .commit = rp_commit,
+                        .finish = rp_finish,
+                        .event_name = rp_event_name};
+}

@@ -1,0 +1,28 @@
+/* workload.h — the `replay` workload of the network layer:
+ *   [workload] type = replay
+ *   [job.N]    trace = PATH | gen:KIND:...   format = bigsim|otf2|goal|native|gen
+ *              placement = linear|random|FILE   ranks = N (check)   iterations = K
+ *   [replay]   overhead = 0ns (per message sent)   per_byte_ns = 0
+ *              ampi_overhead = 100ns (BigSim AMPI_ tasks)   eager_limit = 64KiB (OTF2)
+ *              placement_seed = 1   ranks_csv = FILE (job,rank,finish_ns)
+ * One LP per network rank; ranks no job uses stay idle. */
+#ifndef REPLAY_WORKLOAD_H
+#define REPLAY_WORKLOAD_H
+
+#include <stdint.h>
+
+#include "net/net.h"
+
+extern const net_workload_ops replay_workload;
+
+typedef struct replay_job_result {
+    int32_t ranks, ranks_here;   /* job ranks, of which on this process */
+    double completion_ns;        /* max over ranks of (last end - kickoff) */
+    uint64_t tasks_done, tasks_total, compute_ns, msgs, bytes;
+} replay_job_result;
+
+/* Committed results of job `job` for the ranks on this process (after the
+ * run). Returns -1 for a job that does not exist. */
+int replay_workload_job_result(const void *wl, int job, replay_job_result *out);
+
+#endif

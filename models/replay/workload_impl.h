@@ -1,0 +1,46 @@
+/* workload_impl.h — what the replay workload's two halves share: the
+ * configuration built by workload_setup.c (jobs, placement, outputs) and the
+ * LP type implemented by workload.c. Private to models/replay. */
+#ifndef REPLAY_WORKLOAD_IMPL_H
+#define REPLAY_WORKLOAD_IMPL_H
+
+#include <stdio.h>
+
+#include "replay/source.h"
+#include "replay/workload.h"
+
+typedef struct rp_job {
+    char *trace, *format;
+    replay_source *src;
+    int32_t ranks;
+    uint32_t iterations;
+    uint64_t *global; /* job rank -> network rank */
+} rp_job;
+
+/* Committed per-rank results, filled by finish on the owning process. */
+typedef struct rp_result {
+    double kickoff, finish;
+    uint64_t tasks, tasks_total, compute_ns, msgs, bytes;
+    int loaded;
+} rp_result;
+
+typedef struct rp_config {
+    rp_job *jobs;
+    int njobs;
+    uint64_t nranks;
+    int32_t *rank_job, *rank_local; /* network rank -> job, job rank (-1: idle) */
+    double overhead_ns, per_byte_ns;
+    int loggops; /* loggp network: charge LogGOPS CPU time (see above) */
+    uint64_t loggp_S; /* its eager limit: rendezvous above it is not modelled */
+    FILE *ranks_f;    /* job,rank,finish_ns rows, written by finish */
+    FILE *timeline_f; /* job,rank,task,start_ns,end_ns rows, written by commit */
+    int32_t timeline_ranks;
+    rp_result *res;
+    warp_lp_type type;
+} rp_config;
+
+/* Per-rank read-only data built at init. */
+/* Fills t with the replay LP type (handlers of workload.c). */
+void replay_lp_type(warp_lp_type *t);
+
+#endif

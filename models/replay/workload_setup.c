@@ -1,0 +1,229 @@
+/* workload_setup.c — the replay workload's configuration: [job.N] sections
+ * (trace, format, placement, ranks, iterations), [replay] parameters and
+ * output files, the per-job report, and the net_workload_ops the network
+ * layer finds by name. Invariant: every job rank sits on exactly one free
+ * network rank; the configuration is read-only once setup returns (only the
+ * per-process results table and output files are written, by finish/commit).
+ * Called by the network layer through replay_workload. */
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+#include <mpi.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "replay/util.h"
+#include "replay/workload_impl.h"
+#include "simple/simple.h"
+
+static const char *const format_names[] = {"bigsim", "otf2", "goal", "native", "gen", NULL};
+
+/* Places job j's ranks on free network ranks. */
+static void place_job(warp_ini *ini, rp_config *c, int j, const char *sec, uint64_t *next_linear,
+                      uint64_t seed)
+{
+    rp_job *job = &c->jobs[j];
+    const char *how = warp_ini_string(ini, sec, "placement", "linear");
+    job->global = replay_xcalloc((size_t)job->ranks, sizeof *job->global);
+    if (!strcmp(how, "linear")) {
+        for (int32_t r = 0; r < job->ranks; r++) {
+            while (*next_linear < c->nranks && c->rank_job[*next_linear] >= 0)
+                (*next_linear)++;
+            if (*next_linear >= c->nranks)
+                warp_ini_fail(ini, sec, "placement", "the jobs need more ranks than the network's %llu "
+                              "([network] ranks)", (unsigned long long)c->nranks);
+            job->global[r] = (*next_linear)++;
+            c->rank_job[job->global[r]] = j;
+        }
+    } else if (!strcmp(how, "random")) {
+        uint64_t nfree = 0;
+        uint64_t *free_ranks = replay_xcalloc(c->nranks, sizeof *free_ranks);
+        for (uint64_t r = 0; r < c->nranks; r++)
+            if (c->rank_job[r] < 0)
+                free_ranks[nfree++] = r;
+        if (nfree < (uint64_t)job->ranks)
+            warp_ini_fail(ini, sec, "placement", "only %llu network ranks are free for %d job ranks",
+                          (unsigned long long)nfree, job->ranks);
+        warp_rng rng = warp_rng_stream(seed, UINT64_MAX - 100 - (uint64_t)j);
+        for (int32_t r = 0; r < job->ranks; r++) {
+            uint64_t k = (uint64_t)warp_rng_integer(&rng, r, (int64_t)nfree - 1);
+            uint64_t x = free_ranks[r];
+            free_ranks[r] = free_ranks[k];
+            free_ranks[k] = x;
+            job->global[r] = free_ranks[r];
+            c->rank_job[job->global[r]] = j;
+        }
+        free(free_ranks);
+    } else {
+        FILE *f = fopen(how, "r");
+        if (!f)
+            warp_ini_fail(ini, sec, "placement", "not linear, random, or a readable file of network ranks");
+        for (int32_t r = 0; r < job->ranks; r++) {
+            unsigned long long g;
+            if (fscanf(f, "%llu", &g) != 1 || g >= c->nranks || c->rank_job[g] >= 0) {
+                fclose(f);
+                warp_ini_fail(ini, sec, "placement", "entry %d (job rank %d) is missing, not below %llu, "
+                              "or already taken", r + 1, r, (unsigned long long)c->nranks);
+            }
+            job->global[r] = g;
+            c->rank_job[g] = j;
+        }
+        fclose(f);
+    }
+    for (int32_t r = 0; r < job->ranks; r++)
+        c->rank_local[job->global[r]] = r;
+}
+
+/* Opens [replay] KEY = PATH for this process's rows (PATH.P on process P of
+ * several), with a CSV header; NULL when the key is absent. */
+static FILE *open_output(warp_ini *ini, const char *key, const char *header)
+{
+    const char *path = warp_ini_string(ini, "replay", key, NULL);
+    if (!path)
+        return NULL;
+    int rank = 0, n = 1;
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &n);
+    char name[4096];
+    if (n > 1)
+        snprintf(name, sizeof name, "%s.%d", path, rank);
+    else
+        snprintf(name, sizeof name, "%s", path);
+    FILE *f = fopen(name, "w");
+    if (!f)
+        warp_ini_fail(ini, "replay", key, "cannot create %s", name);
+    fprintf(f, "%s\n", header);
+    return f;
+}
+
+static void *rp_setup(warp_ini *ini, const net_model *net)
+{
+    rp_config *c = replay_xcalloc(1, sizeof *c);
+    c->nranks = net_ranks(net);
+    c->overhead_ns = warp_ini_time_ns(ini, "replay", "overhead", 0);
+    c->loggp_S = net_loggp_eager_limit(net);
+    c->loggops = c->loggp_S > 0;
+    c->per_byte_ns = warp_ini_double(ini, "replay", "per_byte_ns", 0, 0, 1e9);
+    if (c->overhead_ns < 0)
+        warp_ini_fail(ini, "replay", "overhead", "must not be negative");
+    c->ranks_f = open_output(ini, "ranks_csv", "job,rank,finish_ns");
+    c->timeline_f = open_output(ini, "timeline", "job,rank,task,start_ns,end_ns");
+    c->timeline_ranks = (int32_t)warp_ini_int(ini, "replay", "timeline_ranks", 64, 1, INT32_MAX);
+    replay_opts o = replay_opts_default();
+    o.ampi_overhead_ns = (uint64_t)warp_ini_time_ns(ini, "replay", "ampi_overhead", 100);
+    o.otf2_eager_limit = warp_ini_bytes(ini, "replay", "eager_limit", 65536);
+    c->rank_job = replay_xcalloc(c->nranks, sizeof *c->rank_job);
+    c->rank_local = replay_xcalloc(c->nranks, sizeof *c->rank_local);
+    for (uint64_t r = 0; r < c->nranks; r++)
+        c->rank_job[r] = c->rank_local[r] = -1;
+    char sec[32];
+    while (snprintf(sec, sizeof sec, "job.%d", c->njobs), warp_ini_has_section(ini, sec))
+        c->njobs++;
+    if (!c->njobs)
+        warp_ini_fail(ini, "workload", "type", "replay needs at least one [job.0] section with trace = PATH");
+    c->jobs = replay_xcalloc((size_t)c->njobs, sizeof *c->jobs);
+    uint64_t next_linear = 0;
+    uint64_t seed = (uint64_t)warp_ini_int(ini, "replay", "placement_seed", 1, 0, INT64_MAX);
+    for (int j = 0; j < c->njobs; j++) {
+        rp_job *job = &c->jobs[j];
+        snprintf(sec, sizeof sec, "job.%d", j);
+        const char *trace = warp_ini_string(ini, sec, "trace", NULL);
+        if (!trace)
+            warp_ini_fail(ini, sec, "trace", "missing; give the trace path (or gen:KIND:...)");
+        job->trace = replay_xstrdup(trace);
+        int f = warp_ini_choice(ini, sec, "format", format_names, -1);
+        job->format = f >= 0 ? replay_xstrdup(format_names[f]) : NULL;
+        replay_err err;
+        if (replay_source_open(job->trace, job->format, &o, &job->src, &err))
+            warp_fatal(2, "%s", err.msg);
+        job->ranks = (int32_t)warp_ini_int(ini, sec, "ranks", job->src->nranks, 1, INT32_MAX);
+        if (job->ranks != job->src->nranks)
+            warp_ini_fail(ini, sec, "ranks", "the trace has %d ranks", job->src->nranks);
+        job->iterations = (uint32_t)warp_ini_int(ini, sec, "iterations", 1, 1, 1 << 20);
+        place_job(ini, c, j, sec, &next_linear, seed + (uint64_t)j);
+    }
+    c->res = replay_xcalloc(c->nranks, sizeof *c->res);
+    replay_lp_type(&c->type);
+    return c;
+}
+
+static void rp_destroy(void *wl)
+{
+    rp_config *c = wl;
+    for (int j = 0; j < c->njobs; j++) {
+        replay_source_close(c->jobs[j].src);
+        free(c->jobs[j].trace);
+        free(c->jobs[j].format);
+        free(c->jobs[j].global);
+    }
+    free(c->jobs);
+    free(c->rank_job);
+    free(c->rank_local);
+    free(c->res);
+    if (c->ranks_f)
+        fclose(c->ranks_f);
+    if (c->timeline_f)
+        fclose(c->timeline_f);
+    free(c);
+}
+
+static const warp_lp_type *rp_type(const void *wl) { return &((const rp_config *)wl)->type; }
+
+int replay_workload_job_result(const void *wl, int job, replay_job_result *out)
+{
+    const rp_config *c = wl;
+    if (job < 0 || job >= c->njobs)
+        return -1;
+    memset(out, 0, sizeof *out);
+    const rp_job *j = &c->jobs[job];
+    for (int32_t r = 0; r < j->ranks; r++) {
+        const rp_result *x = &c->res[j->global[r]];
+        if (!x->loaded)
+            continue;
+        out->ranks_here++;
+        double span = x->finish - x->kickoff;
+        if (span > out->completion_ns)
+            out->completion_ns = span;
+        out->tasks_done += x->tasks;
+        out->tasks_total += x->tasks_total;
+        out->compute_ns += x->compute_ns;
+        out->msgs += x->msgs;
+        out->bytes += x->bytes;
+    }
+    out->ranks = j->ranks;
+    return 0;
+}
+
+static void rp_report(const void *wl, const net_model *net, FILE *f)
+{
+    const rp_config *c = wl;
+    (void)net;
+    int nprocs = 1;
+    MPI_Comm_size(MPI_COMM_WORLD, &nprocs);
+    for (int j = 0; j < c->njobs; j++) {
+        replay_job_result r;
+        replay_workload_job_result(wl, j, &r);
+        double busy = r.ranks_here ? (double)r.compute_ns / ((double)r.ranks_here * r.completion_ns) : 0;
+        fprintf(f, "replay job %d: %s, %d ranks%s\n", j, c->jobs[j].trace, r.ranks,
+                nprocs > 1 ? " (figures of the ranks on process 0 only)" : "");
+        fprintf(f, "  completion_ns  %.3f\n  tasks          %llu of %llu\n  compute        %.1f%% of "
+                   "rank time (%llu ns), waiting the rest\n  messages       %llu (%llu bytes)\n",
+                r.completion_ns, (unsigned long long)r.tasks_done, (unsigned long long)r.tasks_total,
+                100.0 * (busy > 1 ? 1 : busy), (unsigned long long)r.compute_ns,
+                (unsigned long long)r.msgs, (unsigned long long)r.bytes);
+        if (r.tasks_done != r.tasks_total)
+            fprintf(f, "  WARNING: %llu tasks never ran (end time too early, or the trace is inconsistent)\n",
+                    (unsigned long long)(r.tasks_total - r.tasks_done));
+    }
+    if (c->ranks_f)
+        fflush(c->ranks_f);
+}
+
+const net_workload_ops replay_workload = {
+    .name = "replay",
+    .setup = rp_setup,
+    .destroy = rp_destroy,
+    .lp_type = rp_type,
+    .report = rp_report,
+};

@@ -1,0 +1,235 @@
+/* main.c — warpnet-trace: inspect, convert and generate replay traces.
+ *   warpnet-trace info [OPTIONS] TRACE        counts and critical path
+ *   warpnet-trace convert [OPTIONS] IN OUT    any input -> native text/binary
+ *   warpnet-trace gen KIND [key=value ...] -o OUT
+ * Errors: one line "warpnet: ..." and exit 2 (input/usage) or 3 (resources). */
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "replay/bigsim.h"
+#include "replay/critpath.h"
+#include "replay/gen.h"
+#include "replay/native.h"
+#include "replay/source.h"
+#include "replay/util.h"
+
+static const char usage[] =
+    "usage: warpnet-trace info [OPTIONS] TRACE\n"
+    "       warpnet-trace convert [OPTIONS] [--text|--binary] IN OUT\n"
+    "       warpnet-trace gen KIND [key=value ...] [--text|--binary] -o OUT\n"
+    "options:\n"
+    "  --format=bigsim|otf2|goal|native|gen  input format (default: guessed from the path)\n"
+    "  --ampi-overhead=NS   BigSim: duration of AMPI_* tasks (default 100)\n"
+    "  --keep-init          BigSim: keep the initialisation phase before the start event\n"
+    "  --eager-limit=BYTES  OTF2: rendezvous above this size (default 65536)\n"
+    "  --no-timing          info: skip the critical-path computation\n"
+    "TRACE may also be a generator spec gen:KIND:key=value,...\n";
+
+static void die(int code, const char *msg)
+{
+    fprintf(stderr, "warpnet: %s\n", msg);
+    exit(code);
+}
+
+static void die_usage(const char *what)
+{
+    fprintf(stderr, "warpnet: warpnet-trace: %s; see warpnet-trace --help\n", what);
+    exit(2);
+}
+
+typedef struct cli {
+    const char *format;
+    replay_opts opts;
+    int binary; /* -1 unset */
+    int timing;
+    const char *out;
+    const char *pos[64];
+    int npos;
+} cli;
+
+static uint64_t parse_u64(const char *opt, const char *v)
+{
+    char *end;
+    unsigned long long x = strtoull(v, &end, 10);
+    if (end == v || *end || *v == '-') {
+        char m[300];
+        snprintf(m, sizeof m, "%s=%s is not a non-negative integer", opt, v);
+        die_usage(m);
+    }
+    return x;
+}
+
+static void parse_cli(int argc, char **argv, cli *c)
+{
+    memset(c, 0, sizeof *c);
+    c->opts = replay_opts_default();
+    c->binary = -1;
+    c->timing = 1;
+    for (int i = 2; i < argc; i++) {
+        const char *a = argv[i];
+        if (!strncmp(a, "--format=", 9))
+            c->format = a + 9;
+        else if (!strncmp(a, "--ampi-overhead=", 16))
+            c->opts.ampi_overhead_ns = parse_u64("--ampi-overhead", a + 16);
+        else if (!strncmp(a, "--eager-limit=", 14))
+            c->opts.otf2_eager_limit = parse_u64("--eager-limit", a + 14);
+        else if (!strcmp(a, "--keep-init"))
+            c->opts.keep_init = 1;
+        else if (!strcmp(a, "--no-timing"))
+            c->timing = 0;
+        else if (!strcmp(a, "--text"))
+            c->binary = 0;
+        else if (!strcmp(a, "--binary"))
+            c->binary = 1;
+        else if (!strcmp(a, "-o") && i + 1 < argc)
+            c->out = argv[++i];
+        else if (a[0] == '-' && a[1]) {
+            char m[300];
+            snprintf(m, sizeof m, "unknown option '%s'", a);
+            die_usage(m);
+        } else if (c->npos < 64)
+            c->pos[c->npos++] = a;
+        else
+            die_usage("too many arguments");
+    }
+}
+
+static replay_source *open_or_die(const char *path, const cli *c)
+{
+    replay_source *s;
+    replay_err err;
+    if (replay_source_open(path, c->format, &c->opts, &s, &err))
+        die(2, err.msg);
+    return s;
+}
+
+static int cmd_info(const cli *c)
+{
+    if (c->npos != 1)
+        die_usage("info needs exactly one TRACE");
+    replay_source *s = open_or_die(c->pos[0], c);
+    int32_t n = s->nranks;
+    replay_rank *ranks = replay_xcalloc((size_t)n, sizeof *ranks);
+    uint64_t tasks = 0, deps = 0, msgs = 0, bytes = 0, trig = 0, mem = 0, work = 0;
+    uint32_t max_tasks = 0;
+    replay_err err;
+    for (int32_t q = 0; q < n; q++) {
+        if (replay_source_load(s, q, &ranks[q], &err))
+            die(2, err.msg);
+        const replay_rank *r = &ranks[q];
+        tasks += r->ntasks;
+        deps += r->ndeps;
+        msgs += r->nmsgs;
+        mem += replay_rank_bytes(r);
+        if (r->ntasks > max_tasks)
+            max_tasks = r->ntasks;
+        for (uint32_t k = 0; k < r->nmsgs; k++)
+            bytes += r->msgs[k].bytes;
+        for (uint32_t i = 0; i < r->ntasks; i++) {
+            trig += (r->tasks[i].flags & REPLAY_TRIGGERED) != 0;
+            work += r->tasks[i].dur_ns;
+        }
+    }
+    printf("trace: %s\nformat: %s\nranks: %d\ntasks: %" PRIu64 "\nmax_tasks_per_rank: %u\n"
+           "dependencies: %" PRIu64 "\nmessages: %" PRIu64 "\nmessage_bytes: %" PRIu64 "\n"
+           "triggered_tasks: %" PRIu64 "\ncompute_ns: %" PRIu64 "\n",
+           s->path, s->ops->format, n, tasks, max_tasks, deps, msgs, bytes, trig, work);
+    printf("graph_bytes: %" PRIu64 "\nbytes_per_task: %.1f\n", mem, tasks ? (double)mem / (double)tasks : 0.0);
+    if (!strcmp(s->ops->format, "bigsim")) {
+        uint64_t rt = 0, rm = 0, rd = 0;
+        for (int32_t q = 0; q < n; q++) {
+            replay_bigsim_counts bc;
+            if (replay_bigsim_counts_of(s, q, &bc, &err))
+                die(2, err.msg);
+            rt += bc.tasks;
+            rm += bc.msg_entries;
+            rd += bc.deps;
+        }
+        printf("bigsim_task_records: %" PRIu64 "\nbigsim_message_entries: %" PRIu64 "\n"
+               "bigsim_backward_deps: %" PRIu64 "\nbigsim_start_msg: %d\n", rt, rm, rd,
+               replay_bigsim_start_msg(s));
+    }
+    if (c->timing) {
+        replay_timing cp, fifo;
+        replay_timing_run(ranks, n, 0, &cp, NULL);
+        replay_timing_run(ranks, n, 1, &fifo, NULL);
+        printf("critical_path_ns: %" PRIu64 "\nideal_replay_ns: %" PRIu64 "\n", cp.finish_ns, fifo.finish_ns);
+        printf("tasks_never_run: %" PRIu64 "\nmessages_unmatched: %" PRIu64 "\n", fifo.tasks_stuck,
+               fifo.msgs_unmatched);
+        if (fifo.tasks_stuck || fifo.msgs_unmatched)
+            fprintf(stderr, "warpnet: %s: %" PRIu64 " tasks never run and %" PRIu64 " messages are "
+                    "never received with zero network time; the trace is inconsistent\n",
+                    s->path, fifo.tasks_stuck, fifo.msgs_unmatched);
+    }
+    for (int32_t q = 0; q < n; q++)
+        replay_rank_free(&ranks[q]);
+    free(ranks);
+    replay_source_close(s);
+    return 0;
+}
+
+static int out_binary(const cli *c, const char *out)
+{
+    if (c->binary >= 0)
+        return c->binary;
+    size_t n = strlen(out);
+    return !(n >= 4 && (!strcmp(out + n - 4, ".txt") || !strcmp(out + n - 4, ".wtt")));
+}
+
+static int cmd_convert(const cli *c)
+{
+    if (c->npos != 2)
+        die_usage("convert needs IN and OUT");
+    replay_source *s = open_or_die(c->pos[0], c);
+    replay_err err;
+    if (replay_native_write(c->pos[1], out_binary(c, c->pos[1]), s, &err))
+        die(2, err.msg);
+    replay_source_close(s);
+    return 0;
+}
+
+static int cmd_gen(const cli *c)
+{
+    if (c->npos < 1 || !c->out)
+        die_usage("gen needs KIND and -o OUT");
+    char spec[1024];
+    int len = snprintf(spec, sizeof spec, "gen:%s:", c->pos[0]);
+    for (int i = 1; i < c->npos && len < (int)sizeof spec; i++)
+        len += snprintf(spec + len, sizeof spec - (size_t)len, "%s%s", i > 1 ? "," : "", c->pos[i]);
+    if (len >= (int)sizeof spec)
+        die_usage("generator parameters too long");
+    cli g = *c;
+    g.format = "gen";
+    replay_source *s = open_or_die(spec, &g);
+    replay_err err;
+    if (replay_native_write(c->out, out_binary(c, c->out), s, &err))
+        die(2, err.msg);
+    replay_source_close(s);
+    return 0;
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
+        fputs(usage, argc < 2 ? stderr : stdout);
+        fputs(replay_gen_help(), argc < 2 ? stderr : stdout);
+        return argc < 2 ? 2 : 0;
+    }
+    cli c;
+    parse_cli(argc, argv, &c);
+    if (!strcmp(argv[1], "info"))
+        return cmd_info(&c);
+    if (!strcmp(argv[1], "convert"))
+        return cmd_convert(&c);
+    if (!strcmp(argv[1], "gen"))
+        return cmd_gen(&c);
+    char m[300];
+    snprintf(m, sizeof m, "unknown command '%s' (info, convert, gen)", argv[1]);
+    die_usage(m);
+    return 2;
+}
