@@ -1,1 +1,2 @@
 # docs/local.mk
+dist_doc_DATA = docs/trace-format.md
