@@ -2,7 +2,7 @@
 # Torus behaviour through the real binary: mean hop count under uniform
 # traffic matches the k-ary n-cube value; saturating all-to-one and 100 %
 # uniform load deliver everything (no deadlock) with conservation; and one
-# configuration gives the same digest and summary in seq, check, opt and opt
+# configuration gives the same digest and summary in seq, check, debug, opt and opt
 # on 2 and 4 ranks (not cons: a workload reaches its NIC with no delay, so the
 # model has no lookahead).
 . "${top_srcdir:-.}/tests/net/lib.sh"
@@ -67,7 +67,7 @@ close "dump-topology router-router edges" "$(grep -c -- '-- r' "$TMP/t.dot")" 24
 
 base 4,4,4 uniform 0.6 0 6us > "$TMP/d.ini"
 ref=""
-for mode in "--synch=seq" "--synch=check" "--synch=opt" "--synch=opt --lps-per-kp=1" \
+for mode in "--synch=seq" "--synch=check" "--synch=debug" "--synch=opt" "--synch=opt --lps-per-kp=1" \
             "np2 --synch=opt" "np4 --synch=opt --batch=4"; do
     case $mode in
     np*) [ -n "$MPIEXEC" ] || continue
