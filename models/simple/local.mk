@@ -1,1 +1,2 @@
-# models/simple/local.mk
+# models/simple/local.mk — analytic networks: simplenet (alpha-beta) and loggp.
+LIBWARPNET_SOURCES += models/simple/simple.h models/simple/nic.c

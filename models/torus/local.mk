@@ -1,1 +1,2 @@
-# models/torus/local.mk
+# models/torus/local.mk — n-dimensional torus topology.
+LIBWARPNET_SOURCES += models/torus/torus.h models/torus/torus.c

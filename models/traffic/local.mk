@@ -1,1 +1,2 @@
-# models/traffic/local.mk
+# models/traffic/local.mk — synthetic traffic workloads.
+LIBWARPNET_SOURCES += models/traffic/traffic.h models/traffic/traffic.c

@@ -1,0 +1,89 @@
+/* net/dot.c — --describe and --dump-topology: facts about the built
+ * network without simulating it. Reads only the read-only description.
+ * Called by the warpnet driver. */
+#include <stdio.h>
+
+#include "net/model.h"
+#include "net/net_impl.h"
+
+void net_describe(const net_model *n, FILE *f)
+{
+    uint64_t links = n->kind == NET_KIND_PACKET ? net_model_links(n) : 0;
+    fprintf(f, "topology: %s\n", net_model_topology_name(n));
+    fprintf(f, "nodes: %llu\n", (unsigned long long)n->nodes);
+    fprintf(f, "routers: %llu\n", (unsigned long long)n->routers);
+    fprintf(f, "links: %llu\n", (unsigned long long)links);
+    fprintf(f, "radix: %d\n", (int)n->max_radix);
+    fprintf(f, "ranks: %llu\n", (unsigned long long)n->ranks);
+    if (n->kind == NET_KIND_PACKET) {
+        fprintf(f, "vcs: %d\n", (int)n->vcs);
+        fprintf(f, "injection_bandwidth_GBps: %g\n", n->inj_bandwidth);
+    }
+    /* Memory: LP states and output blocks, the description, placement, the
+     * per-terminal result rows, and the events that can be in flight when
+     * every input buffer is full (one event per buffered packet plus one
+     * credit and one port event per port). */
+    double state = (double)n->nodes * (n->term_type.state_size + n->term_type.out_size) +
+                   (double)n->ranks * (n->wl_type->state_size + n->wl_type->out_size);
+    double ev = sizeof(net_event) + 64.0; /* payload + engine header, roughly */
+    double events = 4.0 * (double)n->nodes;
+    if (n->kind == NET_KIND_PACKET) {
+        state += (double)n->routers * (n->router_type.state_size + n->router_type.out_size);
+        double pkts_per_vc = (double)(n->params.vc_buffer / n->params.packet_size);
+        events += (double)n->routers * n->max_radix * (n->vcs * pkts_per_vc + 2);
+    }
+    double desc = (double)(n->topo_ops && n->topo_ops->mem_bytes ? n->topo_ops->mem_bytes(n->topo) : 0) +
+                  (double)n->ranks * 8 + (double)n->nodes * 8;
+    double rows = (double)n->nodes * NET_TERM_COLS * 8 +
+                  (double)n->routers * n->max_radix * NET_PORT_COLS * 8;
+    double total = state + desc + rows + events * ev;
+    fprintf(f, "memory_state_bytes: %.0f\n", state);
+    fprintf(f, "memory_events_bytes: %.0f (buffers full)\n", events * ev);
+    fprintf(f, "memory_total_bytes: %.0f (%.1f MiB, %.0f bytes per node)\n", total,
+            total / 1048576.0, total / (double)n->nodes);
+}
+
+int net_dump_dot(const net_model *n, const char *path, const char **why)
+{
+    if (n->kind != NET_KIND_PACKET) {
+        *why = "analytic networks have no routers to draw";
+        return -1;
+    }
+    if (n->routers > NET_DOT_MAX) {
+        *why = "too many routers to draw (the limit is " "4096" ")";
+        return -1;
+    }
+    FILE *f = fopen(path, "w");
+    if (!f) {
+        *why = "cannot open the file for writing";
+        return -1;
+    }
+    const net_topology_ops *t = n->topo_ops;
+    fprintf(f, "graph \"%s\" {\n  node [shape=box];\n", t->name);
+    char label[128];
+    for (uint64_t r = 0; r < n->routers; r++) {
+        if (t->router_label)
+            t->router_label(n->topo, r, label, sizeof label);
+        else
+            snprintf(label, sizeof label, "r%llu", (unsigned long long)r);
+        fprintf(f, "  r%llu [label=\"%s\"];\n", (unsigned long long)r, label);
+    }
+    for (uint64_t r = 0; r < n->routers; r++) {
+        int32_t k = t->radix(n->topo, r);
+        for (int32_t p = 0; p < k; p++) {
+            net_peer q = t->peer(n->topo, r, p);
+            if (q.kind == NET_PEER_ROUTER && (q.id > r || (q.id == r && q.port > p)))
+                fprintf(f, "  r%llu -- r%llu [taillabel=%d, headlabel=%d];\n",
+                        (unsigned long long)r, (unsigned long long)q.id, (int)p, (int)q.port);
+            else if (q.kind == NET_PEER_TERMINAL && n->nodes <= NET_DOT_MAX)
+                fprintf(f, "  t%llu [shape=ellipse];\n  r%llu -- t%llu;\n",
+                        (unsigned long long)q.id, (unsigned long long)r, (unsigned long long)q.id);
+        }
+    }
+    fprintf(f, "}\n");
+    if (fclose(f) != 0) {
+        *why = "write failed";
+        return -1;
+    }
+    return 0;
+}

@@ -1,0 +1,39 @@
+/* net/model.h — building a network run from a configuration: what the
+ * warpnet driver (and tests) call. Everything is per process and read-only
+ * once built, except the result accumulator that finish handlers fill. */
+#ifndef NET_MODEL_H
+#define NET_MODEL_H
+
+#include <stdio.h>
+
+#include "net/net.h"
+#include "net/stats.h"
+
+/* Reads [network], the topology's section and [workload] from ini, builds
+ * the topology, the placement and the LP types. `end` is the engine's end
+ * time (ns), `seed` its seed (random placement). Stops on any config error
+ * with the place and key. */
+net_model *net_model_build(warp_ini *ini, double end, uint64_t seed);
+void net_model_free(net_model *n);
+
+/* The engine's view of the run (valid while n lives). */
+const warp_model *net_model_warp(const net_model *n);
+/* The per-process accumulator the finish handlers fill during warp_run. */
+net_results *net_model_results(net_model *n);
+
+uint64_t net_model_routers(const net_model *n);
+/* Router-to-router links (each bidirectional link once). */
+uint64_t net_model_links(const net_model *n);
+int32_t net_model_radix(const net_model *n);
+const char *net_model_topology_name(const net_model *n);
+const net_workload_ops *net_model_workload(const net_model *n, const void **wl);
+
+/* Prints the --describe lines: nodes, routers, links, radix, memory. */
+void net_describe(const net_model *n, FILE *f);
+/* Writes the router graph as Graphviz; returns 0, or -1 with *why set when
+ * the network is too large (more than NET_DOT_MAX routers) or the file
+ * cannot be written. */
+#define NET_DOT_MAX 4096
+int net_dump_dot(const net_model *n, const char *path, const char **why);
+
+#endif

@@ -1,0 +1,127 @@
+/* net/net.h — the network layer as workloads and the driver see it.
+ * LPs of a network run: terminals (NICs) 0..nodes-1, routers after them,
+ * workload LPs (one per simulated rank) last. Workloads talk to the network
+ * only through net_send() and the two notification events it causes, so a
+ * workload runs unchanged on every topology and on the analytic networks. */
+#ifndef NET_NET_H
+#define NET_NET_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "warp.h"
+#include "warp_ini.h"
+#include "net/topology.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define NET_PAYLOAD_MAX 16 /* workload bytes carried with a message */
+#define NET_USER_MAX 64    /* bytes of a workload's private event */
+
+/* Event kinds. Workloads receive NET_EV_ARRIVE and NET_EV_SENT and own every
+ * kind >= NET_EV_WORKLOAD; the others are the network's. */
+typedef enum net_ev_kind {
+    NET_EV_SEND = 1,   /* workload -> its terminal: inject a message */
+    NET_EV_PKT,        /* a packet reaches a router or terminal */
+    NET_EV_CREDIT,     /* buffer space returned to the upstream port */
+    NET_EV_PORT_FREE,  /* self: an output link finished serialising */
+    NET_EV_READY,      /* self: a cut-through packet may leave (slow-in/fast-out) */
+    NET_EV_DELIVER,    /* analytic networks: a message reaches the receiving NIC */
+    NET_EV_ARRIVE,     /* terminal -> destination workload: whole message arrived */
+    NET_EV_SENT,       /* terminal -> source workload: last packet left the NIC */
+    NET_EV_WORKLOAD = 64,
+} net_ev_kind;
+
+/* A message as the workload sees it in NET_EV_ARRIVE / NET_EV_SENT. */
+typedef struct net_message {
+    uint64_t bytes;
+    int64_t tag;
+    uint64_t src_rank, dst_rank;
+    uint64_t seq;      /* per-source-rank message number (from the NIC) */
+    double t_send;     /* time of the net_send call */
+    double cpu_ns;     /* loggp only: CPU time the receiver/sender must charge */
+    uint8_t payload[NET_PAYLOAD_MAX];
+} net_message;
+
+/* A packet in flight. */
+typedef struct net_packet {
+    net_message msg;     /* the message it belongs to (header travels with every packet) */
+    uint64_t src, dst;   /* terminals */
+    uint32_t index;      /* packet number within the message */
+    uint32_t count;      /* packets in the message */
+    uint32_t size;       /* bytes of this packet */
+    uint32_t hops;       /* router-to-router hops so far */
+    uint32_t flow;
+    uint32_t aux[2];     /* topology routing state */
+    int32_t in_port;     /* input port at the receiving router (filled by sender) */
+    int32_t vc;          /* VC it occupies at the receiver's input */
+    uint32_t pad;
+    double t_inject;     /* when its head left the source NIC */
+    double t_tail;       /* when its tail reaches the receiver (cut-through) */
+} net_packet;
+
+typedef struct net_credit {
+    int32_t port, vc;
+    uint32_t bytes;
+} net_credit;
+
+/* Every event of a network run has this layout. */
+typedef struct net_event {
+    uint32_t kind;
+    int32_t port;      /* NET_EV_PORT_FREE / NET_EV_READY: which port */
+    union {
+        net_packet pkt;
+        net_credit credit;
+        net_message msg;
+        uint8_t user[NET_USER_MAX];
+    } u;
+} net_event;
+
+typedef struct net_model net_model;
+
+/* The workload plugin interface: [workload] type = NAME picks one. */
+typedef struct net_workload_ops {
+    const char *name;
+    /* Reads [workload] (and any sections of its own); returns its read-only
+     * config (heap). Called once per process after the network is built. */
+    void *(*setup)(warp_ini *ini, const net_model *net);
+    void (*destroy)(void *wl);
+    /* The LP type of its per-rank LPs (stable pointer, e.g. inside wl). Its
+     * handlers receive net_event payloads and reach their config through
+     * net_workload_of(lp). */
+    const warp_lp_type *(*lp_type)(const void *wl);
+    /* Optional: extra summary lines on rank 0 after the run. */
+    void (*report)(const void *wl, const net_model *net, FILE *f);
+} net_workload_ops;
+
+/* ---- Inside workload handlers --------------------------------------------- */
+
+/* Sends `bytes` (>= 1) from the calling workload's rank to dst_rank with a
+ * tag and up to NET_PAYLOAD_MAX bytes of payload (copied). The destination
+ * workload gets NET_EV_ARRIVE when the last packet arrives; the caller gets
+ * NET_EV_SENT when the last packet has left its NIC. Needs no reverse: it
+ * only sends an event, which the engine cancels on rollback. */
+void net_send(warp_lp *lp, uint64_t dst_rank, uint64_t bytes, int64_t tag, const void *payload,
+              size_t len);
+/* A workload-private event (kind >= NET_EV_WORKLOAD) to a rank's workload LP;
+ * returns the payload to fill, then call warp_event_send(lp, ev). */
+net_event *net_workload_event(warp_lp *lp, uint64_t rank, double delay, uint32_t kind);
+
+const net_model *net_of(const warp_lp *lp);
+const void *net_workload_of(const warp_lp *lp);
+uint64_t net_rank_of(const warp_lp *lp);      /* rank of a workload LP */
+uint64_t net_ranks(const net_model *net);
+uint64_t net_nodes(const net_model *net);
+double net_injection_bandwidth(const net_model *net); /* bytes/ns of one NIC */
+double net_warmup(const net_model *net);
+/* Terminal of a rank (placement). */
+uint64_t net_rank_terminal(const net_model *net, uint64_t rank);
+/* The topology (NULL for analytic networks) and its description. */
+const net_topology_ops *net_topology(const net_model *net, const void **topo);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

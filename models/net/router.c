@@ -1,0 +1,308 @@
+/* net/router.c — the router LP: routes each arriving packet once, queues it
+ * on its output port per VC, and forwards it when the link is free and the
+ * next hop's input buffer has credit for its VC.
+ * Arbitration: an output port serves its VCs round-robin, starting after the
+ * VC it served last; within one VC packets leave in the order they arrived
+ * (FIFO over all input ports). A packet holds its input buffer space until
+ * its tail has left, then a credit travels back over the input link.
+ * Invariant: every state write is logged with warp_save (no reverse
+ * handler); statistics are written only by commit. Built by model.c. */
+#include <assert.h>
+#include <string.h>
+
+#include "net/fifo.h"
+#include "net/net_impl.h"
+
+typedef struct rnode {
+    net_node node;
+    net_packet pkt;    /* in_port/vc: where it sits now; out_vc: VC at the next hop */
+    double ready;      /* earliest time its head may leave */
+    int32_t out_vc;
+    int32_t pad;
+} rnode;
+
+typedef struct rport {
+    uint32_t busy;          /* a NET_EV_PORT_FREE is pending */
+    uint32_t rr;            /* VC to consider first */
+    uint32_t ready_pending; /* a NET_EV_READY is pending */
+    uint32_t pad;
+    uint64_t queued_bytes;  /* bytes in this port's output queues */
+    uint64_t sent, recv;    /* packets out on / in from this port's link */
+} rport;
+
+/* State layout: header, then max_radix rport, then max_radix*vcs fifo, then
+ * max_radix*vcs credits (bytes free downstream). */
+typedef struct router_state {
+    uint64_t queued_pkts;
+} router_state;
+
+typedef struct rview {
+    router_state *s;
+    rport *ports;
+    net_fifo *q;
+    int64_t *credits;
+    int32_t vcs;
+} rview;
+
+static rview view(const net_model *n, void *state)
+{
+    rview v;
+    v.s = state;
+    v.ports = (rport *)((char *)state + sizeof(router_state));
+    v.q = (net_fifo *)(v.ports + n->max_radix);
+    v.credits = (int64_t *)(v.q + (size_t)n->max_radix * n->vcs);
+    v.vcs = n->vcs;
+    return v;
+}
+
+static size_t router_state_size(const net_model *n)
+{
+    size_t pv = (size_t)n->max_radix * n->vcs;
+    return sizeof(router_state) + n->max_radix * sizeof(rport) + pv * sizeof(net_fifo) +
+           pv * sizeof(int64_t);
+}
+
+/* The router's state pointer is handed to routing functions as opaque; the
+ * network's description is reached through a header copy we keep there. */
+typedef struct occ_ctx {
+    const net_model *n;
+    void *state;
+} occ_ctx;
+
+uint64_t net_port_occupancy(const void *router_state_ctx, int32_t port)
+{
+    const occ_ctx *c = router_state_ctx;
+    rview v = view(c->n, c->state);
+    uint64_t occ = v.ports[port].queued_bytes;
+    for (int32_t vc = 0; vc < v.vcs; vc++) {
+        int64_t used = (int64_t)c->n->params.vc_buffer - v.credits[port * v.vcs + vc];
+        if (used > 0)
+            occ += (uint64_t)used;
+    }
+    return occ;
+}
+
+static void send_credit(warp_lp *lp, const net_model *n, uint64_t router, const rnode *x,
+                        double delay)
+{
+    net_peer up = n->topo_ops->peer(n->topo, router, x->pkt.in_port);
+    warp_lpid dest = up.kind == NET_PEER_ROUTER ? net_router_lp(n, up.id) : net_term_lp(n, up.id);
+    net_event *c = warp_event_new(lp, dest, delay + up.latency);
+    c->kind = NET_EV_CREDIT;
+    c->u.credit.port = up.port;
+    c->u.credit.vc = x->pkt.vc;
+    c->u.credit.bytes = x->pkt.size;
+    warp_event_send(lp, c);
+}
+
+static void try_send(warp_lp *lp, const net_model *n, rview *v, int32_t port)
+{
+    rport *pt = &v->ports[port];
+    if (pt->busy)
+        return;
+    uint64_t router = warp_lp_id(lp) - n->nodes;
+    net_peer down = n->topo_ops->peer(n->topo, router, port);
+    double now = warp_now(lp), first_ready = -1;
+    rnode *x = NULL;
+    int32_t vc = 0;
+    for (int32_t k = 0; k < v->vcs; k++) {
+        vc = (int32_t)((pt->rr + (uint32_t)k) % (uint32_t)v->vcs);
+        rnode *h = (rnode *)v->q[port * v->vcs + vc].head;
+        if (!h)
+            continue;
+        if (h->ready > now) {
+            if (first_ready < 0 || h->ready < first_ready)
+                first_ready = h->ready;
+            continue;
+        }
+        if (down.kind == NET_PEER_ROUTER && v->credits[port * v->vcs + h->out_vc] < h->pkt.size)
+            continue;
+        x = h;
+        break;
+    }
+    if (!x) {
+        if (first_ready >= 0 && !pt->ready_pending) {
+            warp_save(lp, &pt->ready_pending, sizeof pt->ready_pending);
+            pt->ready_pending = 1;
+            net_event *r = warp_event_new(lp, warp_lp_id(lp), first_ready - now);
+            r->kind = NET_EV_READY;
+            r->port = port;
+            warp_event_send(lp, r);
+        }
+        return;
+    }
+    net_fifo_pop(lp, &v->q[port * v->vcs + vc]);
+    warp_save(lp, pt, sizeof *pt);
+    warp_save(lp, v->s, sizeof *v->s);
+    pt->busy = 1;
+    pt->rr = (uint32_t)(vc + 1) % (uint32_t)v->vcs;
+    pt->queued_bytes -= x->pkt.size;
+    pt->sent++;
+    v->s->queued_pkts--;
+    double ser = x->pkt.size / down.bandwidth;
+
+    net_event *e;
+    if (down.kind == NET_PEER_ROUTER) {
+        int64_t *cr = &v->credits[port * v->vcs + x->out_vc];
+        warp_save(lp, cr, sizeof *cr);
+        *cr -= x->pkt.size;
+        double delay = down.latency + n->params.router_delay + (n->params.store_forward ? ser : 0);
+        e = warp_event_new(lp, net_router_lp(n, down.id), delay);
+    } else {
+        assert(down.kind == NET_PEER_TERMINAL && "router: a route leads to a wired port");
+        e = warp_event_new(lp, net_term_lp(n, down.id), ser + down.latency);
+    }
+    e->kind = NET_EV_PKT;
+    e->u.pkt = x->pkt;
+    e->u.pkt.in_port = down.port;
+    e->u.pkt.vc = x->out_vc;
+    e->u.pkt.t_tail = now + ser + down.latency;
+    warp_event_send(lp, e);
+
+    send_credit(lp, n, router, x, ser);
+
+    net_event *f = warp_event_new(lp, warp_lp_id(lp), ser);
+    f->kind = NET_EV_PORT_FREE;
+    f->port = port;
+    f->u.pkt.size = x->pkt.size;
+    f->u.pkt.t_inject = now;
+    warp_event_send(lp, f);
+    warp_free_on_commit(lp, x);
+}
+
+static void arrive(warp_lp *lp, const net_model *n, rview *v, void *state, const net_packet *p)
+{
+    uint64_t router = warp_lp_id(lp) - n->nodes;
+    occ_ctx occ = {n, state};
+    net_route_in in = {.router = router,
+                       .in_port = p->in_port,
+                       .in_vc = p->vc,
+                       .src = p->src,
+                       .dst = p->dst,
+                       .flow = p->flow,
+                       .hops = p->hops,
+                       .aux = {p->aux[0], p->aux[1]},
+                       .rng = warp_lp_rng(lp),
+                       .router_state = &occ};
+    net_route_out r = n->topo_ops->route(n->topo, &in);
+    assert(r.port >= 0 && r.port < n->max_radix && r.vc >= 0 && r.vc < n->vcs &&
+           "topology route() returns a port of this router and a VC below vcs()");
+    net_peer down = n->topo_ops->peer(n->topo, router, r.port);
+
+    rnode *x = warp_alloc(lp, sizeof *x);
+    x->pkt = *p;
+    x->pkt.aux[0] = r.aux[0];
+    x->pkt.aux[1] = r.aux[1];
+    if (down.kind == NET_PEER_ROUTER)
+        x->pkt.hops++;
+    x->out_vc = r.vc;
+    double now = warp_now(lp);
+    x->ready = now;
+    if (!n->params.store_forward) /* slow-in, fast-out: the tail must not overtake */
+        x->ready = now > p->t_tail + n->params.router_delay - p->size / down.bandwidth
+                       ? now
+                       : p->t_tail + n->params.router_delay - p->size / down.bandwidth;
+
+    rport *in_pt = &v->ports[p->in_port], *out_pt = &v->ports[r.port];
+    warp_save(lp, &in_pt->recv, sizeof in_pt->recv);
+    in_pt->recv++;
+    warp_save(lp, &out_pt->queued_bytes, sizeof out_pt->queued_bytes);
+    out_pt->queued_bytes += p->size;
+    warp_save(lp, v->s, sizeof *v->s);
+    v->s->queued_pkts++;
+    net_fifo_push(lp, &v->q[r.port * v->vcs + r.vc], &x->node);
+    try_send(lp, n, v, r.port);
+}
+
+static void router_init(warp_lp *lp, void *state)
+{
+    const net_model *n = warp_model_arg(lp);
+    memset(state, 0, router_state_size(n));
+    rview v = view(n, state);
+    for (int32_t i = 0; i < n->max_radix * n->vcs; i++)
+        v.credits[i] = (int64_t)n->params.vc_buffer;
+}
+
+static void router_forward(warp_lp *lp, void *state, void *msg, warp_bits *bits)
+{
+    const net_model *n = warp_model_arg(lp);
+    net_event *e = msg;
+    rview v = view(n, state);
+    switch (e->kind) {
+    case NET_EV_PKT:
+        arrive(lp, n, &v, state, &e->u.pkt);
+        break;
+    case NET_EV_CREDIT: {
+        int64_t *cr = &v.credits[e->u.credit.port * v.vcs + e->u.credit.vc];
+        warp_save(lp, cr, sizeof *cr);
+        *cr += e->u.credit.bytes;
+        try_send(lp, n, &v, e->u.credit.port);
+        break;
+    }
+    case NET_EV_PORT_FREE:
+        warp_save(lp, &v.ports[e->port].busy, sizeof v.ports[e->port].busy);
+        v.ports[e->port].busy = 0;
+        try_send(lp, n, &v, e->port);
+        break;
+    case NET_EV_READY:
+        warp_save(lp, &v.ports[e->port].ready_pending, sizeof v.ports[e->port].ready_pending);
+        v.ports[e->port].ready_pending = 0;
+        try_send(lp, n, &v, e->port);
+        break;
+    default:
+        assert(!"router: event kind is one a router handles");
+    }
+}
+
+static void router_commit(warp_lp *lp, void *out, const void *msg, const warp_bits *bits)
+{
+    const net_event *e = msg;
+    if (e->kind != NET_EV_PORT_FREE)
+        return;
+    const net_model *n = warp_model_arg(lp);
+    net_port_out *o = (net_port_out *)out + e->port;
+    if (e->u.pkt.t_inject >= n->warmup) {
+        uint64_t router = warp_lp_id(lp) - n->nodes;
+        net_peer down = n->topo_ops->peer(n->topo, router, e->port);
+        o->busy_ns += e->u.pkt.size / down.bandwidth;
+    }
+    o->pkts++;
+    o->bytes += e->u.pkt.size;
+}
+
+static void router_finish(warp_lp *lp, void *state, void *out)
+{
+    const net_model *n = warp_model_arg(lp);
+    net_results *r = n->res;
+    rview v = view(n, state);
+    uint64_t router = warp_lp_id(lp) - n->nodes;
+    uint64_t queued = 0;
+    for (int32_t i = 0; i < n->max_radix * n->vcs; i++)
+        for (net_node *x = v.q[i].head; x; x = x->next)
+            queued++;
+    assert(queued == v.s->queued_pkts && "router: queued_pkts counts the packets in its queues");
+    r->flight.router_queued += queued;
+    const net_port_out *po = out;
+    for (int32_t p = 0; p < n->max_radix; p++) {
+        r->flight.router_recv += v.ports[p].recv;
+        r->flight.router_sent += v.ports[p].sent;
+        double *row = r->port_rows + (router * n->max_radix + p) * NET_PORT_COLS;
+        row[0] = po[p].busy_ns;
+        row[1] = (double)po[p].pkts;
+        row[2] = (double)po[p].bytes;
+    }
+}
+
+void net_router_type(net_model *n, warp_lp_type *t)
+{
+    memset(t, 0, sizeof *t);
+    t->name = "router";
+    t->state_size = router_state_size(n);
+    t->out_size = (size_t)n->max_radix * sizeof(net_port_out);
+    t->save = WARP_SAVE_NONE;
+    t->init = router_init;
+    t->forward = router_forward;
+    t->commit = router_commit;
+    t->finish = router_finish;
+    t->event_name = net_event_name;
+}

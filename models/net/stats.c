@@ -1,0 +1,166 @@
+/* net/stats.c — latency histograms and the reduction of per-process results.
+ * Invariant: everything here is fed from committed-output blocks or final
+ * states, so numbers never include rolled-back work. Called by the terminal
+ * and router finish handlers and by the warpnet driver after warp_run. */
+#include <math.h>
+#include <mpi.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "net/stats.h"
+
+int net_hist_bin(double ns)
+{
+    if (!(ns >= 1.0))
+        return 0;
+    int e;
+    double f = frexp(ns, &e); /* ns = f * 2^e, f in [0.5, 1) */
+    int sub = (int)((2.0 * f - 1.0) * NET_HIST_SUB);
+    int b = 1 + (e - 1) * NET_HIST_SUB + sub;
+    return b < NET_HIST_BINS - 1 ? b : NET_HIST_BINS - 1;
+}
+
+double net_hist_mid(int b)
+{
+    if (b == 0)
+        return 0.5;
+    int e = (b - 1) / NET_HIST_SUB, sub = (b - 1) % NET_HIST_SUB;
+    double lo = ldexp(1.0 + (double)sub / NET_HIST_SUB, e);
+    double hi = ldexp(1.0 + (double)(sub + 1) / NET_HIST_SUB, e);
+    return sqrt(lo * hi);
+}
+
+double net_hist_quantile(const uint32_t *h, double q)
+{
+    uint64_t n = 0;
+    for (int b = 0; b < NET_HIST_BINS; b++)
+        n += h[b];
+    if (n == 0)
+        return 0;
+    uint64_t rank = (uint64_t)ceil(q * (double)n);
+    if (rank < 1)
+        rank = 1;
+    uint64_t seen = 0;
+    for (int b = 0; b < NET_HIST_BINS; b++) {
+        seen += h[b];
+        if (seen >= rank)
+            return net_hist_mid(b);
+    }
+    return net_hist_mid(NET_HIST_BINS - 1);
+}
+
+void net_term_out_add(net_term_out *acc, const net_term_out *o)
+{
+    acc->offered_msgs += o->offered_msgs;
+    acc->offered_bytes += o->offered_bytes;
+    acc->injected_pkts += o->injected_pkts;
+    acc->injected_bytes += o->injected_bytes;
+    acc->injected_bytes_win += o->injected_bytes_win;
+    acc->delivered_pkts += o->delivered_pkts;
+    acc->delivered_bytes += o->delivered_bytes;
+    acc->delivered_bytes_win += o->delivered_bytes_win;
+    acc->lat_pkts += o->lat_pkts;
+    acc->hops_sum += o->hops_sum;
+    acc->lat_sum += o->lat_sum;
+    acc->lat_max = fmax(acc->lat_max, o->lat_max);
+    acc->msgs_delivered += o->msgs_delivered;
+    acc->msgs_lat += o->msgs_lat;
+    acc->mlat_sum += o->mlat_sum;
+    acc->mlat_max = fmax(acc->mlat_max, o->mlat_max);
+    for (int b = 0; b < NET_HIST_BINS; b++) {
+        acc->hist[b] += o->hist[b];
+        acc->mhist[b] += o->mhist[b];
+    }
+}
+
+net_results *net_results_new(uint64_t nodes, uint64_t routers, int32_t max_radix)
+{
+    net_results *r = calloc(1, sizeof *r);
+    if (!r)
+        return NULL;
+    r->nodes = nodes;
+    r->routers = routers;
+    r->max_radix = max_radix;
+    r->term_rows = calloc(nodes * NET_TERM_COLS + 1, sizeof(double));
+    r->port_rows = calloc(routers * (uint64_t)max_radix * NET_PORT_COLS + 1, sizeof(double));
+    if (!r->term_rows || !r->port_rows) {
+        net_results_free(r);
+        return NULL;
+    }
+    return r;
+}
+
+void net_results_free(net_results *r)
+{
+    if (!r)
+        return;
+    free(r->term_rows);
+    free(r->port_rows);
+    free(r);
+}
+
+/* Combines n values onto rank 0 with op (MPI_IN_PLACE only on the root). */
+static void reduce_in_place(void *v, int n, MPI_Datatype t, MPI_Op op)
+{
+    int rank;
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    if (rank == 0)
+        MPI_Reduce(MPI_IN_PLACE, v, n, t, op, 0, MPI_COMM_WORLD);
+    else
+        MPI_Reduce(v, NULL, n, t, op, 0, MPI_COMM_WORLD);
+}
+
+static void reduce_rows(double *v, uint64_t n)
+{
+    const uint64_t chunk = 1u << 24;
+    for (uint64_t i = 0; i < n; i += chunk)
+        reduce_in_place(v + i, (int)(n - i < chunk ? n - i : chunk), MPI_DOUBLE, MPI_SUM);
+}
+
+void net_results_reduce(net_results *r)
+{
+    int nranks;
+    MPI_Comm_size(MPI_COMM_WORLD, &nranks);
+    if (nranks == 1)
+        return;
+    net_term_out *t = &r->total;
+    uint64_t u[] = {t->offered_msgs,  t->offered_bytes,       t->injected_pkts, t->injected_bytes,
+                    t->injected_bytes_win, t->delivered_pkts, t->delivered_bytes,
+                    t->delivered_bytes_win, t->lat_pkts,      t->hops_sum,      t->msgs_delivered,
+                    t->msgs_lat,      r->flight.term_sent,    r->flight.term_recv,
+                    r->flight.router_recv, r->flight.router_sent, r->flight.router_queued,
+                    r->flight.nic_waiting_msgs};
+    int nu = (int)(sizeof u / sizeof u[0]);
+    reduce_in_place(u, nu, MPI_UINT64_T, MPI_SUM);
+    int k = 0;
+    t->offered_msgs = u[k++];
+    t->offered_bytes = u[k++];
+    t->injected_pkts = u[k++];
+    t->injected_bytes = u[k++];
+    t->injected_bytes_win = u[k++];
+    t->delivered_pkts = u[k++];
+    t->delivered_bytes = u[k++];
+    t->delivered_bytes_win = u[k++];
+    t->lat_pkts = u[k++];
+    t->hops_sum = u[k++];
+    t->msgs_delivered = u[k++];
+    t->msgs_lat = u[k++];
+    r->flight.term_sent = u[k++];
+    r->flight.term_recv = u[k++];
+    r->flight.router_recv = u[k++];
+    r->flight.router_sent = u[k++];
+    r->flight.router_queued = u[k++];
+    r->flight.nic_waiting_msgs = u[k++];
+    double s[] = {t->lat_sum, t->mlat_sum};
+    reduce_in_place(s, 2, MPI_DOUBLE, MPI_SUM);
+    t->lat_sum = s[0];
+    t->mlat_sum = s[1];
+    double m[] = {t->lat_max, t->mlat_max};
+    reduce_in_place(m, 2, MPI_DOUBLE, MPI_MAX);
+    t->lat_max = m[0];
+    t->mlat_max = m[1];
+    reduce_in_place(t->hist, NET_HIST_BINS, MPI_UINT32_T, MPI_SUM);
+    reduce_in_place(t->mhist, NET_HIST_BINS, MPI_UINT32_T, MPI_SUM);
+    reduce_rows(r->term_rows, r->nodes * NET_TERM_COLS);
+    reduce_rows(r->port_rows, r->routers * (uint64_t)r->max_radix * NET_PORT_COLS);
+}

@@ -1,0 +1,69 @@
+/* net/stats.h — committed statistics of the network layer: the per-LP
+ * committed-output blocks (written only by commit handlers), a log-binned
+ * latency histogram, and the per-process accumulator that finish handlers
+ * fill and net_results_reduce() combines across MPI ranks onto rank 0. */
+#ifndef NET_STATS_H
+#define NET_STATS_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+/* Bin 0 holds [0, 1) ns; then 8 bins per power of two up to 2^32 ns. */
+#define NET_HIST_SUB 8
+#define NET_HIST_BINS (1 + 32 * NET_HIST_SUB + 1)
+
+typedef struct net_term_out {
+    uint64_t offered_msgs, offered_bytes;        /* net_send calls at t >= warmup */
+    uint64_t injected_pkts, injected_bytes;      /* left the NIC, whole run */
+    uint64_t injected_bytes_win;                 /* left the NIC at t >= warmup */
+    uint64_t delivered_pkts, delivered_bytes;    /* reached the NIC, whole run */
+    uint64_t delivered_bytes_win;                /* reached it at t >= warmup */
+    uint64_t lat_pkts, hops_sum;                 /* packets sent at t >= warmup */
+    double lat_sum, lat_max;
+    uint64_t msgs_delivered, msgs_lat;
+    double mlat_sum, mlat_max;
+    uint32_t hist[NET_HIST_BINS];                /* packet latency */
+    uint32_t mhist[NET_HIST_BINS];               /* message latency */
+} net_term_out;
+
+typedef struct net_port_out {
+    double busy_ns;   /* serialising, for packets that started at t >= warmup */
+    uint64_t pkts, bytes;
+} net_port_out;
+
+/* Final-state counts for the conservation line. */
+typedef struct net_flight {
+    uint64_t term_sent, term_recv;     /* packets onto / off terminal links */
+    uint64_t router_recv, router_sent; /* packets into / out of routers */
+    uint64_t router_queued;            /* packets found in router queues at the end */
+    uint64_t nic_waiting_msgs;         /* messages not yet fully injected */
+} net_flight;
+
+typedef struct net_results {
+    net_term_out total;    /* sum (max for the _max fields) over terminals */
+    net_flight flight;
+    uint64_t nodes, routers;
+    int32_t max_radix;
+    double *term_rows;     /* nodes x NET_TERM_COLS, for terminals.csv */
+    double *port_rows;     /* routers*max_radix x NET_PORT_COLS, for ports.csv */
+} net_results;
+
+#define NET_TERM_COLS 6 /* injected_pkts, injected_bytes, delivered_pkts, delivered_bytes, lat_mean, hops_mean */
+#define NET_PORT_COLS 3 /* busy_ns, pkts, bytes */
+
+/* Histogram bin of a latency in ns (clamped to the last bin). */
+int net_hist_bin(double ns);
+/* The middle of bin b in ns (geometric scale), used for percentiles. */
+double net_hist_mid(int b);
+/* The q-quantile (0..1) of a histogram; 0 when it is empty. */
+double net_hist_quantile(const uint32_t *h, double q);
+
+/* Adds one terminal's block into the accumulator. */
+void net_term_out_add(net_term_out *acc, const net_term_out *o);
+/* Allocates an accumulator with per-terminal and per-port rows. */
+net_results *net_results_new(uint64_t nodes, uint64_t routers, int32_t max_radix);
+void net_results_free(net_results *r);
+/* Combines every rank's accumulator onto rank 0 (collective). */
+void net_results_reduce(net_results *r);
+
+#endif

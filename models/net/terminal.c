@@ -1,0 +1,256 @@
+/* net/terminal.c — the terminal (NIC) LP of packet networks: splits messages
+ * into packets, injects them onto its link when the router's input buffer
+ * has credit, and reassembles arriving packets into messages.
+ * Invariant: every state write is logged with warp_save (no reverse handler);
+ * statistics are written only by the commit handler. Built by model.c. */
+#include <assert.h>
+#include <string.h>
+
+#include "net/fifo.h"
+#include "net/net_impl.h"
+
+/* A message waiting in (or being injected from) the NIC's queue. */
+typedef struct term_msg {
+    net_node node;
+    net_message msg;
+    uint64_t dst;       /* destination terminal */
+    uint32_t next;      /* next packet to inject */
+    uint32_t count;
+} term_msg;
+
+/* A message some of whose packets have arrived. */
+typedef struct term_partial {
+    net_node node;
+    uint64_t src_rank, seq;
+    uint32_t got;
+} term_partial;
+
+typedef struct term_state {
+    net_fifo outq;      /* term_msg, FIFO: messages are injected in send order */
+    net_fifo partial;   /* term_partial */
+    uint64_t seq;       /* messages accepted so far */
+    int64_t credits;    /* bytes free in the router's input buffer, VC 0 */
+    uint32_t busy;      /* a NET_EV_PORT_FREE is pending */
+    uint32_t pad;
+    uint64_t sent, recv; /* packets onto / off the link */
+    uint64_t waiting;    /* messages in outq */
+} term_state;
+
+enum { BIT_MSG_DONE = 1, BIT_LAST_PKT = 2 };
+
+static void try_inject(warp_lp *lp, term_state *s, const net_model *n)
+{
+    if (s->busy || !s->outq.head)
+        return;
+    term_msg *m = (term_msg *)s->outq.head;
+    uint64_t psz = n->params.packet_size;
+    uint64_t off = (uint64_t)m->next * psz;
+    uint32_t size = (uint32_t)(m->msg.bytes - off < psz ? m->msg.bytes - off : psz);
+    if (s->credits < (int64_t)size)
+        return;
+    uint64_t self = warp_lp_id(lp);
+    net_attach at = n->topo_ops->attach(n->topo, self);
+    net_peer link = n->topo_ops->peer(n->topo, at.router, at.port);
+    double ser = size / link.bandwidth;
+    double now = warp_now(lp);
+
+    warp_save(lp, s, sizeof *s);
+    s->credits -= size;
+    s->busy = 1;
+    s->sent++;
+
+    double delay = link.latency + n->params.router_delay + (n->params.store_forward ? ser : 0);
+    net_event *e = warp_event_new(lp, net_router_lp(n, at.router), delay);
+    e->kind = NET_EV_PKT;
+    net_packet *p = &e->u.pkt;
+    p->msg = m->msg;
+    p->src = self;
+    p->dst = m->dst;
+    p->index = m->next;
+    p->count = m->count;
+    p->size = size;
+    p->flow = (uint32_t)(m->msg.seq * 2654435761u ^ self * 40503u);
+    p->in_port = at.port;
+    p->vc = 0;
+    p->t_inject = now;
+    p->t_tail = now + ser + link.latency;
+    warp_event_send(lp, e);
+
+    net_event *f = warp_event_new(lp, warp_lp_id(lp), ser);
+    f->kind = NET_EV_PORT_FREE;
+    f->port = 0;
+    f->u.pkt.size = size;
+    f->u.pkt.t_inject = now;
+    warp_event_send(lp, f);
+
+    if (m->next + 1 == m->count) {
+        net_fifo_pop(lp, &s->outq);
+        s->waiting--;
+        net_notify_sent(lp, n, &m->msg, ser);
+        warp_free_on_commit(lp, m);
+    } else {
+        warp_save(lp, &m->next, sizeof m->next);
+        m->next++;
+    }
+}
+
+/* Counts a packet of message (src_rank, seq) in; returns 1 when it completes it. */
+static int reassemble(warp_lp *lp, term_state *s, const net_packet *p)
+{
+    if (p->count == 1)
+        return 1;
+    net_node *prev = NULL;
+    for (net_node *x = s->partial.head; x; prev = x, x = x->next) {
+        term_partial *q = (term_partial *)x;
+        if (q->src_rank != p->msg.src_rank || q->seq != p->msg.seq)
+            continue;
+        if (q->got + 1 == p->count) {
+            net_fifo_unlink(lp, &s->partial, prev, x);
+            warp_free_on_commit(lp, q);
+            return 1;
+        }
+        warp_save(lp, &q->got, sizeof q->got);
+        q->got++;
+        return 0;
+    }
+    term_partial *q = warp_alloc(lp, sizeof *q);
+    q->src_rank = p->msg.src_rank;
+    q->seq = p->msg.seq;
+    q->got = 1;
+    net_fifo_push(lp, &s->partial, &q->node);
+    return 0;
+}
+
+static void term_init(warp_lp *lp, void *state)
+{
+    term_state *s = state;
+    const net_model *n = warp_model_arg(lp);
+    memset(s, 0, sizeof *s);
+    s->credits = (int64_t)n->params.vc_buffer;
+}
+
+static void term_forward(warp_lp *lp, void *state, void *msg, warp_bits *bits)
+{
+    term_state *s = state;
+    net_event *e = msg;
+    const net_model *n = warp_model_arg(lp);
+    switch (e->kind) {
+    case NET_EV_SEND: {
+        term_msg *m = warp_alloc(lp, sizeof *m);
+        m->msg = e->u.msg;
+        warp_save(lp, s, sizeof *s);
+        m->msg.seq = s->seq++;
+        s->waiting++;
+        m->dst = n->rank_term[m->msg.dst_rank];
+        m->next = 0;
+        uint64_t psz = n->params.packet_size;
+        m->count = (uint32_t)((m->msg.bytes + psz - 1) / psz);
+        net_fifo_push(lp, &s->outq, &m->node);
+        try_inject(lp, s, n);
+        break;
+    }
+    case NET_EV_CREDIT:
+        warp_save(lp, &s->credits, sizeof s->credits);
+        s->credits += e->u.credit.bytes;
+        try_inject(lp, s, n);
+        break;
+    case NET_EV_PORT_FREE:
+        warp_save(lp, &s->busy, sizeof s->busy);
+        s->busy = 0;
+        try_inject(lp, s, n);
+        break;
+    case NET_EV_PKT:
+        warp_save(lp, &s->recv, sizeof s->recv);
+        s->recv++;
+        if (reassemble(lp, s, &e->u.pkt)) {
+            bits->b |= BIT_MSG_DONE;
+            net_deliver_message(lp, n, &e->u.pkt.msg);
+        }
+        break;
+    default:
+        assert(!"terminal: event kind is one a terminal handles");
+    }
+}
+
+static void term_commit(warp_lp *lp, void *out, const void *msg, const warp_bits *bits)
+{
+    net_term_out *o = out;
+    const net_event *e = msg;
+    const net_model *n = warp_model_arg(lp);
+    double w = n->warmup;
+    switch (e->kind) {
+    case NET_EV_SEND:
+        if (e->u.msg.t_send >= w) {
+            o->offered_msgs++;
+            o->offered_bytes += e->u.msg.bytes;
+        }
+        break;
+    case NET_EV_PORT_FREE:
+        o->injected_pkts++;
+        o->injected_bytes += e->u.pkt.size;
+        if (e->u.pkt.t_inject >= w)
+            o->injected_bytes_win += e->u.pkt.size;
+        break;
+    case NET_EV_PKT: {
+        const net_packet *p = &e->u.pkt;
+        o->delivered_pkts++;
+        o->delivered_bytes += p->size;
+        if (p->t_tail >= w)
+            o->delivered_bytes_win += p->size;
+        if (p->msg.t_send >= w) {
+            double lat = p->t_tail - p->msg.t_send;
+            o->lat_pkts++;
+            o->hops_sum += p->hops;
+            o->lat_sum += lat;
+            if (lat > o->lat_max)
+                o->lat_max = lat;
+            o->hist[net_hist_bin(lat)]++;
+            if (bits->b & BIT_MSG_DONE) {
+                o->msgs_lat++;
+                o->mlat_sum += lat;
+                if (lat > o->mlat_max)
+                    o->mlat_max = lat;
+                o->mhist[net_hist_bin(lat)]++;
+            }
+        }
+        if (bits->b & BIT_MSG_DONE)
+            o->msgs_delivered++;
+        break;
+    }
+    default:
+        break;
+    }
+}
+
+static void term_finish(warp_lp *lp, void *state, void *out)
+{
+    term_state *s = state;
+    const net_model *n = warp_model_arg(lp);
+    net_results *r = n->res;
+    net_term_out *o = out;
+    net_term_out_add(&r->total, o);
+    r->flight.term_sent += s->sent;
+    r->flight.term_recv += s->recv;
+    r->flight.nic_waiting_msgs += s->waiting;
+    double *row = r->term_rows + warp_lp_id(lp) * NET_TERM_COLS;
+    row[0] = (double)o->injected_pkts;
+    row[1] = (double)o->injected_bytes;
+    row[2] = (double)o->delivered_pkts;
+    row[3] = (double)o->delivered_bytes;
+    row[4] = o->lat_pkts ? o->lat_sum / (double)o->lat_pkts : 0;
+    row[5] = o->lat_pkts ? (double)o->hops_sum / (double)o->lat_pkts : 0;
+}
+
+void net_terminal_type(net_model *n, warp_lp_type *t)
+{
+    memset(t, 0, sizeof *t);
+    t->name = "terminal";
+    t->state_size = sizeof(term_state);
+    t->out_size = sizeof(net_term_out);
+    t->save = WARP_SAVE_NONE;
+    t->init = term_init;
+    t->forward = term_forward;
+    t->commit = term_commit;
+    t->finish = term_finish;
+    t->event_name = net_event_name;
+}

@@ -1,0 +1,138 @@
+/* net/topology.h — the interface every packet-level topology implements
+ * (torus, fat-tree, Slim Fly, ...). The network layer (models/net) owns the
+ * LPs, buffers, credits and statistics; a topology only answers questions
+ * about its graph and routes packets. All callbacks are pure functions of
+ * the topology's read-only description plus their arguments, so they may be
+ * called from any LP on any PE, in forward handlers, at any time.
+ *
+ * Numbering. Terminals (NICs, one per node) are 0..nodes-1; routers are
+ * 0..routers-1; ports of a router are 0..radix(r)-1. A port is wired to one
+ * terminal, to one port of another router, or to nothing. Wiring must be
+ * symmetric: if peer(r, p) = (router s, port q) then peer(s, q) = (router r,
+ * port p); if peer(r, p) = terminal t then attach(t) = (r, p). */
+#ifndef NET_TOPOLOGY_H
+#define NET_TOPOLOGY_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "warp.h"
+#include "warp_ini.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Most virtual channels per port the network layer supports. */
+#define NET_MAX_VCS 8
+
+typedef enum net_peer_kind {
+    NET_PEER_NONE = 0,     /* unconnected port (e.g. a partly populated switch) */
+    NET_PEER_ROUTER = 1,
+    NET_PEER_TERMINAL = 2,
+} net_peer_kind;
+
+/* One end of a link as seen from a router port, with the link's parameters
+ * (a link's two directions have the same bandwidth and latency). */
+typedef struct net_peer {
+    net_peer_kind kind;
+    int32_t port;       /* peer router's port; 0 for a terminal */
+    uint64_t id;        /* router or terminal index */
+    double bandwidth;   /* bytes per ns (1 GB/s = 1 byte/ns), > 0 */
+    double latency;     /* ns of propagation, >= 0 */
+} net_peer;
+
+/* Where a terminal is attached: its router and that router's port. */
+typedef struct net_attach {
+    uint64_t router;
+    int32_t port;
+} net_attach;
+
+/* Network-wide parameters from [network], parsed by models/net before the
+ * topology's setup. A topology may overwrite fields its own section
+ * defines (e.g. fat-tree's host_bandwidth) from its setup. */
+typedef struct net_params {
+    double link_bandwidth;  /* bytes/ns, [network] link_bandwidth */
+    double link_latency;    /* ns, [network] link_latency */
+    double router_delay;    /* ns from a packet's arrival (head for cut-through,
+                             * tail for store-and-forward) to when it may leave */
+    uint64_t packet_size;   /* bytes of payload per packet (the last may be shorter) */
+    uint64_t vc_buffer;     /* bytes of input buffer per VC per port */
+    int store_forward;      /* 1: store-and-forward, 0: virtual cut-through */
+} net_params;
+
+/* What a routing function sees about the packet and the router it is at. */
+typedef struct net_route_in {
+    uint64_t router;      /* router making the decision */
+    int32_t in_port;      /* port the packet came in on */
+    int32_t in_vc;        /* VC it occupies there (0 when it comes from a terminal) */
+    uint64_t src;         /* source terminal */
+    uint64_t dst;         /* destination terminal */
+    uint32_t flow;        /* same for every packet of one message (ECMP hashing) */
+    uint32_t hops;        /* router-to-router hops taken so far */
+    uint32_t aux[2];      /* the topology's per-packet routing state; 0 at injection */
+    /* For adaptive routing: the LP's stream (draws are undone by the engine on
+     * rollback) and the current occupancy of an output port. */
+    warp_rng *rng;
+    const void *router_state; /* opaque; pass to net_port_occupancy() */
+} net_route_in;
+
+/* A routing decision. `aux` is copied back into the packet. */
+typedef struct net_route_out {
+    int32_t port;   /* output port of in->router */
+    int32_t vc;     /* VC the packet will occupy at the next router's input */
+    uint32_t aux[2];
+} net_route_out;
+
+/* Bytes queued for or waiting on credits at output port `port` of the router
+ * whose state is `router_state` (all VCs), plus bytes the downstream input
+ * buffer holds that have not returned credits. Callable only from route(). */
+uint64_t net_port_occupancy(const void *router_state, int32_t port);
+
+typedef struct net_topology_ops {
+    const char *name;     /* value of [network] topology, e.g. "torus" */
+    const char *section;  /* its INI section, e.g. "torus" */
+
+    /* Reads the topology's section from ini (reporting errors with
+     * warp_ini_fail), may adjust *params, and returns the read-only
+     * description (heap; freed by destroy). Memory must be O(routers) or
+     * better: route by address arithmetic, not tables of size nodes^2. */
+    void *(*setup)(warp_ini *ini, net_params *params);
+    void (*destroy)(void *topo);
+
+    uint64_t (*nodes)(const void *topo);
+    uint64_t (*routers)(const void *topo);
+    int32_t (*radix)(const void *topo, uint64_t router); /* ports incl. terminal ports */
+    int32_t (*max_radix)(const void *topo);
+    int32_t (*vcs)(const void *topo);                    /* 1..NET_MAX_VCS, same everywhere */
+
+    net_peer (*peer)(const void *topo, uint64_t router, int32_t port);
+    net_attach (*attach)(const void *topo, uint64_t terminal);
+
+    /* Chooses the output port and next VC at in->router. When in->router is
+     * the destination terminal's router it must return that terminal's port.
+     * Deadlock freedom (the VC policy) is the topology's duty. */
+    net_route_out (*route)(const void *topo, const net_route_in *in);
+
+    /* Bytes the description itself uses (for --describe); may be NULL (0). */
+    size_t (*mem_bytes)(const void *topo);
+    /* Writes a short label of router r ("r(1,2,0)") for --dump-topology into
+     * buf (at most n bytes); may be NULL (then "r<N>"). */
+    void (*router_label)(const void *topo, uint64_t router, char *buf, size_t n);
+    /* Optional (NULL): router hops of the minimal route src -> dst, used by
+     * tests and the --describe average-distance line. */
+    uint32_t (*min_hops)(const void *topo, uint64_t src, uint64_t dst);
+} net_topology_ops;
+
+/* ---- Registry (models/net/topologies.c) ------------------------------------ */
+
+/* The topology named `name`, or NULL. */
+const net_topology_ops *net_topology_find(const char *name);
+/* Comma-separated list of known names, for error messages. */
+const char *net_topology_names(void);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

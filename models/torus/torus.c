@@ -1,0 +1,174 @@
+/* torus/torus.c — the torus topology: wiring and dimension-order routing by
+ * coordinate arithmetic (memory O(dimensions)), dateline VC selection.
+ * Invariant: peer() is symmetric and route() is minimal (see torus.h).
+ * Called by the network layer through torus_topology. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "torus/torus.h"
+
+typedef struct torus {
+    int n;
+    int64_t k[TORUS_MAX_DIMS];
+    uint64_t stride[TORUS_MAX_DIMS];
+    int64_t p;
+    uint64_t routers;
+    double bandwidth, latency;
+} torus;
+
+static int64_t coord(const torus *t, uint64_t r, int d)
+{
+    return (int64_t)(r / t->stride[d] % (uint64_t)t->k[d]);
+}
+
+/* Router one step from r in dimension d, direction +1 or -1. */
+static uint64_t step(const torus *t, uint64_t r, int d, int dir)
+{
+    int64_t c = coord(t, r, d);
+    int64_t c2 = (c + dir + t->k[d]) % t->k[d];
+    return r + (uint64_t)(c2 - c) * t->stride[d];
+}
+
+static void *torus_setup(warp_ini *ini, net_params *params)
+{
+    torus *t = calloc(1, sizeof *t);
+    if (!t)
+        warp_fatal(3, "warpnet: out of memory for the torus description");
+    int64_t dims[TORUS_MAX_DIMS + 1];
+    if (!warp_ini_string(ini, "torus", "dims", NULL))
+        warp_ini_fail(ini, "torus", "dims", "missing; give the size of each dimension (dims = 8,8,8)");
+    int n = warp_ini_int_list(ini, "torus", "dims", dims, TORUS_MAX_DIMS + 1);
+    if (n < 1 || n > TORUS_MAX_DIMS)
+        warp_ini_fail(ini, "torus", "dims", "give 1 to %d dimensions", TORUS_MAX_DIMS);
+    t->n = n;
+    uint64_t routers = 1;
+    for (int d = 0; d < n; d++) {
+        if (dims[d] < 1 || dims[d] > (INT64_C(1) << 31))
+            warp_ini_fail(ini, "torus", "dims", "dimension %d has size %lld; sizes are 1 .. 2^31",
+                          d, (long long)dims[d]);
+        t->k[d] = dims[d];
+        t->stride[d] = routers;
+        if (routers > (UINT64_C(1) << 40) / (uint64_t)dims[d])
+            warp_ini_fail(ini, "torus", "dims", "more than 2^40 routers");
+        routers *= (uint64_t)dims[d];
+    }
+    t->routers = routers;
+    t->p = warp_ini_int(ini, "torus", "nodes_per_router", 1, 1, 1024);
+    int64_t want = warp_ini_int(ini, "torus", "nodes", 0, 0, INT64_MAX);
+    if (want && (uint64_t)want != routers * (uint64_t)t->p)
+        warp_ini_fail(ini, "torus", "nodes",
+                      "dims multiply to %llu routers x %lld nodes_per_router = %llu nodes, not %lld; "
+                      "fix dims, nodes_per_router or nodes",
+                      (unsigned long long)routers, (long long)t->p,
+                      (unsigned long long)(routers * (uint64_t)t->p), (long long)want);
+    t->bandwidth = params->link_bandwidth;
+    t->latency = params->link_latency;
+    return t;
+}
+
+static void torus_destroy(void *topo) { free(topo); }
+static uint64_t torus_nodes(const void *topo)
+{
+    const torus *t = topo;
+    return t->routers * (uint64_t)t->p;
+}
+static uint64_t torus_routers(const void *topo) { return ((const torus *)topo)->routers; }
+static int32_t torus_max_radix(const void *topo)
+{
+    const torus *t = topo;
+    return (int32_t)(2 * t->n + t->p);
+}
+static int32_t torus_radix(const void *topo, uint64_t r) { return torus_max_radix(topo); }
+static int32_t torus_vcs(const void *topo) { return 2; }
+
+static net_peer torus_peer(const void *topo, uint64_t r, int32_t port)
+{
+    const torus *t = topo;
+    net_peer q = {.kind = NET_PEER_NONE, .bandwidth = t->bandwidth, .latency = t->latency};
+    if (port >= 2 * t->n) {
+        q.kind = NET_PEER_TERMINAL;
+        q.id = r * (uint64_t)t->p + (uint64_t)(port - 2 * t->n);
+        q.port = 0;
+        return q;
+    }
+    int d = port / 2, dir = port % 2 ? -1 : 1;
+    if (t->k[d] == 1)
+        return q;
+    q.kind = NET_PEER_ROUTER;
+    q.id = step(t, r, d, dir);
+    q.port = port ^ 1;
+    return q;
+}
+
+static net_attach torus_attach(const void *topo, uint64_t term)
+{
+    const torus *t = topo;
+    net_attach a = {term / (uint64_t)t->p, (int32_t)(2 * t->n + (int64_t)(term % (uint64_t)t->p))};
+    return a;
+}
+
+static net_route_out torus_route(const void *topo, const net_route_in *in)
+{
+    const torus *t = topo;
+    net_route_out o = {.aux = {in->aux[0], in->aux[1]}};
+    uint64_t dr = in->dst / (uint64_t)t->p;
+    for (int d = 0; d < t->n; d++) {
+        int64_t c = coord(t, in->router, d), c2 = coord(t, dr, d);
+        if (c == c2)
+            continue;
+        int64_t fwd = (c2 - c + t->k[d]) % t->k[d];
+        int dir = fwd <= t->k[d] - fwd ? 1 : -1; /* tie (fwd == k/2): + */
+        o.port = 2 * d + (dir < 0);
+        int wrap = dir > 0 ? c == t->k[d] - 1 : c == 0;
+        int same_dim = in->in_port < 2 * t->n && in->in_port / 2 == d;
+        o.vc = (same_dim ? in->in_vc : 0) | wrap;
+        return o;
+    }
+    o.port = (int32_t)(2 * t->n + (int64_t)(in->dst % (uint64_t)t->p));
+    o.vc = 0;
+    return o;
+}
+
+static uint32_t torus_min_hops(const void *topo, uint64_t src, uint64_t dst)
+{
+    const torus *t = topo;
+    uint64_t a = src / (uint64_t)t->p, b = dst / (uint64_t)t->p;
+    uint32_t h = 0;
+    for (int d = 0; d < t->n; d++) {
+        int64_t fwd = (coord(t, b, d) - coord(t, a, d) + t->k[d]) % t->k[d];
+        h += (uint32_t)(fwd < t->k[d] - fwd ? fwd : t->k[d] - fwd);
+    }
+    return h;
+}
+
+static size_t torus_mem(const void *topo) { return sizeof(torus); }
+
+static void torus_label(const void *topo, uint64_t r, char *buf, size_t n)
+{
+    const torus *t = topo;
+    size_t used = (size_t)snprintf(buf, n, "r(");
+    for (int d = 0; d < t->n && used < n; d++)
+        used += (size_t)snprintf(buf + used, n - used, "%s%lld", d ? "," : "",
+                                 (long long)coord(t, r, d));
+    if (used < n)
+        snprintf(buf + used, n - used, ")");
+}
+
+const net_topology_ops torus_topology = {
+    .name = "torus",
+    .section = "torus",
+    .setup = torus_setup,
+    .destroy = torus_destroy,
+    .nodes = torus_nodes,
+    .routers = torus_routers,
+    .radix = torus_radix,
+    .max_radix = torus_max_radix,
+    .vcs = torus_vcs,
+    .peer = torus_peer,
+    .attach = torus_attach,
+    .route = torus_route,
+    .mem_bytes = torus_mem,
+    .router_label = torus_label,
+    .min_hops = torus_min_hops,
+};

@@ -1,0 +1,224 @@
+/* traffic/traffic.c — the synthetic traffic workload: one LP per rank
+ * generating messages with Poisson or fixed inter-arrival times towards
+ * pattern destinations. State is a few counters saved by full copy, so
+ * rollback needs no reverse handler; the RNG is rewound by the engine.
+ * Called through traffic_workload by the network layer. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "traffic/traffic.h"
+
+enum pattern { P_UNIFORM, P_NEIGHBOR, P_PERM, P_BITCOMP, P_TRANSPOSE, P_ALLTOALL, P_INCAST, P_PAIR };
+static const char *const pattern_names[] = {"uniform",   "neighbor", "permutation", "bitcomplement",
+                                            "transpose", "alltoall", "incast",      "pair", NULL};
+static const char *const arrival_names[] = {"poisson", "fixed", NULL};
+
+enum { EV_GEN = NET_EV_WORKLOAD };
+
+typedef struct traffic {
+    int pattern, fixed;
+    uint64_t size, count, ranks, src, dst, distance;
+    double interval, start;
+    int bits;             /* log2(ranks) for bitcomplement / transpose */
+    uint64_t *perm;       /* permutation pattern */
+    warp_lp_type type;
+} traffic;
+
+typedef struct traffic_state {
+    uint64_t generated;
+    uint64_t received, received_bytes;
+    uint64_t sent_done;
+} traffic_state;
+
+typedef struct traffic_out {
+    uint64_t generated, received, received_bytes;
+} traffic_out;
+
+static int log2_exact(uint64_t n)
+{
+    int b = 0;
+    while ((UINT64_C(1) << b) < n)
+        b++;
+    return (UINT64_C(1) << b) == n ? b : -1;
+}
+
+/* Whether rank r generates traffic at all. */
+static int active(const traffic *t, uint64_t r)
+{
+    if (t->ranks < 2)
+        return 0;
+    if (t->pattern == P_PAIR)
+        return r == t->src;
+    if (t->pattern == P_INCAST)
+        return r != t->dst;
+    return 1;
+}
+
+static uint64_t destination(const traffic *t, warp_lp *lp, uint64_t r, uint64_t i)
+{
+    uint64_t n = t->ranks;
+    switch (t->pattern) {
+    case P_UNIFORM: {
+        uint64_t d = (uint64_t)warp_rng_integer(warp_lp_rng(lp), 0, (int64_t)n - 2);
+        return d >= r ? d + 1 : d;
+    }
+    case P_NEIGHBOR:
+        return (r + t->distance) % n;
+    case P_PERM:
+        return t->perm[r];
+    case P_BITCOMP:
+        return ~r & (n - 1);
+    case P_TRANSPOSE: {
+        int h = t->bits / 2;
+        uint64_t lo = r & ((UINT64_C(1) << h) - 1), hi = r >> h;
+        return (lo << h) | hi;
+    }
+    case P_ALLTOALL:
+        return (r + 1 + i % (n - 1)) % n;
+    default: /* P_INCAST, P_PAIR */
+        return t->dst;
+    }
+}
+
+static double gap(const traffic *t, warp_lp *lp)
+{
+    return t->fixed ? t->interval : warp_rng_exp(warp_lp_rng(lp), t->interval);
+}
+
+static void schedule(const traffic *t, warp_lp *lp, double delay)
+{
+    if (warp_now(lp) + delay >= warp_end(lp))
+        return;
+    net_event *e = net_workload_event(lp, net_rank_of(lp), delay, EV_GEN);
+    warp_event_send(lp, e);
+}
+
+static void tr_init(warp_lp *lp, void *state)
+{
+    const traffic *t = net_workload_of(lp);
+    memset(state, 0, sizeof(traffic_state));
+    if (active(t, net_rank_of(lp)))
+        schedule(t, lp, t->start + (t->fixed ? 0 : gap(t, lp)));
+}
+
+static void tr_forward(warp_lp *lp, void *state, void *msg, warp_bits *bits)
+{
+    const traffic *t = net_workload_of(lp);
+    traffic_state *s = state;
+    net_event *e = msg;
+    switch (e->kind) {
+    case EV_GEN: {
+        uint64_t r = net_rank_of(lp);
+        uint64_t d = destination(t, lp, r, s->generated);
+        net_send(lp, d, t->size, 0, NULL, 0);
+        s->generated++;
+        if (!t->count || s->generated < t->count)
+            schedule(t, lp, gap(t, lp));
+        break;
+    }
+    case NET_EV_ARRIVE:
+        s->received++;
+        s->received_bytes += e->u.msg.bytes;
+        break;
+    case NET_EV_SENT:
+        s->sent_done++;
+        break;
+    default:
+        break;
+    }
+}
+
+static void tr_commit(warp_lp *lp, void *out, const void *msg, const warp_bits *bits)
+{
+    traffic_out *o = out;
+    const net_event *e = msg;
+    if (e->kind == EV_GEN)
+        o->generated++;
+    else if (e->kind == NET_EV_ARRIVE) {
+        o->received++;
+        o->received_bytes += e->u.msg.bytes;
+    }
+}
+
+static void *tr_setup(warp_ini *ini, const net_model *net)
+{
+    traffic *t = calloc(1, sizeof *t);
+    if (!t)
+        warp_fatal(3, "warpnet: out of memory for the traffic workload");
+    t->ranks = net_ranks(net);
+    t->pattern = warp_ini_choice(ini, "workload", "pattern", pattern_names, P_UNIFORM);
+    t->fixed = warp_ini_choice(ini, "workload", "arrivals", arrival_names, 0);
+    t->size = warp_ini_bytes(ini, "workload", "message_size", 1024);
+    if (t->size == 0)
+        warp_ini_fail(ini, "workload", "message_size", "must be at least 1B");
+    t->count = (uint64_t)warp_ini_int(ini, "workload", "count", 0, 0, INT64_MAX);
+    t->start = warp_ini_time_ns(ini, "workload", "start", 0);
+    t->distance = (uint64_t)warp_ini_int(ini, "workload", "distance", 1, 1, INT64_MAX);
+    t->src = (uint64_t)warp_ini_int(ini, "workload", "src", 0, 0, (int64_t)t->ranks - 1);
+    t->dst = (uint64_t)warp_ini_int(ini, "workload", "dst", t->pattern == P_PAIR ? 1 : 0, 0,
+                                    (int64_t)t->ranks - 1);
+    if (t->pattern == P_PAIR && t->src == t->dst)
+        warp_ini_fail(ini, "workload", "dst", "pair traffic needs dst != src");
+    int has_load = warp_ini_string(ini, "workload", "load", NULL) != NULL;
+    int has_interval = warp_ini_string(ini, "workload", "interval", NULL) != NULL;
+    if (has_load && has_interval)
+        warp_ini_fail(ini, "workload", "interval", "give load or interval, not both");
+    if (has_interval) {
+        t->interval = warp_ini_time_ns(ini, "workload", "interval", 0);
+        if (!(t->interval > 0))
+            warp_ini_fail(ini, "workload", "interval", "must be positive");
+    } else {
+        double load = warp_ini_double(ini, "workload", "load", 0.1, 1e-9, 1.0);
+        t->interval = (double)t->size / (load * net_injection_bandwidth(net));
+    }
+    t->bits = log2_exact(t->ranks);
+    if (t->pattern == P_BITCOMP && t->bits < 0)
+        warp_ini_fail(ini, "workload", "pattern",
+                      "bitcomplement needs a power-of-two number of ranks (have %llu)",
+                      (unsigned long long)t->ranks);
+    if (t->pattern == P_TRANSPOSE && (t->bits < 0 || t->bits % 2))
+        warp_ini_fail(ini, "workload", "pattern",
+                      "transpose needs a power-of-four number of ranks (have %llu)",
+                      (unsigned long long)t->ranks);
+    if (t->pattern == P_PERM) {
+        /* Sattolo's shuffle: one cycle through all ranks, so nobody sends to itself. */
+        t->perm = malloc(t->ranks * sizeof *t->perm);
+        if (!t->perm)
+            warp_fatal(3, "warpnet: out of memory for the permutation of %llu ranks",
+                       (unsigned long long)t->ranks);
+        for (uint64_t i = 0; i < t->ranks; i++)
+            t->perm[i] = i;
+        uint64_t seed = (uint64_t)warp_ini_int(ini, "workload", "permutation_seed", 1, 0, INT64_MAX);
+        warp_rng rng = warp_rng_stream(seed, UINT64_MAX - 1);
+        for (uint64_t i = t->ranks - 1; i > 0; i--) {
+            uint64_t j = (uint64_t)warp_rng_integer(&rng, 0, (int64_t)i - 1);
+            uint64_t x = t->perm[i];
+            t->perm[i] = t->perm[j];
+            t->perm[j] = x;
+        }
+    }
+    t->type = (warp_lp_type){.name = "traffic",
+                             .state_size = sizeof(traffic_state),
+                             .out_size = sizeof(traffic_out),
+                             .save = WARP_SAVE_FULL,
+                             .init = tr_init,
+                             .forward = tr_forward,
+                             .commit = tr_commit};
+    return t;
+}
+
+static void tr_destroy(void *wl)
+{
+    traffic *t = wl;
+    free(t->perm);
+    free(t);
+}
+
+static const warp_lp_type *tr_type(const void *wl) { return &((const traffic *)wl)->type; }
+
+const net_workload_ops traffic_workload = {
+    .name = "traffic",
+    .setup = tr_setup,
+    .destroy = tr_destroy,
+    .lp_type = tr_type,
+};

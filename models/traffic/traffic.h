@@ -1,0 +1,24 @@
+/* traffic/traffic.h — synthetic traffic, the `traffic` workload:
+ * [workload] type = traffic, pattern = uniform | neighbor | permutation |
+ * bitcomplement | transpose | alltoall | incast | pair, message_size = 1KiB,
+ * and either load = 0.5 (fraction of a NIC's injection bandwidth; mean
+ * interval = message_size / (load * bandwidth)) or interval = 2us;
+ * arrivals = poisson (default) | fixed; count = messages per rank (0: no
+ * limit); start = time of the first possible arrival; warmup (read by the
+ * network layer) excludes early messages from statistics; no message is
+ * generated at or after the engine's end time.
+ * Patterns: uniform — any other rank, equally likely; neighbor — rank +
+ * distance (default 1) mod N; permutation — a random cyclic permutation
+ * (no rank sends to itself) fixed by the seed; bitcomplement — ~rank
+ * (N a power of two); transpose — swaps the high and low halves of the rank's
+ * bits (N a power of four); alltoall — rank+1, rank+2, ... cycling over all
+ * others; incast — every rank except dst sends to dst (default 0); pair —
+ * only rank src sends, to dst. */
+#ifndef TRAFFIC_H
+#define TRAFFIC_H
+
+#include "net/net.h"
+
+extern const net_workload_ops traffic_workload;
+
+#endif
