@@ -1,0 +1,127 @@
+/* engine/alloc.c — warp_alloc's memory: power-of-two size classes carved from
+ * 256 KiB slabs, with per-class free lists, so forward handlers allocate
+ * without malloc. Each block carries an alloc_hdr that links it into the lists
+ * of the event that allocated it and of the event that frees it on commit.
+ * Blocks above the largest class go straight to malloc (rare, and counted). */
+#include "internal.h"
+
+#include <stdlib.h>
+
+#define ALLOC_MIN_SHIFT 5 /* 32 bytes */
+#define ALLOC_BIG 0xFFFFFFFFu
+#define ALLOC_MAGIC 0x57A2A110u
+#define SLAB_BYTES (256u * 1024u)
+
+void alloc_init(warp_allocator *a)
+{
+    memset(a, 0, sizeof *a);
+}
+
+static uint32_t size_class(size_t total)
+{
+    uint32_t c = 0;
+    while (((size_t)1 << (c + ALLOC_MIN_SHIFT)) < total)
+        c++;
+    return c;
+}
+
+static void refill(warp_ctx *w, uint32_t cls)
+{
+    warp_allocator *a = &w->alloc;
+    size_t bsz = (size_t)1 << (cls + ALLOC_MIN_SHIFT);
+    char *slab = malloc(SLAB_BYTES);
+    if (!slab)
+        warp_fatal(WARP_EXIT_RESOURCE, "out of memory for model allocations on rank %d (%llu bytes in use)",
+                   w->rank, (unsigned long long)a->bytes_in_use);
+    if (a->nslabs == a->cap_slabs) {
+        a->cap_slabs = a->cap_slabs ? 2 * a->cap_slabs : 64;
+        a->slabs = realloc(a->slabs, a->cap_slabs * sizeof *a->slabs);
+        if (!a->slabs)
+            warp_fatal(WARP_EXIT_RESOURCE, "out of memory for the slab table on rank %d", w->rank);
+    }
+    a->slabs[a->nslabs++] = slab;
+    for (size_t off = 0; off + bsz <= SLAB_BYTES; off += bsz) {
+        alloc_hdr *h = (alloc_hdr *)(slab + off);
+        h->anext = a->free[cls];
+        a->free[cls] = h;
+    }
+}
+
+void *alloc_get(warp_ctx *w, size_t size)
+{
+    warp_allocator *a = &w->alloc;
+    size_t total = sizeof(alloc_hdr) + ((size + 15) & ~(size_t)15);
+    alloc_hdr *h;
+    uint32_t cls = size_class(total);
+    if (cls >= ALLOC_CLASSES) {
+        h = malloc(total);
+        if (!h)
+            warp_fatal(WARP_EXIT_RESOURCE, "out of memory for a %zu-byte model allocation on rank %d",
+                       size, w->rank);
+        cls = ALLOC_BIG;
+        a->bytes_in_use += total;
+    } else {
+        if (!a->free[cls])
+            refill(w, cls);
+        h = a->free[cls];
+        a->free[cls] = h->anext;
+        a->bytes_in_use += (size_t)1 << (cls + ALLOC_MIN_SHIFT);
+    }
+    if (a->bytes_in_use > a->peak)
+        a->peak = a->bytes_in_use;
+    h->anext = h->fnext = NULL;
+    h->cls = cls;
+    h->magic = ALLOC_MAGIC;
+    return h + 1;
+}
+
+void alloc_put(warp_ctx *w, alloc_hdr *h)
+{
+    warp_allocator *a = &w->alloc;
+    WARP_ASSERT(h->magic == ALLOC_MAGIC, "a block freed by the engine came from warp_alloc and is live");
+    h->magic = 0;
+    if (h->cls == ALLOC_BIG) {
+        free(h);
+        return;
+    }
+    a->bytes_in_use -= (size_t)1 << (h->cls + ALLOC_MIN_SHIFT);
+    h->anext = a->free[h->cls];
+    a->free[h->cls] = h;
+}
+
+void alloc_destroy(warp_allocator *a)
+{
+    for (size_t i = 0; i < a->nslabs; i++)
+        free(a->slabs[i]);
+    free(a->slabs);
+    memset(a, 0, sizeof *a);
+}
+
+/* ---- the public calls ---- */
+
+void *warp_alloc(warp_lp *lp, size_t size)
+{
+    warp_ctx *w = lp->w;
+    void *p = alloc_get(w, size);
+    warp_event *e = w->cur;
+    if (e) { /* made by an event: released if that event is rolled back */
+        alloc_hdr *h = (alloc_hdr *)p - 1;
+        h->anext = e->allocs;
+        e->allocs = h;
+    }
+    return p;
+}
+
+void warp_free_on_commit(warp_lp *lp, void *ptr)
+{
+    warp_ctx *w = lp->w;
+    alloc_hdr *h = (alloc_hdr *)ptr - 1;
+    WARP_ASSERT(h->magic == ALLOC_MAGIC, "warp_free_on_commit gets a live warp_alloc block");
+    warp_event *e = w->cur;
+    if (!e) { /* init or finish: nothing can roll back */
+        alloc_put(w, h);
+        return;
+    }
+    h->fnext = e->frees;
+    e->frees = h;
+}

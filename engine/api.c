@@ -1,0 +1,92 @@
+/* engine/api.c — what handlers call: the clock, identity, RNG access and
+ * event creation. An event's key is fixed here: ts = now + delay, depth grows
+ * only across zero-delay (or rounded-away) sends, and seq is the sender's
+ * counter, restored on rollback, so re-executions recreate identical keys. */
+#include "internal.h"
+
+#include <math.h>
+
+warp_lpid warp_lp_id(const warp_lp *lp) { return lp->gid; }
+uint64_t warp_total_lps(const warp_lp *lp) { return lp->w->total_lps; }
+double warp_end(const warp_lp *lp) { return lp->w->end; }
+const void *warp_model_arg(const warp_lp *lp) { return lp->w->m->arg; }
+const warp_lp_type *warp_lp_get_type(const warp_lp *lp) { return lp->type; }
+void *warp_lp_out(warp_lp *lp) { return lp->out; }
+warp_rng *warp_lp_rng(warp_lp *lp) { return &lp->rng; }
+
+double warp_now(const warp_lp *lp)
+{
+    const warp_ctx *w = lp->w;
+    return w->cur ? w->cur->ts : w->now_init;
+}
+
+void *warp_event_new(warp_lp *lp, warp_lpid dest, double delay)
+{
+    warp_ctx *w = lp->w;
+    if (w->in_reverse)
+        warp_fatal_lp(lp, "sends an event from its reverse handler; reverse handlers must not send");
+    if (!(delay >= 0.0) || isinf(delay))
+        warp_fatal_lp(lp, "sends an event with delay %g; delays must be finite and >= 0", delay);
+    if (dest >= w->total_lps)
+        warp_fatal_lp(lp, "sends an event to LP %llu; LP ids go up to %llu",
+                      (unsigned long long)dest, (unsigned long long)(w->total_lps - 1));
+    if (w->synch == SYNCH_CONS && delay < w->m->lookahead)
+        warp_fatal_lp(lp,
+                      "sends an event with delay %g below the lookahead %g; conservative mode "
+                      "(--synch=cons) needs every delay >= lookahead: run with --synch=opt",
+                      delay, w->m->lookahead);
+    const warp_event *parent = w->cur;
+    double now = parent ? parent->ts : w->now_init;
+    warp_event *e = pool_get(w);
+    e->ts = now + delay;
+    e->depth = e->ts == now ? (parent ? parent->depth : 0) + 1 : 0;
+    e->src = lp->gid;
+    e->seq = lp->seq++;
+    e->dst = dest;
+    e->state = EV_NEW;
+    e->remote = 0;
+    e->children = e->rsent = NULL;
+    memset(EV_PAYLOAD(e), 0, w->msg_size);
+    return EV_PAYLOAD(e);
+}
+
+void warp_event_send(warp_lp *lp, void *payload)
+{
+    warp_ctx *w = lp->w;
+    warp_event *e = EV_OF(payload);
+    WARP_ASSERT(e->state == EV_NEW && e->src == lp->gid, "warp_event_send gets an event from warp_event_new of this LP");
+    if (e->ts >= w->end) { /* never runs in any mode: drop it now */
+        pool_put(w, e);
+        return;
+    }
+    warp_event *parent = w->cur;
+    bool cancellable = w->tracking && parent;
+    int pe = w->nranks == 1 ? 0 : map_pe_of(w, e->dst);
+    if (pe == w->rank) {
+        e->lp = map_local_lp(w, e->dst);
+        if (cancellable) {
+            e->sibling = parent->children;
+            parent->children = e;
+        }
+        deliver_local(w, e);
+        return;
+    }
+    transport_send_event(w, e, pe);
+    if (cancellable) {
+        e->state = EV_REMOTE_SENT;
+        e->sibling = parent->rsent;
+        parent->rsent = e;
+    } else {
+        pool_put(w, e);
+    }
+}
+
+void warp_send(warp_lp *lp, warp_lpid dest, double delay, const void *msg, size_t len)
+{
+    if (len > lp->w->msg_size)
+        warp_fatal_lp(lp, "sends a %zu-byte message; the model declared msg_size %zu", len,
+                      lp->w->msg_size);
+    void *p = warp_event_new(lp, dest, delay);
+    memcpy(p, msg, len);
+    warp_event_send(lp, p);
+}

@@ -1,0 +1,99 @@
+/* engine/context.c — the one engine context per process: MPI start and stop,
+ * user-facing fatal errors, and small accessors. Errors print one line on the
+ * rank that found them and stop every rank (MPI_Abort when several run). */
+#include "internal.h"
+
+#include <stdarg.h>
+#include <stdlib.h>
+#include <time.h>
+
+static const char *prog_name = "warpnet";
+static int fatal_multi; /* several ranks: stop them all */
+
+double warp_wtime(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+static void vfatal(int code, const char *fmt, va_list ap)
+{
+    fflush(stdout);
+    fprintf(stderr, "%s: ", prog_name);
+    vfprintf(stderr, fmt, ap);
+    fputc('\n', stderr);
+    fflush(stderr);
+    if (fatal_multi)
+        MPI_Abort(MPI_COMM_WORLD, code);
+    exit(code);
+}
+
+void warp_fatal(int code, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vfatal(code, fmt, ap);
+}
+
+void warp_fatal_lp(const warp_lp *lp, const char *fmt, ...)
+{
+    char buf[512];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(buf, sizeof buf, fmt, ap);
+    va_end(ap);
+    warp_fatal(WARP_EXIT_USAGE, "LP %llu (%s) at time %.17g %s", (unsigned long long)lp->gid,
+               lp->type->name ? lp->type->name : "?", warp_now(lp), buf);
+}
+
+void warp_internal_error(const char *file, int line, const char *invariant)
+{
+    warp_fatal(WARP_EXIT_INTERNAL, "internal error at %s:%d: invariant broken: %s (please report)",
+               file, line, invariant);
+}
+
+warp_ctx *warp_init(int *argc, char ***argv)
+{
+    int inited = 0;
+    MPI_Initialized(&inited);
+    if (!inited)
+        MPI_Init(argc, argv);
+    if (argc && *argc > 0 && (*argv)[0]) {
+        const char *slash = strrchr((*argv)[0], '/');
+        prog_name = slash ? slash + 1 : (*argv)[0];
+        if (!strncmp(prog_name, "lt-", 3)) /* libtool's uninstalled wrapper */
+            prog_name += 3;
+    }
+    warp_ctx *w = calloc(1, sizeof *w);
+    if (!w)
+        warp_fatal(WARP_EXIT_RESOURCE, "out of memory for the engine context");
+    MPI_Comm_rank(MPI_COMM_WORLD, &w->rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &w->nranks);
+    fatal_multi = w->nranks > 1;
+    w->synch = w->nranks > 1 ? SYNCH_OPT : SYNCH_SEQ;
+    w->end = 100.0;
+    w->seed = 1;
+    w->qkind = QUEUE_HEAP;
+    w->batch = 16;
+    w->gvt_interval = 16;
+    w->gvt_kind = 0;
+    return w;
+}
+
+void warp_finalize(warp_ctx *w)
+{
+    free(w->stats_json);
+    free(w);
+    int fin = 0;
+    MPI_Finalized(&fin);
+    if (!fin)
+        MPI_Finalize();
+}
+
+int warp_rank(const warp_ctx *w) { return w->rank; }
+int warp_nranks(const warp_ctx *w) { return w->nranks; }
+double warp_end_time(const warp_ctx *w) { return w->end; }
+uint64_t warp_seed(const warp_ctx *w) { return w->seed; }
+int warp_quiet(const warp_ctx *w) { return w->quiet; }
+const warp_stats *warp_last_stats(const warp_ctx *w) { return &w->stats; }

@@ -1,0 +1,343 @@
+/* engine/internal.h — the engine's private data structures, shared by the
+ * engine's .c files only. One warp_ctx per process (= PE = MPI rank) owns
+ * everything: LPs, KPs, the event pool, the pending queue, the transport. */
+#ifndef WARP_INTERNAL_H
+#define WARP_INTERNAL_H
+
+#include "config.h"
+
+#include <mpi.h>
+#include <stdbool.h>
+#include <string.h>
+
+#include "warp.h"
+
+/* Exit codes (documented in the README). */
+enum {
+    WARP_EXIT_INTERNAL = 1, /* an engine invariant broke: a bug */
+    WARP_EXIT_USAGE = 2,    /* bad option, config or input file */
+    WARP_EXIT_RESOURCE = 3, /* out of event memory or similar */
+    WARP_EXIT_CHECK = 4,    /* --synch=check found a reverse-handler bug */
+    WARP_EXIT_SIGNAL = 5,   /* interrupted */
+};
+
+typedef enum warp_synch {
+    SYNCH_SEQ = 1,
+    SYNCH_CONS = 2,
+    SYNCH_OPT = 3,
+    SYNCH_CHECK = 4,
+    SYNCH_DEBUG = 5,
+} warp_synch;
+
+typedef enum ev_state {
+    EV_FREE = 0,
+    EV_NEW,         /* allocated by warp_event_new, not sent yet */
+    EV_PENDING,     /* in the pending queue */
+    EV_PROCESSED,   /* in its KP's processed list */
+    EV_REMOTE_SENT, /* sender-side record of an event sent to another PE */
+} ev_state;
+
+typedef struct warp_event warp_event;
+typedef struct warp_kp warp_kp;
+typedef struct undo_rec undo_rec;
+typedef struct undo_chunk undo_chunk;
+typedef struct alloc_hdr alloc_hdr;
+
+struct warp_event {
+    /* The total order key: (ts, depth, src, seq). */
+    double ts;
+    uint32_t depth;
+    uint8_t state;
+    uint8_t epoch;      /* GVT colour of a remote message */
+    uint8_t remote;     /* arrived from another PE (lives in the remote table) */
+    uint8_t pad_;
+    warp_lpid src;
+    uint64_t seq;
+    warp_lpid dst;
+    uint64_t uid;       /* unique per incarnation: matches anti-messages */
+    warp_lp *lp;        /* destination LP when local */
+    warp_event *next, *prev;   /* processed list, free list */
+    warp_event *children;      /* local events this one sent (processed only) */
+    warp_event *rsent;         /* records of remote events this one sent */
+    warp_event *sibling;       /* next in the parent's children / rsent list */
+    warp_event *hnext;         /* remote table chain */
+    union {
+        uint32_t qpos;                      /* heap slot while pending */
+        struct { warp_event *l, *r; } sp;   /* splay links while pending */
+    } q;
+    /* Rollback record, valid while processed. */
+    uint64_t rng_before, seq_before;
+    warp_bits bits;
+    undo_rec *undo;            /* newest undo record of this event */
+    undo_chunk *mark_chunk;    /* undo arena position before the event ran */
+    uint32_t mark_off;
+    int32_t dst_pe;
+    alloc_hdr *allocs;         /* warp_alloc blocks made by this event */
+    alloc_hdr *frees;          /* warp_free_on_commit requests of this event */
+};
+
+#define EV_PAYLOAD(e) ((void *)((char *)(e) + sizeof(warp_event)))
+#define EV_OF(p) ((warp_event *)((char *)(p) - sizeof(warp_event)))
+
+/* Strict total order of events; equal only for the same event. */
+static inline bool ev_less(const warp_event *a, const warp_event *b)
+{
+    if (a->ts != b->ts)
+        return a->ts < b->ts;
+    if (a->depth != b->depth)
+        return a->depth < b->depth;
+    if (a->src != b->src)
+        return a->src < b->src;
+    return a->seq < b->seq;
+}
+
+/* ---- undo log (undo.c) ---------------------------------------------------- */
+struct undo_chunk {
+    undo_chunk *next, *prev; /* oldest -> newest */
+    uint32_t used, cap;
+    char data[];
+};
+struct undo_rec {
+    undo_rec *prev; /* older record of the same event */
+    void *addr;
+    size_t len;
+    char bytes[];
+};
+typedef struct undo_arena {
+    undo_chunk *oldest, *newest;
+} undo_arena;
+
+/* ---- rollback-safe allocations (alloc.c) ---------------------------------- */
+struct alloc_hdr {
+    alloc_hdr *anext; /* in the allocating event's list */
+    alloc_hdr *fnext; /* in the freeing event's list */
+    uint32_t cls;     /* size class, or ALLOC_BIG */
+    uint32_t magic;
+};
+
+struct warp_kp {
+    warp_event *head, *tail; /* processed events, ascending key */
+    undo_arena undo;
+    uint64_t rollbacks;
+    uint64_t rolled_back;
+    uint32_t id;
+};
+
+struct warp_lp {
+    warp_lpid gid;
+    const warp_lp_type *type;
+    warp_kp *kp;
+    warp_ctx *w;
+    void *state;
+    void *out;
+    warp_rng rng;
+    uint64_t seq;    /* send sequence number */
+    uint64_t digest; /* ordered hash of this LP's committed events */
+};
+
+/* ---- pending queue (queue.c) ---------------------------------------------- */
+typedef enum queue_kind { QUEUE_HEAP = 0, QUEUE_SPLAY = 1 } queue_kind;
+typedef struct heap_ent {
+    double ts;
+    warp_event *ev;
+} heap_ent;
+typedef struct warp_queue {
+    queue_kind kind;
+    size_t n;
+    heap_ent *heap; /* 4-ary heap */
+    size_t cap;
+    warp_event *root; /* splay tree */
+} warp_queue;
+
+/* ---- event pool (pool.c) -------------------------------------------------- */
+typedef struct warp_pool {
+    char *base;
+    size_t ev_size;
+    uint64_t cap;   /* events reserved (--events) */
+    uint64_t bump;  /* events ever handed out from base */
+    warp_event *free;
+    uint64_t in_use, peak;
+} warp_pool;
+
+/* ---- size-class allocator for warp_alloc (alloc.c) ------------------------ */
+#define ALLOC_CLASSES 12 /* 32 B .. 64 KiB */
+typedef struct warp_allocator {
+    alloc_hdr *free[ALLOC_CLASSES];
+    void **slabs;
+    size_t nslabs, cap_slabs;
+    uint64_t bytes_in_use, peak;
+} warp_allocator;
+
+/* ---- transport (transport.c) ---------------------------------------------- */
+typedef struct warp_sendbuf warp_sendbuf;
+typedef struct warp_transport {
+    size_t buf_bytes;        /* size of one aggregation buffer */
+    warp_sendbuf **out;      /* per destination PE: buffer being filled */
+    warp_sendbuf *spare;     /* free buffers */
+    warp_sendbuf *inflight;  /* MPI_Isend not yet complete */
+    int *dirty;              /* destinations with a buffer being filled */
+    int ndirty;
+    int nrecv;
+    MPI_Request *rreq;
+    char **rbuf;
+    uint64_t *rpost;         /* when each receive was posted: match order */
+    uint64_t nposted;
+    warp_event **table;      /* remote events by uid */
+    uint64_t table_mask;
+    warp_event *orphans;     /* anti-messages that overtook their event */
+    uint64_t next_uid;
+    uint64_t sent[4], recvd[4]; /* message counts per GVT epoch (mod 4) */
+} warp_transport;
+
+/* ---- GVT (gvt.c) ---------------------------------------------------------- */
+typedef struct warp_gvt {
+    int kind;         /* 0 mattern, 1 sync */
+    uint64_t round;   /* current white epoch */
+    bool active;
+    int64_t white_sent;
+    double red_min;
+    MPI_Request req[2];
+    int64_t sum_in[3], sum_out[3];
+    double min_in, min_out;
+    uint64_t batches_since;
+    bool forced;
+} warp_gvt;
+
+typedef struct warp_timers {
+    double forward, reverse, queue, net, gvt, fossil;
+} warp_timers;
+
+struct warp_ctx {
+    int rank, nranks;
+    /* options */
+    warp_synch synch;
+    bool synch_set;
+    double end;
+    uint64_t seed;
+    uint64_t events_opt; /* 0 = automatic */
+    queue_kind qkind;
+    uint64_t batch, gvt_interval;
+    int gvt_kind;
+    uint64_t lps_per_kp, kps_opt;
+    char *stats_json;
+    bool progress, quiet;
+    uint64_t debug_seed;
+    /* model */
+    const warp_model *m;
+    uint64_t total_lps, first_gid, nlocal;
+    warp_lp *lps;
+    warp_lpid *gids;          /* custom mapping: sorted local gids */
+    uint64_t *gid_table;      /* custom mapping: gid -> local index + 1 */
+    uint64_t gid_mask;
+    char *state_mem, *out_mem;
+    warp_kp *kps;
+    uint64_t nkps;
+    size_t msg_size;
+    /* machinery */
+    warp_pool pool;
+    warp_queue queue;
+    warp_allocator alloc;
+    warp_transport tr;
+    warp_gvt gvt;
+    undo_chunk *spare_chunks;
+    warp_event *cur;      /* event being processed, NULL in init */
+    warp_lp *cur_lp;
+    bool tracking;        /* keep rollback records (opt, check, debug) */
+    bool in_reverse;
+    double now_init;
+    double gvt_value;
+    warp_rng debug_rng;
+    /* statistics (local) */
+    uint64_t committed, processed, rolled_back, rb_primary, rb_secondary;
+    uint64_t gvt_rounds, fossils, remote_sent, anti_sent, pops;
+    warp_timers t;
+    double t_start, t_setup;
+    double last_progress;
+    warp_stats stats;
+};
+
+/* context.c */
+double warp_wtime(void);
+void warp_fatal_lp(const warp_lp *lp, const char *what, ...) __attribute__((noreturn, format(printf, 2, 3)));
+#define WARP_ASSERT(cond, invariant)                                                              \
+    do {                                                                                          \
+        if (!(cond))                                                                              \
+            warp_internal_error(__FILE__, __LINE__, invariant);                                   \
+    } while (0)
+void warp_internal_error(const char *file, int line, const char *invariant) __attribute__((noreturn));
+
+/* pool.c */
+void pool_init(warp_ctx *w, uint64_t cap);
+warp_event *pool_get(warp_ctx *w);
+void pool_put(warp_ctx *w, warp_event *e);
+bool pool_low(const warp_ctx *w);
+void pool_destroy(warp_ctx *w);
+
+/* queue.c */
+void queue_init(warp_queue *q, queue_kind kind, size_t hint);
+void queue_insert(warp_queue *q, warp_event *e);
+warp_event *queue_peek(warp_queue *q);
+warp_event *queue_pop(warp_queue *q);
+void queue_remove(warp_queue *q, warp_event *e);
+void queue_destroy(warp_queue *q);
+int queue_parse(const char *name);
+
+/* alloc.c */
+void alloc_init(warp_allocator *a);
+void *alloc_get(warp_ctx *w, size_t size);
+void alloc_put(warp_ctx *w, alloc_hdr *h);
+void alloc_destroy(warp_allocator *a);
+
+/* undo.c */
+void undo_mark(warp_ctx *w, warp_kp *kp, warp_event *e);
+void undo_replay(warp_ctx *w, warp_kp *kp, warp_event *e);
+void undo_release_before(warp_ctx *w, warp_kp *kp, warp_event *oldest_live);
+void undo_destroy(warp_ctx *w, warp_kp *kp);
+
+/* process.c: run one event's forward handler with rollback bookkeeping */
+void process_event(warp_ctx *w, warp_event *e);
+void kp_append(warp_kp *kp, warp_event *e);
+void deliver_local(warp_ctx *w, warp_event *e);
+
+/* rollback.c */
+void rollback_kp(warp_ctx *w, warp_kp *kp, const warp_event *key, bool secondary);
+void undo_event(warp_ctx *w, warp_event *e);
+void cancel_event(warp_ctx *w, warp_event *e);
+
+/* fossil.c */
+void commit_event(warp_ctx *w, warp_event *e);
+void fossil_collect(warp_ctx *w, double gvt);
+
+/* mapping (setup.c) */
+int map_pe_of(const warp_ctx *w, warp_lpid gid);
+warp_lp *map_local_lp(const warp_ctx *w, warp_lpid gid);
+
+/* transport.c */
+void transport_init(warp_ctx *w);
+void transport_send_event(warp_ctx *w, warp_event *e, int pe);
+void transport_send_anti(warp_ctx *w, warp_event *rec);
+void transport_poll(warp_ctx *w);
+void transport_flush(warp_ctx *w);
+bool transport_idle(const warp_ctx *w);
+void transport_destroy(warp_ctx *w);
+void remote_forget(warp_ctx *w, warp_event *e);
+
+/* gvt.c */
+void gvt_init(warp_ctx *w);
+bool gvt_step(warp_ctx *w, bool idle); /* true when a new GVT was computed */
+double gvt_sync(warp_ctx *w);
+double local_min_ts(warp_ctx *w);
+void counts_reduce(warp_ctx *w, int64_t *local3, int64_t *global3);
+
+/* schedulers */
+void sched_seq(warp_ctx *w);
+void sched_opt(warp_ctx *w);
+void sched_cons(warp_ctx *w);
+void sched_check(warp_ctx *w);
+
+/* stats.c */
+uint64_t digest_event(const warp_ctx *w, const warp_event *e);
+void stats_finish(warp_ctx *w);
+void progress_maybe(warp_ctx *w, double gvt, uint64_t committed_all, uint64_t rolled_all, bool force);
+
+#endif

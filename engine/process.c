@@ -1,0 +1,47 @@
+/* engine/process.c — running one event and delivering new ones. Invariant
+ * kept with rollback.c: every KP's processed list is in ascending key order and
+ * every pending event of a KP has a larger key than the KP's last processed
+ * event (delivery of a smaller key rolls the KP back first). */
+#include "internal.h"
+
+void process_event(warp_ctx *w, warp_event *e)
+{
+    warp_lp *lp = e->lp;
+    e->bits.b = 0;
+    e->children = e->rsent = NULL;
+    e->allocs = e->frees = NULL;
+    if (w->tracking) {
+        e->rng_before = lp->rng.counter;
+        e->seq_before = lp->seq;
+        undo_mark(w, lp->kp, e);
+    }
+    w->cur = e;
+    w->cur_lp = lp;
+    if (w->tracking && lp->type->save == WARP_SAVE_FULL)
+        warp_save(lp, lp->state, lp->type->state_size);
+    lp->type->forward(lp, lp->state, EV_PAYLOAD(e), &e->bits);
+    w->cur = NULL;
+    w->cur_lp = NULL;
+    e->state = EV_PROCESSED;
+    w->processed++;
+}
+
+void kp_append(warp_kp *kp, warp_event *e)
+{
+    e->next = NULL;
+    e->prev = kp->tail;
+    if (kp->tail)
+        kp->tail->next = e;
+    else
+        kp->head = e;
+    kp->tail = e;
+}
+
+void deliver_local(warp_ctx *w, warp_event *e)
+{
+    warp_kp *kp = e->lp->kp;
+    if (w->tracking && kp->tail && ev_less(e, kp->tail))
+        rollback_kp(w, kp, e, false);
+    e->state = EV_PENDING;
+    queue_insert(&w->queue, e);
+}

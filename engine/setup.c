@@ -1,0 +1,252 @@
+/* engine/setup.c — builds a run: LP placement on PEs (block-linear or the
+ * model's mapper), LPs grouped into KPs, states, the pool and queue; then runs
+ * init handlers, the chosen scheduler and finish handlers. Called by warp_run. */
+#include "internal.h"
+
+#include <stdlib.h>
+#include <unistd.h>
+
+static void block_range(uint64_t n, int npes, int pe, uint64_t *first, uint64_t *count)
+{
+    uint64_t q = n / (uint64_t)npes, r = n % (uint64_t)npes, p = (uint64_t)pe;
+    *first = p * q + (p < r ? p : r);
+    *count = q + (p < r ? 1 : 0);
+}
+
+int map_pe_of(const warp_ctx *w, warp_lpid gid)
+{
+    const warp_model *m = w->m;
+    if (m->map)
+        return m->map(gid, w->nranks, m->arg);
+    uint64_t n = w->total_lps, P = (uint64_t)w->nranks, q = n / P, r = n % P;
+    if (gid < r * (q + 1))
+        return (int)(gid / (q + 1));
+    return (int)(r + (gid - r * (q + 1)) / q);
+}
+
+static uint64_t hash_gid(uint64_t x)
+{
+    x ^= x >> 33;
+    x *= 0xff51afd7ed558ccdull;
+    x ^= x >> 33;
+    return x;
+}
+
+warp_lp *map_local_lp(const warp_ctx *w, warp_lpid gid)
+{
+    if (!w->gid_table) {
+        WARP_ASSERT(gid - w->first_gid < w->nlocal, "an event delivered here is for a local LP");
+        return &w->lps[gid - w->first_gid];
+    }
+    for (uint64_t h = hash_gid(gid) & w->gid_mask;; h = (h + 1) & w->gid_mask) {
+        uint64_t v = w->gid_table[h];
+        WARP_ASSERT(v != 0, "an event delivered here is for a local LP");
+        if (w->gids[v - 1] == gid)
+            return &w->lps[v - 1];
+    }
+}
+
+static void place_lps(warp_ctx *w)
+{
+    const warp_model *m = w->m;
+    if (!m->map) {
+        block_range(w->total_lps, w->nranks, w->rank, &w->first_gid, &w->nlocal);
+        return;
+    }
+    uint64_t count = 0;
+    for (warp_lpid g = 0; g < w->total_lps; g++) {
+        int pe = m->map(g, w->nranks, m->arg);
+        if (pe < 0 || pe >= w->nranks)
+            warp_fatal(WARP_EXIT_USAGE, "model %s maps LP %llu to rank %d of %d", m->name,
+                       (unsigned long long)g, pe, w->nranks);
+        count += pe == w->rank;
+    }
+    w->nlocal = count;
+    w->gids = malloc((count ? count : 1) * sizeof *w->gids);
+    uint64_t size = 16;
+    while (size < 2 * count)
+        size <<= 1;
+    w->gid_mask = size - 1;
+    w->gid_table = calloc(size, sizeof *w->gid_table);
+    if (!w->gids || !w->gid_table)
+        warp_fatal(WARP_EXIT_RESOURCE, "out of memory mapping %llu LPs", (unsigned long long)count);
+    uint64_t i = 0;
+    for (warp_lpid g = 0; g < w->total_lps; g++) {
+        if (m->map(g, w->nranks, m->arg) != w->rank)
+            continue;
+        w->gids[i] = g;
+        uint64_t h = hash_gid(g) & w->gid_mask;
+        while (w->gid_table[h])
+            h = (h + 1) & w->gid_mask;
+        w->gid_table[h] = ++i;
+    }
+}
+
+static void build_lps(warp_ctx *w)
+{
+    const warp_model *m = w->m;
+    uint64_t n = w->nlocal;
+    w->lps = calloc(n ? n : 1, sizeof *w->lps);
+    if (!w->lps)
+        warp_fatal(WARP_EXIT_RESOURCE, "out of memory for %llu LPs on rank %d", (unsigned long long)n,
+                   w->rank);
+    size_t state_bytes = 0, out_bytes = 0;
+    for (uint64_t i = 0; i < n; i++) {
+        warp_lp *lp = &w->lps[i];
+        lp->gid = w->gids ? w->gids[i] : w->first_gid + i;
+        lp->type = m->lp_type(lp->gid, m->arg);
+        if (!lp->type || !lp->type->forward)
+            warp_fatal(WARP_EXIT_USAGE, "model %s gives LP %llu no type with a forward handler",
+                       m->name, (unsigned long long)lp->gid);
+        state_bytes += (lp->type->state_size + 15) & ~(size_t)15;
+        out_bytes += (lp->type->out_size + 15) & ~(size_t)15;
+    }
+    w->state_mem = calloc(state_bytes ? state_bytes : 1, 1);
+    w->out_mem = calloc(out_bytes ? out_bytes : 1, 1);
+    if (!w->state_mem || !w->out_mem)
+        warp_fatal(WARP_EXIT_RESOURCE, "out of memory for LP states (%zu bytes) on rank %d",
+                   state_bytes + out_bytes, w->rank);
+    if (w->kps_opt)
+        w->nkps = w->kps_opt < n ? w->kps_opt : n;
+    else if (w->lps_per_kp)
+        w->nkps = (n + w->lps_per_kp - 1) / w->lps_per_kp;
+    else
+        w->nkps = n < 64 ? n : 64;
+    if (!w->nkps)
+        w->nkps = 1;
+    w->kps = calloc(w->nkps, sizeof *w->kps);
+    if (!w->kps)
+        warp_fatal(WARP_EXIT_RESOURCE, "out of memory for %llu KPs", (unsigned long long)w->nkps);
+    for (uint64_t k = 0; k < w->nkps; k++)
+        w->kps[k].id = (uint32_t)k;
+    char *s = w->state_mem, *o = w->out_mem;
+    for (uint64_t i = 0; i < n; i++) {
+        warp_lp *lp = &w->lps[i];
+        lp->w = w;
+        lp->kp = &w->kps[n ? i * w->nkps / n : 0];
+        lp->state = s;
+        lp->out = o;
+        s += (lp->type->state_size + 15) & ~(size_t)15;
+        o += (lp->type->out_size + 15) & ~(size_t)15;
+        lp->rng = warp_rng_stream(w->seed, lp->gid);
+    }
+}
+
+static void check_mode(const warp_ctx *w)
+{
+    const warp_model *m = w->m;
+    if (!m->total_lps)
+        warp_fatal(WARP_EXIT_USAGE, "model %s has no LPs", m->name);
+    if (!m->lp_type)
+        warp_fatal(WARP_EXIT_USAGE, "model %s gives no lp_type function", m->name);
+    if (w->nranks > 1 && (w->synch == SYNCH_SEQ || w->synch == SYNCH_CHECK || w->synch == SYNCH_DEBUG))
+        warp_fatal(WARP_EXIT_USAGE,
+                   "--synch=%s runs on one rank (started on %d): use --synch=opt or cons under mpiexec",
+                   w->synch == SYNCH_SEQ ? "seq" : w->synch == SYNCH_CHECK ? "check" : "debug",
+                   w->nranks);
+    if (w->synch == SYNCH_CONS && !(m->lookahead > 0))
+        warp_fatal(WARP_EXIT_USAGE,
+                   "--synch=cons needs a positive lookahead; model %s declares %g: use --synch=opt",
+                   m->name, m->lookahead);
+}
+
+static void teardown(warp_ctx *w)
+{
+    for (uint64_t k = 0; k < w->nkps; k++)
+        undo_destroy(w, &w->kps[k]);
+    while (w->spare_chunks) {
+        undo_chunk *c = w->spare_chunks;
+        w->spare_chunks = c->next;
+        free(c);
+    }
+    if (w->nranks > 1)
+        transport_destroy(w);
+    queue_destroy(&w->queue);
+    alloc_destroy(&w->alloc);
+    pool_destroy(w);
+    free(w->kps);
+    free(w->lps);
+    free(w->state_mem);
+    free(w->out_mem);
+    free(w->gids);
+    free(w->gid_table);
+    w->kps = NULL;
+    w->lps = NULL;
+    w->gids = NULL;
+    w->gid_table = NULL;
+}
+
+void warp_run(warp_ctx *w, const warp_model *m)
+{
+    double t0 = warp_wtime();
+    w->m = m;
+    w->total_lps = m->total_lps;
+    w->msg_size = m->msg_size;
+    check_mode(w);
+    w->tracking = w->synch == SYNCH_OPT || w->synch == SYNCH_CHECK || w->synch == SYNCH_DEBUG;
+    w->committed = w->processed = w->rolled_back = w->rb_primary = w->rb_secondary = 0;
+    w->gvt_rounds = w->fossils = w->remote_sent = w->anti_sent = w->pops = 0;
+    memset(&w->t, 0, sizeof w->t);
+    w->gvt_value = 0;
+    if (!w->progress && w->rank == 0 && isatty(2) && !w->quiet)
+        w->progress = true;
+
+    place_lps(w);
+    build_lps(w);
+    uint64_t cap = w->events_opt;
+    if (!cap) {
+        cap = 4 * w->nlocal + 65536;
+        if (cap < (1u << 20))
+            cap = 1u << 20;
+    }
+    pool_init(w, cap);
+    queue_init(&w->queue, w->qkind, w->nlocal + 16);
+    alloc_init(&w->alloc);
+    w->debug_rng = warp_rng_stream(w->seed ^ 0xDEB06DEB06ull, (uint64_t)w->rank);
+    if (w->nranks > 1)
+        transport_init(w);
+    gvt_init(w);
+
+    w->now_init = 0;
+    for (uint64_t i = 0; i < w->nlocal; i++) {
+        warp_lp *lp = &w->lps[i];
+        if (lp->type->init) {
+            w->cur_lp = lp;
+            lp->type->init(lp, lp->state);
+            w->cur_lp = NULL;
+        }
+    }
+    MPI_Barrier(MPI_COMM_WORLD);
+    w->t_setup = warp_wtime() - t0;
+    w->t_start = warp_wtime();
+    w->last_progress = w->t_start;
+
+    switch (w->synch) {
+    case SYNCH_SEQ:
+        sched_seq(w);
+        break;
+    case SYNCH_CONS:
+        sched_cons(w);
+        break;
+    case SYNCH_CHECK:
+        sched_check(w);
+        break;
+    case SYNCH_OPT:
+    case SYNCH_DEBUG:
+        sched_opt(w);
+        break;
+    }
+    double run_s = warp_wtime() - w->t_start;
+
+    for (uint64_t i = 0; i < w->nlocal; i++) {
+        warp_lp *lp = &w->lps[i];
+        if (lp->type->finish) {
+            w->cur_lp = lp;
+            lp->type->finish(lp, lp->state, lp->out);
+            w->cur_lp = NULL;
+        }
+    }
+    w->stats.run_s = run_s;
+    stats_finish(w);
+    teardown(w);
+}

@@ -1,0 +1,192 @@
+/* engine/stats.c — the committed digest and the end-of-run statistics.
+ * The digest hashes each committed event (key, destination, payload) into its
+ * LP's ordered hash; LPs combine by a wrapping sum, so the result does not
+ * depend on placement, KPs or rank count. Rank 0 prints and writes JSON. */
+#include "internal.h"
+
+#include <inttypes.h>
+#include <stdlib.h>
+#include <sys/resource.h>
+
+static inline uint64_t mix64(uint64_t x)
+{
+    x ^= x >> 30;
+    x *= 0xbf58476d1ce4e5b9ull;
+    x ^= x >> 27;
+    x *= 0x94d049bb133111ebull;
+    x ^= x >> 31;
+    return x;
+}
+
+uint64_t digest_event(const warp_ctx *w, const warp_event *e)
+{
+    uint64_t tsbits;
+    memcpy(&tsbits, &e->ts, sizeof tsbits);
+    uint64_t h = mix64(tsbits ^ 0x243F6A8885A308D3ull);
+    h = mix64(h ^ e->depth);
+    h = mix64(h ^ e->src);
+    h = mix64(h ^ e->seq);
+    h = mix64(h ^ e->dst);
+    const unsigned char *p = EV_PAYLOAD(e);
+    size_t n = w->msg_size, i = 0;
+    for (; i + 8 <= n; i += 8) {
+        uint64_t v;
+        memcpy(&v, p + i, 8);
+        h = mix64(h ^ v);
+    }
+    if (i < n) {
+        uint64_t v = 0;
+        memcpy(&v, p + i, n - i);
+        h = mix64(h ^ v);
+    }
+    return h;
+}
+
+static uint64_t local_digest(const warp_ctx *w)
+{
+    uint64_t d = 0;
+    for (uint64_t i = 0; i < w->nlocal; i++)
+        d += mix64(w->lps[i].gid * 0x9E3779B97F4A7C15ull ^ mix64(w->lps[i].digest));
+    return d;
+}
+
+static long peak_rss_kb(void)
+{
+    struct rusage ru;
+    getrusage(RUSAGE_SELF, &ru);
+    return ru.ru_maxrss;
+}
+
+static void group(char *buf, size_t n, uint64_t v)
+{
+    char tmp[32];
+    int len = snprintf(tmp, sizeof tmp, "%" PRIu64, v), o = 0;
+    for (int i = 0; i < len && (size_t)o + 2 < n; i++) {
+        if (i && (len - i) % 3 == 0)
+            buf[o++] = ',';
+        buf[o++] = tmp[i];
+    }
+    buf[o] = 0;
+}
+
+static const char *synch_name(warp_synch s)
+{
+    switch (s) {
+    case SYNCH_SEQ: return "seq";
+    case SYNCH_CONS: return "cons";
+    case SYNCH_OPT: return "opt";
+    case SYNCH_CHECK: return "check";
+    case SYNCH_DEBUG: return "debug";
+    }
+    return "?";
+}
+
+void stats_finish(warp_ctx *w)
+{
+    warp_stats *s = &w->stats;
+    enum { N_SUM = 10 };
+    uint64_t loc[N_SUM] = {w->committed, w->processed, w->rolled_back, w->rb_primary, w->rb_secondary,
+                           w->remote_sent, w->anti_sent, local_digest(w), 0, 0};
+    uint64_t glob[N_SUM];
+    MPI_Allreduce(loc, glob, N_SUM, MPI_UINT64_T, MPI_SUM, MPI_COMM_WORLD);
+    uint64_t peak = w->pool.peak * w->pool.ev_size + w->alloc.peak, peak_g;
+    MPI_Allreduce(&peak, &peak_g, 1, MPI_UINT64_T, MPI_MAX, MPI_COMM_WORLD);
+    uint64_t cmin, cmax;
+    MPI_Allreduce(&w->committed, &cmin, 1, MPI_UINT64_T, MPI_MIN, MPI_COMM_WORLD);
+    MPI_Allreduce(&w->committed, &cmax, 1, MPI_UINT64_T, MPI_MAX, MPI_COMM_WORLD);
+    double tl[6] = {w->t.forward, w->t.reverse, w->t.queue, w->t.net, w->t.gvt, w->t.fossil}, tg[6];
+    MPI_Allreduce(tl, tg, 6, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+    long rss = peak_rss_kb(), rss_max;
+    MPI_Allreduce(&rss, &rss_max, 1, MPI_LONG, MPI_MAX, MPI_COMM_WORLD);
+
+    s->committed = glob[0];
+    s->processed = glob[1];
+    s->rolled_back = glob[2];
+    s->rollbacks_primary = glob[3];
+    s->rollbacks_secondary = glob[4];
+    s->remote_sent = glob[5];
+    s->anti_sent = glob[6];
+    s->digest = glob[7];
+    s->gvt_rounds = w->gvt_rounds;
+    s->fossil_collections = w->fossils;
+    s->peak_event_bytes = peak_g;
+    s->efficiency = s->committed ? 1.0 - (double)s->rolled_back / (double)s->committed : 1.0;
+    s->setup_s = w->t_setup;
+    MPI_Bcast(&s->run_s, 1, MPI_DOUBLE, 0, MPI_COMM_WORLD);
+    s->event_rate = s->run_s > 0 ? (double)s->committed / s->run_s : 0;
+    s->t_forward = tg[0];
+    s->t_reverse = tg[1];
+    s->t_queue = tg[2];
+    s->t_net = tg[3];
+    s->t_gvt = tg[4];
+    s->t_fossil = tg[5];
+    s->final_gvt = w->gvt_value;
+    double mean = (double)s->committed / w->nranks;
+    double imbalance = mean > 0 ? (double)cmax / mean : 1.0;
+
+    if (w->rank != 0)
+        return;
+    if (w->progress)
+        fputc('\n', stderr);
+    if (!w->quiet) {
+        char b[64];
+        printf("\nWarpnet engine statistics (%s, %d rank%s, %llu LPs, %llu KP%s per rank)\n",
+               synch_name(w->synch), w->nranks, w->nranks > 1 ? "s" : "",
+               (unsigned long long)w->total_lps, (unsigned long long)w->nkps, w->nkps > 1 ? "s" : "");
+        group(b, sizeof b, s->committed);
+        printf("  %-30s %20s\n", "committed events", b);
+        group(b, sizeof b, s->processed);
+        printf("  %-30s %20s\n", "processed events", b);
+        group(b, sizeof b, s->rolled_back);
+        printf("  %-30s %20s\n", "rolled back events", b);
+        printf("  %-30s %20" PRIu64 " / %" PRIu64 "\n", "rollbacks primary / secondary",
+               s->rollbacks_primary, s->rollbacks_secondary);
+        printf("  %-30s %19.2f%%\n", "efficiency", 100.0 * s->efficiency);
+        printf("  %-30s %20.3f\n", "setup wall time (s)", s->setup_s);
+        printf("  %-30s %20.3f\n", "run wall time (s)", s->run_s);
+        printf("  %-30s %20.0f\n", "committed events/s", s->event_rate);
+        if (w->nranks > 1) {
+            printf("  %-30s %20" PRIu64 " / %" PRIu64 " / %.3f\n", "committed per rank min/max/imbal",
+                   cmin, cmax, imbalance);
+            group(b, sizeof b, s->remote_sent);
+            printf("  %-30s %20s\n", "remote events sent", b);
+            group(b, sizeof b, s->anti_sent);
+            printf("  %-30s %20s\n", "anti-messages sent", b);
+        }
+        printf("  %-30s %20" PRIu64 "\n", "GVT rounds", s->gvt_rounds);
+        printf("  %-30s %20" PRIu64 "\n", "fossil collections", s->fossil_collections);
+        printf("  %-30s %17.1f MB\n", "peak event memory (max rank)", (double)s->peak_event_bytes / 1e6);
+        printf("  %-30s %17.1f MB\n", "peak RSS (max rank)", (double)rss_max / 1024.0);
+        printf("  %-30s fwd %.3f rev %.3f queue %.3f net %.3f gvt %.3f fossil %.3f\n",
+               "time split (s, max rank)", s->t_forward, s->t_reverse, s->t_queue, s->t_net, s->t_gvt,
+               s->t_fossil);
+        printf("  committed digest: %016" PRIx64 "\n", s->digest);
+        fflush(stdout);
+    }
+    if (w->stats_json) {
+        FILE *f = fopen(w->stats_json, "w");
+        if (!f)
+            warp_fatal(WARP_EXIT_USAGE, "--stats-json=%s: cannot write the file", w->stats_json);
+        fprintf(f,
+                "{\n  \"synch\": \"%s\",\n  \"ranks\": %d,\n  \"lps\": %llu,\n  \"kps_per_rank\": %llu,\n"
+                "  \"end\": %.17g,\n  \"committed\": %" PRIu64 ",\n  \"processed\": %" PRIu64 ",\n"
+                "  \"rolled_back\": %" PRIu64 ",\n  \"rollbacks_primary\": %" PRIu64 ",\n"
+                "  \"rollbacks_secondary\": %" PRIu64 ",\n  \"efficiency\": %.6f,\n"
+                "  \"setup_s\": %.6f,\n  \"run_s\": %.6f,\n  \"event_rate\": %.1f,\n"
+                "  \"committed_per_rank\": {\"min\": %" PRIu64 ", \"max\": %" PRIu64 ", \"imbalance\": %.4f},\n"
+                "  \"remote_sent\": %" PRIu64 ",\n  \"anti_sent\": %" PRIu64 ",\n"
+                "  \"gvt_rounds\": %" PRIu64 ",\n  \"fossil_collections\": %" PRIu64 ",\n"
+                "  \"peak_event_bytes\": %" PRIu64 ",\n  \"peak_rss_bytes\": %lld,\n"
+                "  \"time_s\": {\"forward\": %.6f, \"reverse\": %.6f, \"queue\": %.6f, \"network\": %.6f, "
+                "\"gvt\": %.6f, \"fossil\": %.6f},\n"
+                "  \"committed_digest\": \"%016" PRIx64 "\"\n}\n",
+                synch_name(w->synch), w->nranks, (unsigned long long)w->total_lps,
+                (unsigned long long)w->nkps, w->end, s->committed, s->processed, s->rolled_back,
+                s->rollbacks_primary, s->rollbacks_secondary, s->efficiency, s->setup_s, s->run_s,
+                s->event_rate, cmin, cmax, imbalance, s->remote_sent, s->anti_sent, s->gvt_rounds,
+                s->fossil_collections, s->peak_event_bytes, (long long)rss_max * 1024, s->t_forward,
+                s->t_reverse, s->t_queue, s->t_net, s->t_gvt, s->t_fossil, s->digest);
+        if (fclose(f))
+            warp_fatal(WARP_EXIT_USAGE, "--stats-json=%s: cannot write the file", w->stats_json);
+    }
+}

@@ -1,0 +1,322 @@
+/* engine/transport.c — remote events over MPI. Events and anti-messages to
+ * one PE are packed into an aggregation buffer and sent with MPI_Isend when it
+ * fills or at the end of a batch; receives are pre-posted. Every message
+ * carries its GVT epoch and is counted per epoch on both sides (gvt.c).
+ * Received events live in a table by uid so an anti-message finds its event in
+ * O(1); an anti-message that overtakes its event waits as an orphan. */
+#include "internal.h"
+
+#include <stdlib.h>
+
+#define WARP_TAG 4242
+#define NRECV 8
+
+enum { WIRE_EVENT = 1, WIRE_ANTI = 2 };
+
+typedef struct wire_hdr {
+    double ts;
+    uint32_t depth;
+    uint8_t kind;
+    uint8_t epoch;
+    uint16_t pad;
+    uint64_t src, seq, dst, uid;
+} wire_hdr;
+
+struct warp_sendbuf {
+    warp_sendbuf *next;
+    MPI_Request req;
+    int dest;
+    size_t used;
+    char data[];
+};
+
+static uint64_t uid_hash(uint64_t x)
+{
+    x ^= x >> 31;
+    x *= 0x7fb5d329728ea185ull;
+    x ^= x >> 27;
+    return x;
+}
+
+void transport_init(warp_ctx *w)
+{
+    warp_transport *t = &w->tr;
+    memset(t, 0, sizeof *t);
+    size_t rec = sizeof(wire_hdr) + w->msg_size;
+    t->buf_bytes = 64 * 1024;
+    if (t->buf_bytes < 4 * rec)
+        t->buf_bytes = 4 * rec;
+    t->out = calloc((size_t)w->nranks, sizeof *t->out);
+    t->nrecv = NRECV;
+    t->rreq = malloc(NRECV * sizeof *t->rreq);
+    t->rbuf = malloc(NRECV * sizeof *t->rbuf);
+    t->rpost = calloc(NRECV, sizeof *t->rpost);
+    uint64_t buckets = 1024;
+    while (buckets < w->pool.cap / 4)
+        buckets <<= 1;
+    t->table = calloc(buckets, sizeof *t->table);
+    t->table_mask = buckets - 1;
+    t->dirty = malloc((size_t)w->nranks * sizeof *t->dirty);
+    if (!t->out || !t->rreq || !t->rbuf || !t->table || !t->dirty || !t->rpost)
+        warp_fatal(WARP_EXIT_RESOURCE, "out of memory for the MPI transport on rank %d", w->rank);
+    for (int i = 0; i < NRECV; i++) {
+        t->rbuf[i] = malloc(t->buf_bytes);
+        if (!t->rbuf[i])
+            warp_fatal(WARP_EXIT_RESOURCE, "out of memory for receive buffers on rank %d", w->rank);
+        MPI_Irecv(t->rbuf[i], (int)t->buf_bytes, MPI_BYTE, MPI_ANY_SOURCE, WARP_TAG, MPI_COMM_WORLD,
+                  &t->rreq[i]);
+        t->rpost[i] = t->nposted++;
+    }
+    /* uids: rank in the top 20 bits, a counter below. */
+    t->next_uid = (uint64_t)w->rank << 44;
+}
+
+static warp_sendbuf *buf_get(warp_ctx *w, int dest)
+{
+    warp_transport *t = &w->tr;
+    warp_sendbuf *b = t->spare;
+    if (b) {
+        t->spare = b->next;
+    } else {
+        b = malloc(sizeof *b + t->buf_bytes);
+        if (!b)
+            warp_fatal(WARP_EXIT_RESOURCE, "out of memory for send buffers on rank %d", w->rank);
+    }
+    b->next = NULL;
+    b->dest = dest;
+    b->used = 0;
+    return b;
+}
+
+static void buf_send(warp_ctx *w, int dest)
+{
+    warp_transport *t = &w->tr;
+    warp_sendbuf *b = t->out[dest];
+    t->out[dest] = NULL;
+    MPI_Isend(b->data, (int)b->used, MPI_BYTE, dest, WARP_TAG, MPI_COMM_WORLD, &b->req);
+    b->next = t->inflight;
+    t->inflight = b;
+}
+
+static char *reserve(warp_ctx *w, int dest, size_t len)
+{
+    warp_transport *t = &w->tr;
+    warp_sendbuf *b = t->out[dest];
+    if (b && b->used + len > t->buf_bytes) {
+        buf_send(w, dest);
+        b = NULL;
+    }
+    if (!b) {
+        b = t->out[dest] = buf_get(w, dest);
+        t->dirty[t->ndirty++] = dest;
+    }
+    char *p = b->data + b->used;
+    b->used += len;
+    return p;
+}
+
+static uint8_t send_epoch(warp_ctx *w)
+{
+    warp_gvt *g = &w->gvt;
+    uint64_t e = g->active ? g->round + 1 : g->round;
+    w->tr.sent[e & 3]++;
+    return (uint8_t)e;
+}
+
+static void note_red(warp_ctx *w, double ts)
+{
+    warp_gvt *g = &w->gvt;
+    if (g->active && ts < g->red_min)
+        g->red_min = ts;
+}
+
+void transport_send_event(warp_ctx *w, warp_event *e, int pe)
+{
+    e->uid = w->tr.next_uid++;
+    e->dst_pe = pe;
+    wire_hdr h = {.ts = e->ts, .depth = e->depth, .kind = WIRE_EVENT, .epoch = send_epoch(w),
+                  .src = e->src, .seq = e->seq, .dst = e->dst, .uid = e->uid};
+    note_red(w, e->ts);
+    char *p = reserve(w, pe, sizeof h + w->msg_size);
+    memcpy(p, &h, sizeof h);
+    memcpy(p + sizeof h, EV_PAYLOAD(e), w->msg_size);
+    w->remote_sent++;
+}
+
+void transport_send_anti(warp_ctx *w, warp_event *rec)
+{
+    wire_hdr h = {.ts = rec->ts, .kind = WIRE_ANTI, .epoch = send_epoch(w), .uid = rec->uid};
+    note_red(w, rec->ts);
+    char *p = reserve(w, rec->dst_pe, sizeof h);
+    memcpy(p, &h, sizeof h);
+    w->anti_sent++;
+}
+
+void transport_flush(warp_ctx *w)
+{
+    warp_transport *t = &w->tr;
+    for (int i = 0; i < t->ndirty; i++)
+        if (t->out[t->dirty[i]])
+            buf_send(w, t->dirty[i]);
+    t->ndirty = 0;
+    warp_sendbuf **pp = &t->inflight;
+    while (*pp) {
+        warp_sendbuf *b = *pp;
+        int done = 0;
+        MPI_Test(&b->req, &done, MPI_STATUS_IGNORE);
+        if (done) {
+            *pp = b->next;
+            b->next = t->spare;
+            t->spare = b;
+        } else {
+            pp = &b->next;
+        }
+    }
+}
+
+static void table_insert(warp_transport *t, warp_event *e)
+{
+    warp_event **slot = &t->table[uid_hash(e->uid) & t->table_mask];
+    e->hnext = *slot;
+    *slot = e;
+}
+
+static warp_event *table_take(warp_event **head, uint64_t uid)
+{
+    for (warp_event **pp = head; *pp; pp = &(*pp)->hnext) {
+        if ((*pp)->uid == uid) {
+            warp_event *e = *pp;
+            *pp = e->hnext;
+            return e;
+        }
+    }
+    return NULL;
+}
+
+void remote_forget(warp_ctx *w, warp_event *e)
+{
+    warp_transport *t = &w->tr;
+    warp_event *x = table_take(&t->table[uid_hash(e->uid) & t->table_mask], e->uid);
+    WARP_ASSERT(x == e, "a committed remote event is in the remote table");
+}
+
+static void receive_event(warp_ctx *w, const wire_hdr *h, const char *payload)
+{
+    warp_transport *t = &w->tr;
+    warp_event *orphan = table_take(&t->orphans, h->uid);
+    if (orphan) { /* its anti-message came first: both vanish */
+        pool_put(w, orphan);
+        return;
+    }
+    warp_event *e = pool_get(w);
+    e->ts = h->ts;
+    e->depth = h->depth;
+    e->src = h->src;
+    e->seq = h->seq;
+    e->dst = h->dst;
+    e->uid = h->uid;
+    e->remote = 1;
+    e->children = e->rsent = NULL;
+    memcpy(EV_PAYLOAD(e), payload, w->msg_size);
+    e->lp = map_local_lp(w, e->dst);
+    table_insert(t, e);
+    deliver_local(w, e);
+}
+
+static void receive_anti(warp_ctx *w, const wire_hdr *h)
+{
+    warp_transport *t = &w->tr;
+    warp_event *e = table_take(&t->table[uid_hash(h->uid) & t->table_mask], h->uid);
+    if (!e) {
+        warp_event *o = pool_get(w);
+        o->uid = h->uid;
+        o->state = EV_NEW;
+        o->hnext = t->orphans;
+        t->orphans = o;
+        return;
+    }
+    if (e->state == EV_PROCESSED)
+        rollback_kp(w, e->lp->kp, e, false);
+    WARP_ASSERT(e->state == EV_PENDING, "an annihilated event is pending after its KP rolled back");
+    queue_remove(&w->queue, e);
+    pool_put(w, e);
+}
+
+static void unpack(warp_ctx *w, const char *buf, int len)
+{
+    size_t off = 0;
+    while (off < (size_t)len) {
+        wire_hdr h;
+        memcpy(&h, buf + off, sizeof h);
+        off += sizeof h;
+        w->tr.recvd[h.epoch & 3]++;
+        if (h.kind == WIRE_EVENT) {
+            receive_event(w, &h, buf + off);
+            off += w->msg_size;
+        } else {
+            WARP_ASSERT(h.kind == WIRE_ANTI, "a received record is an event or an anti-message");
+            receive_anti(w, &h);
+        }
+    }
+}
+
+void transport_poll(warp_ctx *w)
+{
+    warp_transport *t = &w->tr;
+    for (;;) {
+        int idx[NRECV], n = 0;
+        MPI_Status st[NRECV];
+        MPI_Testsome(t->nrecv, t->rreq, &n, idx, st);
+        if (n == MPI_UNDEFINED || n == 0)
+            break;
+        /* Handle in the order the receives were posted, which is the order
+         * MPI matched the messages. */
+        for (int i = 1; i < n; i++)
+            for (int j = i; j > 0 && t->rpost[idx[j]] < t->rpost[idx[j - 1]]; j--) {
+                int x = idx[j];
+                idx[j] = idx[j - 1];
+                idx[j - 1] = x;
+                MPI_Status s = st[j];
+                st[j] = st[j - 1];
+                st[j - 1] = s;
+            }
+        for (int i = 0; i < n; i++) {
+            int len;
+            MPI_Get_count(&st[i], MPI_BYTE, &len);
+            unpack(w, t->rbuf[idx[i]], len);
+            MPI_Irecv(t->rbuf[idx[i]], (int)t->buf_bytes, MPI_BYTE, MPI_ANY_SOURCE, WARP_TAG,
+                      MPI_COMM_WORLD, &t->rreq[idx[i]]);
+            t->rpost[idx[i]] = t->nposted++;
+        }
+    }
+}
+
+void transport_destroy(warp_ctx *w)
+{
+    warp_transport *t = &w->tr;
+    while (t->inflight) {
+        warp_sendbuf *b = t->inflight;
+        MPI_Wait(&b->req, MPI_STATUS_IGNORE);
+        t->inflight = b->next;
+        free(b);
+    }
+    while (t->spare) {
+        warp_sendbuf *b = t->spare;
+        t->spare = b->next;
+        free(b);
+    }
+    for (int i = 0; i < w->nranks; i++)
+        free(t->out[i]);
+    for (int i = 0; i < t->nrecv; i++) {
+        MPI_Cancel(&t->rreq[i]);
+        MPI_Wait(&t->rreq[i], MPI_STATUS_IGNORE);
+        free(t->rbuf[i]);
+    }
+    free(t->rreq);
+    free(t->rbuf);
+    free(t->rpost);
+    free(t->out);
+    free(t->dirty);
+    free(t->table);
+    memset(t, 0, sizeof *t);
+}

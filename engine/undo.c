@@ -1,0 +1,131 @@
+/* engine/undo.c — incremental state saving: warp_save logs old bytes in the
+ * KP's undo arena, a deque of chunks. Invariant: records are laid out in
+ * processing order, so rollback (newest first) truncates the arena at the
+ * event's mark and fossil collection (oldest first) frees whole chunks behind
+ * the oldest live event's mark. Called by process_event, rollback, fossil. */
+#include "internal.h"
+
+#include <stdlib.h>
+
+#define CHUNK_BYTES (64u * 1024u)
+
+static undo_chunk *chunk_new(warp_ctx *w, size_t need)
+{
+    undo_chunk *c;
+    if (need <= CHUNK_BYTES && w->spare_chunks) {
+        c = w->spare_chunks;
+        w->spare_chunks = c->next;
+    } else {
+        size_t cap = need > CHUNK_BYTES ? need : CHUNK_BYTES;
+        c = malloc(sizeof *c + cap);
+        if (!c)
+            warp_fatal(WARP_EXIT_RESOURCE, "out of memory for the undo log on rank %d", w->rank);
+        c->cap = (uint32_t)cap;
+    }
+    c->next = c->prev = NULL;
+    c->used = 0;
+    return c;
+}
+
+static void chunk_drop(warp_ctx *w, undo_chunk *c)
+{
+    if (c->cap == CHUNK_BYTES) {
+        c->next = w->spare_chunks;
+        w->spare_chunks = c;
+    } else {
+        free(c);
+    }
+}
+
+void undo_mark(warp_ctx *w, warp_kp *kp, warp_event *e)
+{
+    (void)w;
+    e->undo = NULL;
+    e->mark_chunk = kp->undo.newest;
+    e->mark_off = kp->undo.newest ? kp->undo.newest->used : 0;
+}
+
+void warp_save(warp_lp *lp, const void *ptr, size_t len)
+{
+    warp_ctx *w = lp->w;
+    warp_event *e = w->cur;
+    if (!w->tracking || !e || !len)
+        return;
+    undo_arena *u = &lp->kp->undo;
+    size_t need = (sizeof(undo_rec) + len + 7) & ~(size_t)7;
+    undo_chunk *c = u->newest;
+    if (!c || c->cap - c->used < need) {
+        undo_chunk *n = chunk_new(w, need);
+        n->prev = c;
+        if (c)
+            c->next = n;
+        else
+            u->oldest = n;
+        u->newest = c = n;
+    }
+    undo_rec *r = (undo_rec *)(c->data + c->used);
+    c->used += (uint32_t)need;
+    r->prev = e->undo;
+    r->addr = (void *)ptr;
+    r->len = len;
+    memcpy(r->bytes, ptr, len);
+    e->undo = r;
+}
+
+void undo_replay(warp_ctx *w, warp_kp *kp, warp_event *e)
+{
+    for (undo_rec *r = e->undo; r; r = r->prev)
+        memcpy(r->addr, r->bytes, r->len);
+    e->undo = NULL;
+    /* Truncate the arena back to the event's mark: e is the newest event of
+     * its KP, so everything after the mark is its own. */
+    undo_arena *u = &kp->undo;
+    while (u->newest && u->newest != e->mark_chunk) {
+        undo_chunk *c = u->newest;
+        u->newest = c->prev;
+        if (u->newest)
+            u->newest->next = NULL;
+        else
+            u->oldest = NULL;
+        chunk_drop(w, c);
+    }
+    if (u->newest)
+        u->newest->used = e->mark_off;
+}
+
+void undo_release_before(warp_ctx *w, warp_kp *kp, warp_event *oldest_live)
+{
+    undo_arena *u = &kp->undo;
+    undo_chunk *keep = oldest_live ? oldest_live->mark_chunk : NULL;
+    if (!oldest_live) { /* nothing live: keep one empty chunk for reuse */
+        while (u->oldest && u->oldest != u->newest) {
+            undo_chunk *c = u->oldest;
+            u->oldest = c->next;
+            u->oldest->prev = NULL;
+            chunk_drop(w, c);
+        }
+        if (u->newest)
+            u->newest->used = 0;
+        return;
+    }
+    if (!keep) /* the live event's mark predates the first chunk */
+        return;
+    while (u->oldest && u->oldest != keep) {
+        undo_chunk *c = u->oldest;
+        u->oldest = c->next;
+        u->oldest->prev = NULL;
+        chunk_drop(w, c);
+    }
+}
+
+void undo_destroy(warp_ctx *w, warp_kp *kp)
+{
+    (void)w;
+    undo_chunk *c = kp->undo.oldest;
+    while (c) {
+        undo_chunk *n = c->next;
+        free(c);
+        c = n;
+    }
+    kp->undo.oldest = kp->undo.newest = NULL;
+}
