@@ -17,6 +17,7 @@ double warp_wtime(void)
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
+static void vfatal(int code, const char *fmt, va_list ap) __attribute__((noreturn));
 static void vfatal(int code, const char *fmt, va_list ap)
 {
     fflush(stdout);

@@ -87,7 +87,8 @@ bool gvt_step(warp_ctx *w, bool idle)
         start_reduction(w);
     } else {
         int flag = 0;
-        MPI_Testall(2, g->req, &flag, MPI_STATUSES_IGNORE);
+        MPI_Status st[2];
+        MPI_Testall(2, g->req, &flag, st);
         if (flag) {
             if (g->sum_out[0] == 0) {
                 w->tr.sent[g->round & 3] = w->tr.recvd[g->round & 3] = 0;
