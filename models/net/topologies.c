@@ -4,11 +4,13 @@
 #include <string.h>
 
 #include "net/registry.h"
+#include "slimfly/slimfly.h"
 #include "torus/torus.h"
 #include "traffic/traffic.h"
 
 static const net_topology_ops *const topologies[] = {
     &torus_topology,
+    &slimfly_topology,
 };
 
 static const net_workload_ops *const workloads[] = {
@@ -27,7 +29,7 @@ const net_topology_ops *net_topology_find(const char *name)
 
 const char *net_topology_names(void)
 {
-    return "torus, simplenet, loggp";
+    return "torus, slimfly, simplenet, loggp";
 }
 
 const net_workload_ops *net_workload_find(const char *name)

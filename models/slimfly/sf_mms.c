@@ -172,11 +172,11 @@ int sf_mms_build(sf_mms *g, int q, const int *X, int nX, const int *Xp, int nXp,
                  size_t errlen)
 {
     memset(g, 0, sizeof *g);
-    int delta = sf_delta(q);
-    if (q < 3 || delta == 2) {
+    int delta = sf_delta(q), p, k;
+    if (q < 3 || delta == 2 || !sf_prime_power(q, &p, &k)) {
         snprintf(err, errlen,
-                 "q = %d is not of the form 4w + d with d in {-1, 0, 1} and q >= 3; use a prime "
-                 "power such as 5, 7, 8, 9, 11, 13",
+                 "q = %d is not a prime power of the form 4w + d with d in {-1, 0, 1}; use one "
+                 "such as 5, 7, 8, 9, 11, 13, 37",
                  q);
         return -1;
     }

@@ -20,3 +20,10 @@ tests_slimfly_test_sf_traffic_SOURCES = tests/slimfly/test_sf_traffic.c $(SF_TES
 tests_slimfly_test_sf_traffic_CFLAGS = $(SF_TEST_CFLAGS)
 tests_slimfly_test_sf_traffic_LDADD = $(SF_TEST_LDADD)
 endif
+if HAVE_CRITERION
+check_PROGRAMS += tests/slimfly/test_slimfly_topo
+TESTS += tests/slimfly/test_slimfly_topo
+tests_slimfly_test_slimfly_topo_SOURCES = tests/slimfly/test_slimfly_topo.c
+tests_slimfly_test_slimfly_topo_CFLAGS = $(SF_TEST_CFLAGS)
+tests_slimfly_test_slimfly_topo_LDADD = $(SF_TEST_LDADD)
+endif
