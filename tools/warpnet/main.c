@@ -1,0 +1,153 @@
+/* warpnet/main.c — the warpnet driver: reads a run file, builds the network
+ * and workload, runs the engine, and reports on rank 0.
+ * Precedence of settings: run file < --section.key=value < engine options
+ * on the command line. Exit codes: 0 ok, 1 conservation violated (a bug),
+ * 2 usage or input error, 3 resources. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "net/model.h"
+#include "summary.h"
+#include "warp.h"
+#include "warp_ini.h"
+
+static const char usage[] =
+    "usage: warpnet [engine options] RUN.ini [--section.key=value ...] [--out=DIR]\n"
+    "       warpnet --describe RUN.ini      print the network's size and memory, no simulation\n"
+    "       warpnet --dump-topology=FILE.dot RUN.ini\n"
+    "       warpnet sweep RUN.ini --vary section.key=FIRST:LAST:STEP [--out=DIR] [options]\n";
+
+/* "--section.key=value" (a dot before the '=') is a config override. */
+static int is_override(const char *a)
+{
+    if (strncmp(a, "--", 2) != 0)
+        return 0;
+    const char *eq = strchr(a, '='), *dot = strchr(a, '.');
+    return eq && dot && dot < eq;
+}
+
+static int is_regular_file(const char *p)
+{
+    struct stat st;
+    return stat(p, &st) == 0 && S_ISREG(st.st_mode);
+}
+
+typedef struct engine_apply {
+    warp_ctx *w;
+} engine_apply;
+
+/* The engine's end is a bare number of model units (ns here); the run file
+ * and --end take a time with its unit, as every other time. */
+static const char *end_in_ns(const char *value, const char *where, char *buf, size_t n)
+{
+    double ns;
+    const char *why;
+    if (warp_parse_time_ns(value, &ns, &why) != 0)
+        warp_fatal(2, "warpnet: %s: end = %s: %s (write e.g. end = 100us)", where, value, why);
+    snprintf(buf, n, "%.17g", ns);
+    return buf;
+}
+
+static void apply_engine_key(const char *key, const char *value, const char *where, void *arg)
+{
+    engine_apply *a = arg;
+    char buf[64];
+    if (strcmp(key, "end") == 0)
+        value = end_in_ns(value, where, buf, sizeof buf);
+    if (!warp_set_option(a->w, key, value, where))
+        warp_fatal(2, "warpnet: %s: [engine] %s = %s: not an engine option; see warpnet --help",
+                   where, key, value);
+}
+
+int main(int argc, char **argv)
+{
+    if (argc > 1 && strcmp(argv[1], "sweep") == 0)
+        return wn_sweep_main(argv[0], argc - 1, argv + 1);
+    warp_ctx *w = warp_init(&argc, &argv);
+
+    /* Split off the run file and the overrides; the rest is engine options. */
+    const char *path = NULL;
+    char **over = calloc((size_t)argc + 1, sizeof *over);
+    int nover = 0, keep = 1;
+    const char *end_arg = NULL;
+    for (int i = 1; i < argc; i++) {
+        if (strncmp(argv[i], "--end=", 6) == 0)
+            end_arg = argv[i] + 6;
+        else if (is_override(argv[i]))
+            over[nover++] = argv[i];
+        else if (!path && argv[i][0] != '-' && is_regular_file(argv[i]))
+            path = argv[i];
+        else
+            argv[keep++] = argv[i];
+    }
+    argc = keep;
+    argv[argc] = NULL;
+
+    warp_ini *ini = path ? warp_ini_load(path) : NULL;
+    if (ini) {
+        for (int i = 0; i < nover; i++)
+            warp_ini_override(ini, over[i]);
+        engine_apply a = {w};
+        warp_ini_each(ini, "engine", apply_engine_key, &a);
+    }
+    if (end_arg)
+        apply_engine_key("end", end_arg, "--end", &(engine_apply){w});
+    const char *out = NULL, *dot = NULL;
+    int describe = 0;
+    warp_opt opts[] = {
+        {"out", WARP_OPT_STRING, &out, "write summary.json and CSV files into this directory"},
+        {"describe", WARP_OPT_FLAG, &describe, "print nodes, routers, links, radix, memory; no run"},
+        {"dump-topology", WARP_OPT_STRING, &dot, "write the router graph as Graphviz (small networks)"},
+        {0},
+    };
+    warp_parse_args(w, &argc, argv, opts, "warpnet", usage);
+    if (!ini) {
+        if (argc > 1)
+            warp_fatal(2, "warpnet: %s: cannot read the run file; give an existing RUN.ini",
+                       argv[1]);
+        warp_fatal(2, "warpnet: no run file given; usage: warpnet [options] RUN.ini");
+    }
+    if (argc > 1)
+        warp_fatal(2, "warpnet: %s: unexpected argument; options take the form --name=value",
+                   argv[1]);
+
+    double end = warp_end_time(w);
+    net_model *n = net_model_build(ini, end, warp_seed(w));
+    warp_ini_reject_unused(ini, NULL);
+
+    int rank0 = warp_rank(w) == 0;
+    if (dot) {
+        const char *why = NULL;
+        if (rank0 && net_dump_dot(n, dot, &why) != 0)
+            warp_fatal(2, "warpnet: --dump-topology=%s: %s", dot, why);
+    }
+    if (describe || dot) {
+        if (describe && rank0)
+            net_describe(n, stdout);
+        net_model_free(n);
+        warp_ini_free(ini);
+        free(over);
+        warp_finalize(w);
+        return 0;
+    }
+
+    warp_run(w, net_model_warp(n));
+    net_results *r = net_model_results(n);
+    net_results_reduce(r);
+    int rc = 0;
+    if (rank0) {
+        wn_summary s;
+        wn_summary_compute(&s, n, r, end, net_warmup(n));
+        wn_summary_print(&s, n, r, stdout);
+        if (out && wn_summary_write(&s, n, r, warp_last_stats(w), out) != 0)
+            warp_fatal(2, "warpnet: --out=%s: cannot write the result files there", out);
+        rc = s.conserved ? 0 : 1;
+    }
+    net_model_free(n);
+    warp_ini_free(ini);
+    free(over);
+    warp_finalize(w);
+    return rc;
+}

@@ -1,0 +1,191 @@
+/* warpnet/summary.c — turns the reduced committed statistics of a network
+ * run into the summary block, summary.json and the CSV files.
+ * Invariant: reads only reduced results (rank 0), never LP state.
+ * Called by main.c after warp_run. */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "net/net.h"
+#include "summary.h"
+
+void wn_summary_compute(wn_summary *s, const net_model *n, const net_results *r, double end,
+                        double warmup)
+{
+    memset(s, 0, sizeof *s);
+    const net_term_out *t = &r->total;
+    double nodes = (double)net_nodes(n);
+    s->window_ns = end - warmup;
+    s->inj_gbps = net_injection_bandwidth(n);
+    double cap = nodes * s->inj_gbps * s->window_ns;
+    s->offered = (double)t->offered_bytes / cap;
+    s->accepted = (double)t->delivered_bytes_win / cap;
+    s->offered_gbps = (double)t->offered_bytes / s->window_ns / nodes;
+    s->accepted_gbps = (double)t->delivered_bytes_win / s->window_ns / nodes;
+    if (t->lat_pkts) {
+        s->lat_mean = t->lat_sum / (double)t->lat_pkts;
+        s->hops_mean = (double)t->hops_sum / (double)t->lat_pkts;
+    }
+    s->lat_p50 = net_hist_quantile(t->hist, 0.5);
+    s->lat_p99 = net_hist_quantile(t->hist, 0.99);
+    s->lat_max = t->lat_max;
+    if (t->msgs_lat)
+        s->mlat_mean = t->mlat_sum / (double)t->msgs_lat;
+    s->mlat_p50 = net_hist_quantile(t->mhist, 0.5);
+    s->mlat_p99 = net_hist_quantile(t->mhist, 0.99);
+    s->mlat_max = t->mlat_max;
+    s->msgs_delivered = t->msgs_delivered;
+    for (uint64_t p = 0; p < r->routers * (uint64_t)r->max_radix; p++) {
+        double u = r->port_rows[p * NET_PORT_COLS] / s->window_ns;
+        if (u > s->busiest_util) {
+            s->busiest_util = u;
+            s->busiest_router = p / (uint64_t)r->max_radix;
+            s->busiest_port = (int32_t)(p % (uint64_t)r->max_radix);
+        }
+    }
+    const net_flight *f = &r->flight;
+    s->injected = f->term_sent;
+    s->delivered = f->term_recv;
+    s->queued = f->router_queued;
+    s->on_links = f->term_sent + f->router_sent - f->router_recv - f->term_recv;
+    s->conserved = f->term_sent + f->router_sent >= f->router_recv + f->term_recv &&
+                   s->injected == s->delivered + s->queued + s->on_links &&
+                   f->router_recv - f->router_sent == f->router_queued;
+}
+
+void wn_summary_print(const wn_summary *s, const net_model *n, const net_results *r, FILE *f)
+{
+    const net_term_out *t = &r->total;
+    fprintf(f, "== warpnet: %s, %llu nodes, %llu routers, %llu ranks\n",
+            net_model_topology_name(n), (unsigned long long)net_nodes(n),
+            (unsigned long long)net_model_routers(n), (unsigned long long)net_ranks(n));
+    fprintf(f, "window            %.6g ns (warmup excluded)\n", s->window_ns);
+    fprintf(f, "offered load      %.4f of injection bandwidth (%.4g GB/s per node)\n", s->offered,
+            s->offered_gbps);
+    fprintf(f, "accepted load     %.4f of injection bandwidth (%.4g GB/s per node)\n", s->accepted,
+            s->accepted_gbps);
+    fprintf(f, "packets           injected %llu, delivered %llu\n",
+            (unsigned long long)t->injected_pkts, (unsigned long long)t->delivered_pkts);
+    fprintf(f, "messages          offered %llu, delivered %llu\n",
+            (unsigned long long)t->offered_msgs, (unsigned long long)t->msgs_delivered);
+    fprintf(f, "packet latency    mean %.6g ns, p50 %.4g, p99 %.4g, max %.6g\n", s->lat_mean,
+            s->lat_p50, s->lat_p99, s->lat_max);
+    fprintf(f, "message latency   mean %.6g ns, p50 %.4g, p99 %.4g, max %.6g\n", s->mlat_mean,
+            s->mlat_p50, s->mlat_p99, s->mlat_max);
+    fprintf(f, "hops              mean %.4f router-to-router links\n", s->hops_mean);
+    if (net_model_routers(n))
+        fprintf(f, "busiest link      %.4f utilisation (router %llu port %d)\n", s->busiest_util,
+                (unsigned long long)s->busiest_router, (int)s->busiest_port);
+    fprintf(f, "conservation      injected %llu = delivered %llu + in flight %llu (queued %llu, on links %llu): %s\n",
+            (unsigned long long)s->injected, (unsigned long long)s->delivered,
+            (unsigned long long)(s->queued + s->on_links), (unsigned long long)s->queued,
+            (unsigned long long)s->on_links, s->conserved ? "ok" : "VIOLATED");
+    const void *wl;
+    const net_workload_ops *w = net_model_workload(n, &wl);
+    if (w->report)
+        w->report(wl, n, f);
+}
+
+static void json_lat(FILE *f, const char *name, double mean, double p50, double p99, double max)
+{
+    fprintf(f, "  \"%s\": {\"mean\": %.17g, \"p50\": %.17g, \"p99\": %.17g, \"max\": %.17g},\n",
+            name, mean, p50, p99, max);
+}
+
+static FILE *open_in(const char *dir, const char *name)
+{
+    char path[4096];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    return fopen(path, "w");
+}
+
+static int write_json(const wn_summary *s, const net_model *n, const net_results *r,
+                      const warp_stats *st, const char *dir)
+{
+    FILE *f = open_in(dir, "summary.json");
+    if (!f)
+        return -1;
+    const net_term_out *t = &r->total;
+    fprintf(f, "{\n  \"topology\": \"%s\",\n", net_model_topology_name(n));
+    fprintf(f, "  \"nodes\": %llu,\n  \"routers\": %llu,\n  \"ranks\": %llu,\n",
+            (unsigned long long)net_nodes(n), (unsigned long long)net_model_routers(n),
+            (unsigned long long)net_ranks(n));
+    fprintf(f, "  \"window_ns\": %.17g,\n", s->window_ns);
+    fprintf(f, "  \"offered_load\": %.17g,\n  \"accepted_load\": %.17g,\n", s->offered,
+            s->accepted);
+    fprintf(f, "  \"offered_gbps_per_node\": %.17g,\n  \"accepted_gbps_per_node\": %.17g,\n",
+            s->offered_gbps, s->accepted_gbps);
+    fprintf(f, "  \"injected_packets\": %llu,\n  \"delivered_packets\": %llu,\n",
+            (unsigned long long)t->injected_pkts, (unsigned long long)t->delivered_pkts);
+    fprintf(f, "  \"offered_messages\": %llu,\n  \"delivered_messages\": %llu,\n",
+            (unsigned long long)t->offered_msgs, (unsigned long long)t->msgs_delivered);
+    json_lat(f, "packet_latency_ns", s->lat_mean, s->lat_p50, s->lat_p99, s->lat_max);
+    json_lat(f, "message_latency_ns", s->mlat_mean, s->mlat_p50, s->mlat_p99, s->mlat_max);
+    fprintf(f, "  \"hops_mean\": %.17g,\n  \"busiest_link_utilisation\": %.17g,\n", s->hops_mean,
+            s->busiest_util);
+    fprintf(f, "  \"in_flight_packets\": %llu,\n  \"conservation_ok\": %s,\n",
+            (unsigned long long)(s->queued + s->on_links), s->conserved ? "true" : "false");
+    fprintf(f, "  \"engine\": {\"committed_digest\": \"%016llx\", \"committed\": %llu, "
+               "\"processed\": %llu, \"rolled_back\": %llu, \"efficiency\": %.17g, "
+               "\"event_rate\": %.17g, \"run_s\": %.17g, \"setup_s\": %.17g, "
+               "\"peak_event_bytes\": %llu}\n}\n",
+            (unsigned long long)st->digest, (unsigned long long)st->committed,
+            (unsigned long long)st->processed, (unsigned long long)st->rolled_back,
+            st->efficiency, st->event_rate, st->run_s, st->setup_s,
+            (unsigned long long)st->peak_event_bytes);
+    return fclose(f);
+}
+
+static int write_csvs(const wn_summary *s, const net_model *n, const net_results *r,
+                      const char *dir)
+{
+    FILE *f = open_in(dir, "terminals.csv");
+    if (!f)
+        return -1;
+    fprintf(f, "terminal,injected_packets,injected_bytes,delivered_packets,delivered_bytes,"
+               "latency_mean_ns,hops_mean\n");
+    for (uint64_t i = 0; i < r->nodes; i++) {
+        const double *row = r->term_rows + i * NET_TERM_COLS;
+        fprintf(f, "%llu,%.0f,%.0f,%.0f,%.0f,%.9g,%.6g\n", (unsigned long long)i, row[0], row[1],
+                row[2], row[3], row[4], row[5]);
+    }
+    if (fclose(f) != 0)
+        return -1;
+    f = open_in(dir, "ports.csv");
+    if (!f)
+        return -1;
+    fprintf(f, "router,port,busy_ns,utilisation,packets,bytes\n");
+    for (uint64_t p = 0; p < r->routers * (uint64_t)r->max_radix; p++) {
+        const double *row = r->port_rows + p * NET_PORT_COLS;
+        fprintf(f, "%llu,%d,%.9g,%.6g,%.0f,%.0f\n", (unsigned long long)(p / (uint64_t)r->max_radix),
+                (int)(p % (uint64_t)r->max_radix), row[0], row[0] / s->window_ns, row[1], row[2]);
+    }
+    if (fclose(f) != 0)
+        return -1;
+    f = open_in(dir, "latency_hist.csv");
+    if (!f)
+        return -1;
+    fprintf(f, "bin_low_ns,bin_high_ns,packets,messages\n");
+    for (int b = 0; b < NET_HIST_BINS; b++) {
+        if (!r->total.hist[b] && !r->total.mhist[b])
+            continue;
+        double lo = b == 0 ? 0 : ldexp(1.0 + (double)((b - 1) % NET_HIST_SUB) / NET_HIST_SUB,
+                                       (b - 1) / NET_HIST_SUB);
+        double hi = b == 0 ? 1 : ldexp(1.0 + (double)((b - 1) % NET_HIST_SUB + 1) / NET_HIST_SUB,
+                                       (b - 1) / NET_HIST_SUB);
+        fprintf(f, "%.9g,%.9g,%u,%u\n", lo, hi, r->total.hist[b], r->total.mhist[b]);
+    }
+    return fclose(f);
+}
+
+int wn_summary_write(const wn_summary *s, const net_model *n, const net_results *r,
+                     const warp_stats *st, const char *dir)
+{
+    if (mkdir(dir, 0777) != 0 && errno != EEXIST)
+        return -1;
+    if (write_json(s, n, r, st, dir) != 0)
+        return -1;
+    return write_csvs(s, n, r, dir);
+}
