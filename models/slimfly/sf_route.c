@@ -125,7 +125,7 @@ static uint32_t ugal_choose(const sf_mms *g, const sf_route_cfg *cfg, uint32_t s
     uint32_t best = SF_NONE;
     double l_min = sf_distance(g, src, dst);
     *port = sf_min_port(g, src, dst, sf_subdraw(draw, 0));
-    double best_cost = occ(ctx, *port);
+    double best_cost = occ(ctx, *port) - cfg->threshold;
     for (int i = 0; i < cfg->n_indirect; i++) {
         uint32_t inter = sf_valiant_pick(g, src, dst, sf_subdraw(draw, 2 * i + 1));
         int p = sf_min_port(g, src, inter, sf_subdraw(draw, 2 * i + 2));

@@ -20,7 +20,10 @@
  * candidates are compared. Cost of the minimal path: occ(first port);
  * candidate i: (L_i / L_M) · c_sf · occ(first port of i), with L_M the minimal
  * hop count and L_i = dist(src, I_i) + dist(I_i, dst). The cheapest wins; ties
- * go to the minimal path, then to the earlier candidate. What occ measures is
+ * go to the minimal path, then to the earlier candidate. With threshold T > 0
+ * a candidate must be cheaper than the minimal path by more than T (the bias
+ * BookSim's UGAL applies so that brief, low-load occupancy does not send
+ * packets the long way); T = 0 is the plain formula. What occ measures is
  * the caller's choice (the Slim Fly topology passes queued bytes plus bytes in
  * flight on the port, see slimfly_topo.c).
  * VCs: the packet's i-th router-to-router hop uses VC i; minimal routing needs
@@ -42,6 +45,7 @@ typedef struct sf_route_cfg {
     sf_routing alg;
     int n_indirect; /* UGAL: Valiant candidates compared with the minimal path */
     double c_sf;    /* UGAL: weight of the non-minimal cost */
+    double threshold; /* UGAL: margin (occupancy units) a candidate must win by */
 } sf_route_cfg;
 
 typedef enum sf_phase {

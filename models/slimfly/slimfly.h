@@ -6,6 +6,8 @@
  *           routing = minimal | valiant | ugal   (default minimal)
  *           n_indirect = 3  UGAL: Valiant candidates per decision
  *           c_sf = 1        UGAL: weight of the non-minimal cost
+ *           ugal_threshold = 0B  UGAL: bytes of occupancy a non-minimal
+ *                           candidate must save to be taken (sf_route.h)
  *           X = 1,3,4,9,10,12   Xprime = 2,5,6,7,8,11   (optional, both or none;
  *                           element numbers of GF(q), see sf_field.h; checked)
  *

@@ -59,6 +59,7 @@ static void *sf_setup(warp_ini *ini, net_params *params)
     t->cfg.alg = (sf_routing)warp_ini_choice(ini, "slimfly", "routing", routing_names, 0);
     t->cfg.n_indirect = (int)warp_ini_int(ini, "slimfly", "n_indirect", 3, 1, 64);
     t->cfg.c_sf = warp_ini_double(ini, "slimfly", "c_sf", 1.0, 1e-9, 1e9);
+    t->cfg.threshold = (double)warp_ini_bytes(ini, "slimfly", "ugal_threshold", 0);
     t->partner = malloc(t->g.nrouters * sizeof *t->partner);
     if (!t->partner)
         warp_fatal(3, "warpnet: out of memory for the Slim Fly worst-case pairing");

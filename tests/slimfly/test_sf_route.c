@@ -107,14 +107,14 @@ static void assert_minimal_routes(const sf_route_cfg *cfg, const int *qs, size_t
 
 Test(sf_route, minimal_routes_take_the_distance)
 {
-    sf_route_cfg cfg = {SF_ROUTE_MINIMAL, 0, 1.0};
+    sf_route_cfg cfg = {SF_ROUTE_MINIMAL, 0, 1.0, 0};
     cr_assert_eq(sf_route_vcs(SF_ROUTE_MINIMAL), 2);
     assert_minimal_routes(&cfg, route_qs, sizeof route_qs / sizeof route_qs[0], 3, NULL);
 }
 
 Test(sf_route, valiant_passes_its_intermediate_within_4_hops)
 {
-    sf_route_cfg cfg = {SF_ROUTE_VALIANT, 0, 1.0};
+    sf_route_cfg cfg = {SF_ROUTE_VALIANT, 0, 1.0, 0};
     cr_assert_eq(sf_route_vcs(SF_ROUTE_VALIANT), 4);
     int qs[] = {5, 8, 13};
     for (size_t n = 0; n < sizeof qs / sizeof qs[0]; n++) {
@@ -163,7 +163,7 @@ Test(sf_route, valiant_intermediates_cover_all_other_routers)
 
 Test(sf_route, ugal_is_minimal_at_zero_load)
 {
-    sf_route_cfg cfg = {SF_ROUTE_UGAL, 3, 1.0};
+    sf_route_cfg cfg = {SF_ROUTE_UGAL, 3, 1.0, 0};
     int qs[] = {5, 9, 13};
     assert_minimal_routes(&cfg, qs, sizeof qs / sizeof qs[0], 5, zero_occ);
 }
@@ -185,7 +185,7 @@ static uint32_t expected_ugal(const sf_mms *g, const sf_route_cfg *cfg, uint32_t
                               uint64_t draw, const hot_port *hp, int *port)
 {
     int pm = sf_min_port(g, s, t, sf_subdraw(draw, 0));
-    double best = hot_occ(hp, pm), lm = sf_distance(g, s, t);
+    double best = hot_occ(hp, pm) - cfg->threshold, lm = sf_distance(g, s, t);
     uint32_t choice = SF_NONE;
     *port = pm;
     for (int i = 0; i < cfg->n_indirect; i++) {
@@ -206,8 +206,9 @@ Test(sf_route, ugal_takes_the_cheapest_path)
     sf_mms g;
     build(&g, 13);
     int nonminimal = 0;
-    for (int variant = 0; variant < 2; variant++) {
-        sf_route_cfg cfg = {SF_ROUTE_UGAL, 3, variant ? 50.0 : 1.0};
+    for (int variant = 0; variant < 3; variant++) {
+        /* plain; c_sf = 50; threshold 9 (a candidate would need cost < 1) */
+        sf_route_cfg cfg = {SF_ROUTE_UGAL, 3, variant == 1 ? 50.0 : 1.0, variant == 2 ? 9.0 : 0};
         for (uint64_t i = 0; i < 5000; i++) {
             uint32_t s = (uint32_t)(sft_draw(4, i) % g.nrouters);
             uint32_t t = (uint32_t)(sft_draw(5, i) % g.nrouters);
@@ -222,8 +223,8 @@ Test(sf_route, ugal_takes_the_cheapest_path)
                          h.next.inter, want);
             cr_assert_eq(h.port, port);
             cr_assert_eq(h.next.phase, want == SF_NONE ? SF_PHASE_TO_DST : SF_PHASE_TO_INTER);
-            if (variant == 1) /* c_sf = 50: 50 * L_i/L_M >= 25 > 10, always minimal */
-                cr_assert_eq(h.next.inter, SF_NONE, "c_sf = 50 left the minimal path");
+            if (variant > 0) /* 50 * L_i/L_M >= 25 > 10; cost >= 1 is not < 10 - 9 */
+                cr_assert_eq(h.next.inter, SF_NONE, "variant %d left the minimal path", variant);
             nonminimal += h.next.inter != SF_NONE;
         }
     }
