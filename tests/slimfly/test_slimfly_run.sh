@@ -6,7 +6,13 @@
 #    deliver ranks * COUNT packets, on q = 5 and q = 13;
 #  - q = 5 saturated at 100 % load: --synch=check passes, and seq, check and
 #    opt on 1 and 2 ranks (4 too with WARP_LONG=1) commit the same digest and
-#    print the same network summary, whose conservation line says ok.
+#    print the same network summary, whose conservation line says ok;
+#  - q = 5, p = 3 worst case (bench/slimfly_worst_placement + neighbor pattern
+#    at distance nodes/2) at 100 % load: minimal routing accepts exactly what
+#    the shared links allow: the 40 routers in quadruples push 2p terminals'
+#    traffic through one link (1/(2p) each), the 10 left-over routers p
+#    (1/p): 0.8/6 + 0.2/3 = 0.2000 of injection bandwidth; UGAL, which can
+#    route around the shared links, must accept at least twice that.
 set -u
 W="${top_builddir:-.}/tools/warpnet/warpnet"
 CONF="${top_srcdir:-.}/examples/configs"
@@ -53,4 +59,24 @@ for routing in minimal valiant ugal; do
     done
     echo "$routing: $(grep 'committed digest' "$tmp/seq.res") in $runs"
 done
+P="${top_builddir:-.}/bench/slimfly_worst_placement"
+if [ -x "$P" ]; then
+    "$P" 5 3 >"$tmp/worst5.txt" || bad "slimfly_worst_placement 5 3 exits $?"
+    for routing in minimal ugal; do
+        "$W" "$CONF/slimfly-q5.ini" --network.placement="$tmp/worst5.txt" \
+            --workload.pattern=neighbor --workload.distance=75 --workload.load=1.0 \
+            --slimfly.routing="$routing" --end=20us --quiet >"$tmp/worst-$routing" 2>&1 ||
+            bad "worst case $routing exits $?"
+        acc=$(sed -n 's/^accepted load *\([0-9.]*\).*/\1/p' "$tmp/worst-$routing")
+        echo "worst case, $routing: accepted load $acc"
+        case $routing in
+        minimal) awk -v a="$acc" 'BEGIN { exit !(a >= 0.195 && a <= 0.205) }' ||
+            bad "worst case minimal accepts $acc, not 0.2000" ;;
+        ugal) awk -v a="$acc" 'BEGIN { exit !(a >= 0.4) }' ||
+            bad "worst case UGAL accepts only $acc" ;;
+        esac
+    done
+else
+    echo "SKIP (worst case): $P is not built"
+fi
 exit $fail
