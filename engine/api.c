@@ -38,7 +38,7 @@ void *warp_event_new(warp_lp *lp, warp_lpid dest, double delay)
     const warp_event *parent = w->cur;
     double now = parent ? parent->ts : w->now_init;
     warp_event *e = pool_get(w);
-    e->ts = now + delay;
+    e->ts = now + delay + 0.0; /* + 0.0 turns -0 into +0: keys compare as bits */
     e->depth = e->ts == now ? (parent ? parent->depth : 0) + 1 : 0;
     e->src = lp->gid;
     e->seq = lp->seq++;

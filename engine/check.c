@@ -50,7 +50,7 @@ void sched_check(warp_ctx *w)
         warp_fatal(WARP_EXIT_RESOURCE, "out of memory for a %zu-byte state snapshot", maxstate);
     uint64_t n = 0;
     warp_event *e;
-    while ((e = queue_pop(&w->queue))) {
+    while ((e = queue_pop(w))) {
         warp_lp *lp = e->lp;
         memcpy(snap, lp->state, lp->type->state_size);
         uint64_t rng0 = lp->rng.counter, seq0 = lp->seq;
@@ -61,7 +61,7 @@ void sched_check(warp_ctx *w)
         process_event(w, e);
         kp_append(lp->kp, e);
         if ((++n & 1023) == 0) {
-            warp_event *m = queue_peek(&w->queue);
+            warp_event *m = queue_peek(w);
             w->gvt_value = m ? m->ts : INFINITY;
             fossil_collect(w, w->gvt_value);
             w->gvt_rounds++;

@@ -12,7 +12,7 @@
 
 double local_min_ts(warp_ctx *w)
 {
-    warp_event *m = queue_peek(&w->queue);
+    warp_event *m = queue_peek(w);
     return m ? m->ts : INFINITY;
 }
 

@@ -35,6 +35,7 @@ typedef enum ev_state {
     EV_PENDING,     /* in the pending queue */
     EV_PROCESSED,   /* in its KP's processed list */
     EV_REMOTE_SENT, /* sender-side record of an event sent to another PE */
+    EV_DEAD,        /* cancelled while pending: freed when the heap surfaces it */
 } ev_state;
 
 typedef struct warp_event warp_event;
@@ -61,10 +62,7 @@ struct warp_event {
     warp_event *rsent;         /* records of remote events this one sent */
     warp_event *sibling;       /* next in the parent's children / rsent list */
     warp_event *hnext;         /* remote table chain */
-    union {
-        uint32_t qpos;                      /* heap slot while pending */
-        struct { warp_event *l, *r; } sp;   /* splay links while pending */
-    } q;
+    struct { warp_event *l, *r; } sp;      /* splay links while pending */
     /* Rollback record, valid while processed. */
     uint64_t rng_before, seq_before;
     warp_bits bits;
@@ -138,7 +136,7 @@ struct warp_lp {
 /* ---- pending queue (queue.c) ---------------------------------------------- */
 typedef enum queue_kind { QUEUE_HEAP = 0, QUEUE_SPLAY = 1 } queue_kind;
 typedef struct heap_ent {
-    double ts;
+    uint64_t key; /* the timestamp's bits: orders like the timestamp */
     warp_event *ev;
 } heap_ent;
 typedef struct warp_queue {
@@ -273,12 +271,12 @@ void pool_put(warp_ctx *w, warp_event *e);
 bool pool_low(const warp_ctx *w);
 void pool_destroy(warp_ctx *w);
 
-/* queue.c */
+/* queue.c: the pending events of this PE */
 void queue_init(warp_queue *q, queue_kind kind, size_t hint);
-void queue_insert(warp_queue *q, warp_event *e);
-warp_event *queue_peek(warp_queue *q);
-warp_event *queue_pop(warp_queue *q);
-void queue_remove(warp_queue *q, warp_event *e);
+void queue_insert(warp_ctx *w, warp_event *e);
+warp_event *queue_peek(warp_ctx *w);  /* smallest live pending event or NULL */
+warp_event *queue_pop(warp_ctx *w);
+void queue_remove(warp_ctx *w, warp_event *e); /* and free it, now or later */
 void queue_destroy(warp_queue *q);
 int queue_parse(const char *name);
 

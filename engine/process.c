@@ -43,5 +43,5 @@ void deliver_local(warp_ctx *w, warp_event *e)
     if (w->tracking && kp->tail && ev_less(e, kp->tail))
         rollback_kp(w, kp, e, false);
     e->state = EV_PENDING;
-    queue_insert(&w->queue, e);
+    queue_insert(w, e);
 }

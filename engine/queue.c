@@ -16,51 +16,25 @@ int queue_parse(const char *name)
     return -1;
 }
 
-/* ---- 4-ary heap of (ts, event): the ts copy keeps most comparisons inside
- * the heap array, off the events themselves. */
+/* ---- 4-ary heap of (key, event). Timestamps are never negative, so their
+ * IEEE bit patterns order like unsigned integers: the heap compares those
+ * (branch-free selection of the smallest child), and looks at the events'
+ * full tie keys only when two timestamps are equal. Removal is lazy (the
+ * event is marked dead and dropped when it surfaces), so the heap never
+ * tracks positions and a move touches only the array. */
+
+static inline uint64_t ts_key(double ts)
+{
+    uint64_t k;
+    memcpy(&k, &ts, sizeof k);
+    return k;
+}
 
 static inline bool ent_less(const heap_ent *a, const heap_ent *b)
 {
-    if (a->ts != b->ts)
-        return a->ts < b->ts;
+    if (a->key != b->key)
+        return a->key < b->key;
     return ev_less(a->ev, b->ev);
-}
-
-static void heap_place(warp_queue *q, size_t i, heap_ent x)
-{
-    q->heap[i] = x;
-    x.ev->q.qpos = (uint32_t)i;
-}
-
-static void heap_up(warp_queue *q, size_t i, heap_ent x)
-{
-    while (i > 0) {
-        size_t parent = (i - 1) / 4;
-        if (!ent_less(&x, &q->heap[parent]))
-            break;
-        heap_place(q, i, q->heap[parent]);
-        i = parent;
-    }
-    heap_place(q, i, x);
-}
-
-static void heap_down(warp_queue *q, size_t i, heap_ent x)
-{
-    size_t n = q->n;
-    for (;;) {
-        size_t c = 4 * i + 1;
-        if (c >= n)
-            break;
-        size_t best = c, last = c + 4 < n ? c + 4 : n;
-        for (size_t k = c + 1; k < last; k++)
-            if (ent_less(&q->heap[k], &q->heap[best]))
-                best = k;
-        if (!ent_less(&q->heap[best], &x))
-            break;
-        heap_place(q, i, q->heap[best]);
-        i = best;
-    }
-    heap_place(q, i, x);
 }
 
 static void heap_insert(warp_queue *q, warp_event *e)
@@ -72,38 +46,75 @@ static void heap_insert(warp_queue *q, warp_event *e)
             warp_fatal(WARP_EXIT_RESOURCE, "out of memory growing the pending queue to %zu events",
                        q->cap);
     }
-    heap_up(q, q->n++, (heap_ent){e->ts, e});
+    heap_ent x = {ts_key(e->ts), e};
+    size_t i = q->n++;
+    while (i > 0) {
+        size_t parent = (i - 1) / 4;
+        if (!ent_less(&x, &q->heap[parent]))
+            break;
+        q->heap[i] = q->heap[parent];
+        i = parent;
+    }
+    q->heap[i] = x;
 }
 
+/* Index of the smallest of h[c .. last-1]. */
+static inline size_t min_child(const heap_ent *h, size_t c, size_t last)
+{
+    size_t best = c;
+    uint64_t bk = h[c].key;
+    bool tie = false;
+    for (size_t k = c + 1; k < last; k++) {
+        uint64_t kk = h[k].key;
+        tie |= kk == bk;
+        best = kk < bk ? k : best;
+        bk = kk < bk ? kk : bk;
+    }
+    if (tie) /* rare: settle equal timestamps by the full key */
+        for (size_t k = c; k < last; k++)
+            if (ent_less(&h[k], &h[best]))
+                best = k;
+    return best;
+}
+
+/* Floyd's bottom-up deletion: walk the hole down along the smallest children
+ * to a leaf, then sift the last entry up from there. Fewer comparisons than
+ * sifting the last entry down from the root, since it usually belongs low. */
 static warp_event *heap_pop(warp_queue *q)
 {
     if (!q->n)
         return NULL;
-    warp_event *top = q->heap[0].ev;
-    heap_ent last = q->heap[--q->n];
-    if (q->n)
-        heap_down(q, 0, last);
+    heap_ent *h = q->heap;
+    warp_event *top = h[0].ev;
+    size_t n = --q->n;
+    if (!n)
+        return top;
+    heap_ent x = h[n];
+    size_t i = 0;
+    for (;;) {
+        size_t c = 4 * i + 1;
+        if (c >= n)
+            break;
+        size_t best = min_child(h, c, c + 4 < n ? c + 4 : n);
+        h[i] = h[best];
+        i = best;
+    }
+    while (i > 0) {
+        size_t parent = (i - 1) / 4;
+        if (!ent_less(&x, &h[parent]))
+            break;
+        h[i] = h[parent];
+        i = parent;
+    }
+    h[i] = x;
     return top;
-}
-
-static void heap_remove(warp_queue *q, warp_event *e)
-{
-    size_t i = e->q.qpos;
-    WARP_ASSERT(i < q->n && q->heap[i].ev == e, "a removed event is in the heap at its slot");
-    heap_ent last = q->heap[--q->n];
-    if (i == q->n)
-        return;
-    if (i > 0 && ent_less(&last, &q->heap[(i - 1) / 4]))
-        heap_up(q, i, last);
-    else
-        heap_down(q, i, last);
 }
 
 /* ---- top-down splay tree (Sleator & Tarjan), keyed by ev_less; keys are
  * unique, so an event is found by its own key. */
 
-#define SL(x) ((x)->q.sp.l)
-#define SR(x) ((x)->q.sp.r)
+#define SL(x) ((x)->sp.l)
+#define SR(x) ((x)->sp.r)
 
 static warp_event *splay_join(warp_event *t, warp_event *header, warp_event *l, warp_event *r)
 {
@@ -179,17 +190,17 @@ static warp_event *splay_min(warp_event *t)
 static void splay_insert(warp_queue *q, warp_event *e)
 {
     if (!q->root) {
-        e->q.sp.l = e->q.sp.r = NULL;
+        e->sp.l = e->sp.r = NULL;
     } else {
         warp_event *t = splay(q->root, e);
         if (ev_less(e, t)) {
-            e->q.sp.l = t->q.sp.l;
-            e->q.sp.r = t;
-            t->q.sp.l = NULL;
+            e->sp.l = t->sp.l;
+            e->sp.r = t;
+            t->sp.l = NULL;
         } else {
-            e->q.sp.r = t->q.sp.r;
-            e->q.sp.l = t;
-            t->q.sp.r = NULL;
+            e->sp.r = t->sp.r;
+            e->sp.l = t;
+            t->sp.r = NULL;
         }
     }
     q->root = e;
@@ -200,11 +211,11 @@ static void splay_remove(warp_queue *q, warp_event *e)
 {
     warp_event *t = splay(q->root, e);
     WARP_ASSERT(t == e, "a removed event is in the splay tree");
-    if (!t->q.sp.l) {
-        q->root = t->q.sp.r;
+    if (!t->sp.l) {
+        q->root = t->sp.r;
     } else {
-        warp_event *x = splay(t->q.sp.l, e); /* max of the left subtree */
-        x->q.sp.r = t->q.sp.r;
+        warp_event *x = splay(t->sp.l, e); /* max of the left subtree */
+        x->sp.r = t->sp.r;
         q->root = x;
     }
     q->n--;
@@ -215,12 +226,13 @@ static warp_event *splay_pop(warp_queue *q)
     if (!q->root)
         return NULL;
     warp_event *t = splay_min(q->root);
-    q->root = t->q.sp.r;
+    q->root = t->sp.r;
     q->n--;
     return t;
 }
 
-/* ---- the interface ---- */
+/* ---- the interface: dead (lazily removed) events are freed as they
+ * surface, so callers only ever see live pending events. ---- */
 
 void queue_init(warp_queue *q, queue_kind kind, size_t hint)
 {
@@ -234,35 +246,51 @@ void queue_init(warp_queue *q, queue_kind kind, size_t hint)
     }
 }
 
-void queue_insert(warp_queue *q, warp_event *e)
+void queue_insert(warp_ctx *w, warp_event *e)
 {
-    if (q->kind == QUEUE_HEAP)
-        heap_insert(q, e);
+    e->state = EV_PENDING;
+    if (w->queue.kind == QUEUE_HEAP)
+        heap_insert(&w->queue, e);
     else
-        splay_insert(q, e);
+        splay_insert(&w->queue, e);
 }
 
-warp_event *queue_peek(warp_queue *q)
+warp_event *queue_peek(warp_ctx *w)
 {
-    if (q->kind == QUEUE_HEAP)
+    warp_queue *q = &w->queue;
+    if (q->kind == QUEUE_HEAP) {
+        while (q->n && q->heap[0].ev->state == EV_DEAD)
+            pool_put(w, heap_pop(q));
         return q->n ? q->heap[0].ev : NULL;
+    }
     if (!q->root)
         return NULL;
     q->root = splay_min(q->root);
     return q->root;
 }
 
-warp_event *queue_pop(warp_queue *q)
+warp_event *queue_pop(warp_ctx *w)
 {
-    return q->kind == QUEUE_HEAP ? heap_pop(q) : splay_pop(q);
+    warp_queue *q = &w->queue;
+    if (q->kind != QUEUE_HEAP)
+        return splay_pop(q);
+    for (;;) {
+        warp_event *e = heap_pop(q);
+        if (!e || e->state != EV_DEAD)
+            return e;
+        pool_put(w, e);
+    }
 }
 
-void queue_remove(warp_queue *q, warp_event *e)
+void queue_remove(warp_ctx *w, warp_event *e)
 {
-    if (q->kind == QUEUE_HEAP)
-        heap_remove(q, e);
-    else
-        splay_remove(q, e);
+    WARP_ASSERT(e->state == EV_PENDING, "only pending events leave the queue early");
+    if (w->queue.kind == QUEUE_HEAP) {
+        e->state = EV_DEAD; /* freed when it surfaces */
+    } else {
+        splay_remove(&w->queue, e);
+        pool_put(w, e);
+    }
 }
 
 void queue_destroy(warp_queue *q)

@@ -71,7 +71,7 @@ void rollback_kp(warp_ctx *w, warp_kp *kp, const warp_event *key, bool secondary
         else
             kp->head = NULL;
         undo_event(w, e);
-        queue_insert(&w->queue, e);
+        queue_insert(w, e);
     }
     w->t.reverse += warp_wtime() - t0;
 }
@@ -82,6 +82,5 @@ void cancel_event(warp_ctx *w, warp_event *e)
     if (e->state == EV_PROCESSED)
         rollback_kp(w, e->lp->kp, e, true);
     WARP_ASSERT(e->state == EV_PENDING, "a cancelled local event is pending after its KP rolled back");
-    queue_remove(&w->queue, e);
-    pool_put(w, e);
+    queue_remove(w, e);
 }

@@ -32,8 +32,8 @@ void sched_cons(warp_ctx *w)
         double wend = lbts + la;
         t0 = warp_wtime();
         warp_event *e;
-        while ((e = queue_peek(&w->queue)) && e->ts < wend) {
-            queue_pop(&w->queue);
+        while ((e = queue_peek(w)) && e->ts < wend) {
+            queue_pop(w);
             process_event(w, e);
             commit_event(w, e);
         }

@@ -35,10 +35,10 @@ static bool run_batch(warp_ctx *w)
         warp_event *e;
         if ((w->pops++ & 63) == 0) {
             double tq = warp_wtime();
-            e = queue_pop(&w->queue);
+            e = queue_pop(w);
             w->t.queue += 64.0 * (warp_wtime() - tq);
         } else {
-            e = queue_pop(&w->queue);
+            e = queue_pop(w);
         }
         if (!e)
             break;
@@ -58,7 +58,7 @@ static void run_local(warp_ctx *w)
         bool ran = run_batch(w);
         if (debug && ran)
             forced_rollback(w);
-        warp_event *m = queue_peek(&w->queue);
+        warp_event *m = queue_peek(w);
         if (!m)
             break;
         if (++batches >= w->gvt_interval || pool_low(w)) {

@@ -11,10 +11,10 @@ void sched_seq(warp_ctx *w)
         /* Time one pop in 64 and scale: a cheap estimate of queue cost. */
         if ((w->pops++ & 63) == 0) {
             double tq = warp_wtime();
-            e = queue_pop(&w->queue);
+            e = queue_pop(w);
             w->t.queue += 64.0 * (warp_wtime() - tq);
         } else {
-            e = queue_pop(&w->queue);
+            e = queue_pop(w);
         }
         if (!e)
             break;

@@ -238,8 +238,7 @@ static void receive_anti(warp_ctx *w, const wire_hdr *h)
     if (e->state == EV_PROCESSED)
         rollback_kp(w, e->lp->kp, e, false);
     WARP_ASSERT(e->state == EV_PENDING, "an annihilated event is pending after its KP rolled back");
-    queue_remove(&w->queue, e);
-    pool_put(w, e);
+    queue_remove(w, e);
 }
 
 static void unpack(warp_ctx *w, const char *buf, int len)

@@ -15,7 +15,7 @@ static void *xcalloc(size_t n, size_t size)
 {
     void *p = calloc(n ? n : 1, size);
     if (!p)
-        warp_fatal(3, "warpnet: out of memory building the network (%zu x %zu bytes); use a "
+        warp_fatal(3, "out of memory building the network (%zu x %zu bytes); use a "
                       "smaller network or more ranks", n, size);
     return p;
 }
@@ -186,7 +186,7 @@ net_model *net_model_build(warp_ini *ini, double end, uint64_t seed)
         n->vcs = n->topo_ops->vcs(n->topo);
         n->max_radix = n->topo_ops->max_radix(n->topo);
         if (n->vcs < 1 || n->vcs > NET_MAX_VCS)
-            warp_fatal(2, "warpnet: topology %s asks for %d VCs; at most %d are supported", topo,
+            warp_fatal(2, "topology %s asks for %d VCs; at most %d are supported", topo,
                        (int)n->vcs, NET_MAX_VCS);
         read_buffers(ini, &n->params, n->vcs);
         net_attach a = n->topo_ops->attach(n->topo, 0);
@@ -217,7 +217,7 @@ net_model *net_model_build(warp_ini *ini, double end, uint64_t seed)
 
     n->res = net_results_new(n->nodes, n->routers, n->max_radix);
     if (!n->res)
-        warp_fatal(3, "warpnet: out of memory for per-terminal statistics of %llu nodes",
+        warp_fatal(3, "out of memory for per-terminal statistics of %llu nodes",
                    (unsigned long long)n->nodes);
     n->model.name = "warpnet";
     n->model.total_lps = n->nodes + n->routers + n->ranks;

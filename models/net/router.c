@@ -170,7 +170,12 @@ static void try_send(warp_lp *lp, const net_model *n, rview *v, int32_t port)
     warp_free_on_commit(lp, x);
 }
 
-static void arrive(warp_lp *lp, const net_model *n, rview *v, void *state, const net_packet *p)
+/* The facts commit needs about a routed packet, kept in the event's bits:
+ * output port (high 16 bits) and its queue bytes after the packet joined. */
+#define QBITS 48
+
+static void arrive(warp_lp *lp, const net_model *n, rview *v, void *state, const net_packet *p,
+                   warp_bits *bits)
 {
     uint64_t router = warp_lp_id(lp) - n->nodes;
     occ_ctx occ = {n, state};
@@ -211,6 +216,9 @@ static void arrive(warp_lp *lp, const net_model *n, rview *v, void *state, const
     warp_save(lp, v->s, sizeof *v->s);
     v->s->queued_pkts++;
     net_fifo_push(lp, &v->q[r.port * v->vcs + r.vc], &x->node);
+    uint64_t q = out_pt->queued_bytes < (UINT64_C(1) << QBITS) ? out_pt->queued_bytes
+                                                               : (UINT64_C(1) << QBITS) - 1;
+    bits->b = (uint64_t)r.port << QBITS | q;
     try_send(lp, n, v, r.port);
 }
 
@@ -230,7 +238,7 @@ static void router_forward(warp_lp *lp, void *state, void *msg, warp_bits *bits)
     rview v = view(n, state);
     switch (e->kind) {
     case NET_EV_PKT:
-        arrive(lp, n, &v, state, &e->u.pkt);
+        arrive(lp, n, &v, state, &e->u.pkt, bits);
         break;
     case NET_EV_CREDIT: {
         int64_t *cr = &v.credits[e->u.credit.port * v.vcs + e->u.credit.vc];
@@ -257,9 +265,18 @@ static void router_forward(warp_lp *lp, void *state, void *msg, warp_bits *bits)
 static void router_commit(warp_lp *lp, void *out, const void *msg, const warp_bits *bits)
 {
     const net_event *e = msg;
+    const net_model *n = warp_model_arg(lp);
+    if (e->kind == NET_EV_PKT) {
+        net_port_out *o = (net_port_out *)out + (bits->b >> QBITS);
+        uint64_t q = bits->b & ((UINT64_C(1) << QBITS) - 1);
+        o->q_samples++;
+        o->q_sum += q;
+        if (q > o->q_max)
+            o->q_max = q;
+        return;
+    }
     if (e->kind != NET_EV_PORT_FREE)
         return;
-    const net_model *n = warp_model_arg(lp);
     net_port_out *o = (net_port_out *)out + e->port;
     if (e->u.pkt.t_inject >= n->warmup) {
         uint64_t router = warp_lp_id(lp) - n->nodes;
@@ -290,6 +307,8 @@ static void router_finish(warp_lp *lp, void *state, void *out)
         row[0] = po[p].busy_ns;
         row[1] = (double)po[p].pkts;
         row[2] = (double)po[p].bytes;
+        row[3] = po[p].q_samples ? (double)po[p].q_sum / (double)po[p].q_samples : 0;
+        row[4] = (double)po[p].q_max;
     }
 }
 

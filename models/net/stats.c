@@ -61,12 +61,13 @@ void net_term_out_add(net_term_out *acc, const net_term_out *o)
     acc->delivered_bytes_win += o->delivered_bytes_win;
     acc->lat_pkts += o->lat_pkts;
     acc->hops_sum += o->hops_sum;
-    acc->lat_sum += o->lat_sum;
+    acc->lat_sum_q += o->lat_sum_q;
     acc->lat_max = fmax(acc->lat_max, o->lat_max);
     acc->msgs_delivered += o->msgs_delivered;
     acc->msgs_lat += o->msgs_lat;
-    acc->mlat_sum += o->mlat_sum;
+    acc->mlat_sum_q += o->mlat_sum_q;
     acc->mlat_max = fmax(acc->mlat_max, o->mlat_max);
+    acc->t_last = fmax(acc->t_last, o->t_last);
     for (int b = 0; b < NET_HIST_BINS; b++) {
         acc->hist[b] += o->hist[b];
         acc->mhist[b] += o->mhist[b];
@@ -127,7 +128,7 @@ void net_results_reduce(net_results *r)
     uint64_t u[] = {t->offered_msgs,  t->offered_bytes,       t->injected_pkts, t->injected_bytes,
                     t->injected_bytes_win, t->delivered_pkts, t->delivered_bytes,
                     t->delivered_bytes_win, t->lat_pkts,      t->hops_sum,      t->msgs_delivered,
-                    t->msgs_lat,      r->flight.term_sent,    r->flight.term_recv,
+                    t->msgs_lat,      t->lat_sum_q, t->mlat_sum_q, r->flight.term_sent,    r->flight.term_recv,
                     r->flight.router_recv, r->flight.router_sent, r->flight.router_queued,
                     r->flight.nic_waiting_msgs};
     int nu = (int)(sizeof u / sizeof u[0]);
@@ -145,20 +146,19 @@ void net_results_reduce(net_results *r)
     t->hops_sum = u[k++];
     t->msgs_delivered = u[k++];
     t->msgs_lat = u[k++];
+    t->lat_sum_q = u[k++];
+    t->mlat_sum_q = u[k++];
     r->flight.term_sent = u[k++];
     r->flight.term_recv = u[k++];
     r->flight.router_recv = u[k++];
     r->flight.router_sent = u[k++];
     r->flight.router_queued = u[k++];
     r->flight.nic_waiting_msgs = u[k++];
-    double s[] = {t->lat_sum, t->mlat_sum};
-    reduce_in_place(s, 2, MPI_DOUBLE, MPI_SUM);
-    t->lat_sum = s[0];
-    t->mlat_sum = s[1];
-    double m[] = {t->lat_max, t->mlat_max};
-    reduce_in_place(m, 2, MPI_DOUBLE, MPI_MAX);
+    double m[] = {t->lat_max, t->mlat_max, t->t_last};
+    reduce_in_place(m, 3, MPI_DOUBLE, MPI_MAX);
     t->lat_max = m[0];
     t->mlat_max = m[1];
+    t->t_last = m[2];
     reduce_in_place(t->hist, NET_HIST_BINS, MPI_UINT32_T, MPI_SUM);
     reduce_in_place(t->mhist, NET_HIST_BINS, MPI_UINT32_T, MPI_SUM);
     reduce_rows(r->term_rows, r->nodes * NET_TERM_COLS);

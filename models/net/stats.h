@@ -19,9 +19,10 @@ typedef struct net_term_out {
     uint64_t delivered_pkts, delivered_bytes;    /* reached the NIC, whole run */
     uint64_t delivered_bytes_win;                /* reached it at t >= warmup */
     uint64_t lat_pkts, hops_sum;                 /* packets sent at t >= warmup */
-    double lat_sum, lat_max;
+    uint64_t lat_sum_q, mlat_sum_q;              /* sums in 1/NET_LAT_Q ns, exact in any order */
+    double lat_max, mlat_max;
+    double t_last;                               /* latest message completion */
     uint64_t msgs_delivered, msgs_lat;
-    double mlat_sum, mlat_max;
     uint32_t hist[NET_HIST_BINS];                /* packet latency */
     uint32_t mhist[NET_HIST_BINS];               /* message latency */
 } net_term_out;
@@ -29,6 +30,9 @@ typedef struct net_term_out {
 typedef struct net_port_out {
     double busy_ns;   /* serialising, for packets that started at t >= warmup */
     uint64_t pkts, bytes;
+    /* Output-queue bytes (all VCs) seen by each packet routed to this port,
+     * itself included: sum and maximum. */
+    uint64_t q_samples, q_sum, q_max;
 } net_port_out;
 
 /* Final-state counts for the conservation line. */
@@ -49,7 +53,12 @@ typedef struct net_results {
 } net_results;
 
 #define NET_TERM_COLS 6 /* injected_pkts, injected_bytes, delivered_pkts, delivered_bytes, lat_mean, hops_mean */
-#define NET_PORT_COLS 3 /* busy_ns, pkts, bytes */
+#define NET_PORT_COLS 5 /* busy_ns, pkts, bytes, queue mean, queue max */
+
+/* Latency sums are fixed point so that they add up to the same number
+ * whatever the partition (floating-point sums depend on their order). */
+#define NET_LAT_Q 1024.0
+static inline uint64_t net_lat_q(double ns) { return (uint64_t)(ns * NET_LAT_Q + 0.5); }
 
 /* Histogram bin of a latency in ns (clamped to the last bin). */
 int net_hist_bin(double ns);

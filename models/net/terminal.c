@@ -201,20 +201,23 @@ static void term_commit(warp_lp *lp, void *out, const void *msg, const warp_bits
             double lat = p->t_tail - p->msg.t_send;
             o->lat_pkts++;
             o->hops_sum += p->hops;
-            o->lat_sum += lat;
+            o->lat_sum_q += net_lat_q(lat);
             if (lat > o->lat_max)
                 o->lat_max = lat;
             o->hist[net_hist_bin(lat)]++;
             if (bits->b & BIT_MSG_DONE) {
                 o->msgs_lat++;
-                o->mlat_sum += lat;
+                o->mlat_sum_q += net_lat_q(lat);
                 if (lat > o->mlat_max)
                     o->mlat_max = lat;
                 o->mhist[net_hist_bin(lat)]++;
             }
         }
-        if (bits->b & BIT_MSG_DONE)
+        if (bits->b & BIT_MSG_DONE) {
             o->msgs_delivered++;
+            if (p->t_tail > o->t_last)
+                o->t_last = p->t_tail;
+        }
         break;
     }
     default:
@@ -237,7 +240,7 @@ static void term_finish(warp_lp *lp, void *state, void *out)
     row[1] = (double)o->injected_bytes;
     row[2] = (double)o->delivered_pkts;
     row[3] = (double)o->delivered_bytes;
-    row[4] = o->lat_pkts ? o->lat_sum / (double)o->lat_pkts : 0;
+    row[4] = o->lat_pkts ? (double)o->lat_sum_q / NET_LAT_Q / (double)o->lat_pkts : 0;
     row[5] = o->lat_pkts ? (double)o->hops_sum / (double)o->lat_pkts : 0;
 }
 

@@ -110,15 +110,16 @@ static void nic_commit(warp_lp *lp, void *out, const void *msg, const warp_bits 
         o->delivered_pkts++;
         o->delivered_bytes += m->bytes;
         o->msgs_delivered++;
+        o->t_last = fmax2(o->t_last, done);
         if (done >= n->warmup)
             o->delivered_bytes_win += m->bytes;
         if (m->t_send >= n->warmup) {
             o->lat_pkts++;
-            o->lat_sum += lat;
+            o->lat_sum_q += net_lat_q(lat);
             o->lat_max = fmax2(o->lat_max, lat);
             o->hist[net_hist_bin(lat)]++;
             o->msgs_lat++;
-            o->mlat_sum += lat;
+            o->mlat_sum_q += net_lat_q(lat);
             o->mlat_max = fmax2(o->mlat_max, lat);
             o->mhist[net_hist_bin(lat)]++;
         }
@@ -138,7 +139,7 @@ static void nic_finish(warp_lp *lp, void *state, void *out)
     row[1] = (double)o->injected_bytes;
     row[2] = (double)o->delivered_pkts;
     row[3] = (double)o->delivered_bytes;
-    row[4] = o->lat_pkts ? o->lat_sum / (double)o->lat_pkts : 0;
+    row[4] = o->lat_pkts ? (double)o->lat_sum_q / NET_LAT_Q / (double)o->lat_pkts : 0;
 }
 
 static void nic_type(warp_lp_type *t, const char *name)

@@ -34,7 +34,7 @@ static void *torus_setup(warp_ini *ini, net_params *params)
 {
     torus *t = calloc(1, sizeof *t);
     if (!t)
-        warp_fatal(3, "warpnet: out of memory for the torus description");
+        warp_fatal(3, "out of memory for the torus description");
     int64_t dims[TORUS_MAX_DIMS + 1];
     if (!warp_ini_string(ini, "torus", "dims", NULL))
         warp_ini_fail(ini, "torus", "dims", "missing; give the size of each dimension (dims = 8,8,8)");

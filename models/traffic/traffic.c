@@ -8,12 +8,18 @@
 
 #include "traffic/traffic.h"
 
-enum pattern { P_UNIFORM, P_NEIGHBOR, P_PERM, P_BITCOMP, P_TRANSPOSE, P_ALLTOALL, P_INCAST, P_PAIR };
+enum pattern {
+    P_UNIFORM, P_NEIGHBOR, P_PERM, P_BITCOMP, P_TRANSPOSE, P_ALLTOALL, P_INCAST, P_PAIR, P_PINGPONG
+};
 static const char *const pattern_names[] = {"uniform",   "neighbor", "permutation", "bitcomplement",
-                                            "transpose", "alltoall", "incast",      "pair", NULL};
+                                            "transpose", "alltoall", "incast",      "pair",
+                                            "pingpong",  NULL};
 static const char *const arrival_names[] = {"poisson", "fixed", NULL};
 
-enum { EV_GEN = NET_EV_WORKLOAD };
+/* EV_REPLY: a ping-pong message goes out once the receiver's CPU has taken
+ * the previous one (cpu_ns of the arrival, 0 except on loggp). */
+enum { EV_GEN = NET_EV_WORKLOAD, EV_REPLY };
+enum { TAG_PING = 1, TAG_PONG = 2 };
 
 typedef struct traffic {
     int pattern, fixed;
@@ -47,7 +53,7 @@ static int active(const traffic *t, uint64_t r)
 {
     if (t->ranks < 2)
         return 0;
-    if (t->pattern == P_PAIR)
+    if (t->pattern == P_PAIR || t->pattern == P_PINGPONG)
         return r == t->src;
     if (t->pattern == P_INCAST)
         return r != t->dst;
@@ -98,7 +104,7 @@ static void tr_init(warp_lp *lp, void *state)
     const traffic *t = net_workload_of(lp);
     memset(state, 0, sizeof(traffic_state));
     if (active(t, net_rank_of(lp)))
-        schedule(t, lp, t->start + (t->fixed ? 0 : gap(t, lp)));
+        schedule(t, lp, t->start + (t->fixed || t->pattern == P_PINGPONG ? 0 : gap(t, lp)));
 }
 
 static void tr_forward(warp_lp *lp, void *state, void *msg, warp_bits *bits)
@@ -110,8 +116,12 @@ static void tr_forward(warp_lp *lp, void *state, void *msg, warp_bits *bits)
     case EV_GEN: {
         uint64_t r = net_rank_of(lp);
         uint64_t d = destination(t, lp, r, s->generated);
-        net_send(lp, d, t->size, 0, NULL, 0);
         s->generated++;
+        if (t->pattern == P_PINGPONG) {
+            net_send(lp, d, t->size, TAG_PING, NULL, 0);
+            break;
+        }
+        net_send(lp, d, t->size, 0, NULL, 0);
         if (!t->count || s->generated < t->count)
             schedule(t, lp, gap(t, lp));
         break;
@@ -119,6 +129,18 @@ static void tr_forward(warp_lp *lp, void *state, void *msg, warp_bits *bits)
     case NET_EV_ARRIVE:
         s->received++;
         s->received_bytes += e->u.msg.bytes;
+        if (t->pattern != P_PINGPONG)
+            break;
+        if (e->u.msg.tag == TAG_PING) {
+            net_event *r = net_workload_event(lp, net_rank_of(lp), e->u.msg.cpu_ns, EV_REPLY);
+            warp_event_send(lp, r);
+        } else if (!t->count || s->received < t->count) {
+            net_event *g = net_workload_event(lp, net_rank_of(lp), e->u.msg.cpu_ns, EV_GEN);
+            warp_event_send(lp, g);
+        }
+        break;
+    case EV_REPLY:
+        net_send(lp, t->src, t->size, TAG_PONG, NULL, 0);
         break;
     case NET_EV_SENT:
         s->sent_done++;
@@ -144,7 +166,7 @@ static void *tr_setup(warp_ini *ini, const net_model *net)
 {
     traffic *t = calloc(1, sizeof *t);
     if (!t)
-        warp_fatal(3, "warpnet: out of memory for the traffic workload");
+        warp_fatal(3, "out of memory for the traffic workload");
     t->ranks = net_ranks(net);
     t->pattern = warp_ini_choice(ini, "workload", "pattern", pattern_names, P_UNIFORM);
     t->fixed = warp_ini_choice(ini, "workload", "arrivals", arrival_names, 0);
@@ -155,10 +177,10 @@ static void *tr_setup(warp_ini *ini, const net_model *net)
     t->start = warp_ini_time_ns(ini, "workload", "start", 0);
     t->distance = (uint64_t)warp_ini_int(ini, "workload", "distance", 1, 1, INT64_MAX);
     t->src = (uint64_t)warp_ini_int(ini, "workload", "src", 0, 0, (int64_t)t->ranks - 1);
-    t->dst = (uint64_t)warp_ini_int(ini, "workload", "dst", t->pattern == P_PAIR ? 1 : 0, 0,
+    t->dst = (uint64_t)warp_ini_int(ini, "workload", "dst", t->pattern == P_PAIR || t->pattern == P_PINGPONG, 0,
                                     (int64_t)t->ranks - 1);
-    if (t->pattern == P_PAIR && t->src == t->dst)
-        warp_ini_fail(ini, "workload", "dst", "pair traffic needs dst != src");
+    if ((t->pattern == P_PAIR || t->pattern == P_PINGPONG) && t->src == t->dst)
+        warp_ini_fail(ini, "workload", "dst", "pair and pingpong traffic need dst != src");
     int has_load = warp_ini_string(ini, "workload", "load", NULL) != NULL;
     int has_interval = warp_ini_string(ini, "workload", "interval", NULL) != NULL;
     if (has_load && has_interval)
@@ -184,7 +206,7 @@ static void *tr_setup(warp_ini *ini, const net_model *net)
         /* Sattolo's shuffle: one cycle through all ranks, so nobody sends to itself. */
         t->perm = malloc(t->ranks * sizeof *t->perm);
         if (!t->perm)
-            warp_fatal(3, "warpnet: out of memory for the permutation of %llu ranks",
+            warp_fatal(3, "out of memory for the permutation of %llu ranks",
                        (unsigned long long)t->ranks);
         for (uint64_t i = 0; i < t->ranks; i++)
             t->perm[i] = i;

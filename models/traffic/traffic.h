@@ -13,7 +13,10 @@
  * (N a power of two); transpose — swaps the high and low halves of the rank's
  * bits (N a power of four); alltoall — rank+1, rank+2, ... cycling over all
  * others; incast — every rank except dst sends to dst (default 0); pair —
- * only rank src sends, to dst. */
+ * only rank src sends, to dst; pingpong — src sends to dst at start, dst
+ * answers each arrival with a message of the same size, src sends the next
+ * when the answer arrives, `count` round trips (load and interval unused);
+ * on loggp each answer waits for the receiver's CPU overhead (cpu_ns). */
 #ifndef TRAFFIC_H
 #define TRAFFIC_H
 

@@ -45,7 +45,7 @@ static const char *end_in_ns(const char *value, const char *where, char *buf, si
     double ns;
     const char *why;
     if (warp_parse_time_ns(value, &ns, &why) != 0)
-        warp_fatal(2, "warpnet: %s: end = %s: %s (write e.g. end = 100us)", where, value, why);
+        warp_fatal(2, "%s: end = %s: %s (write e.g. end = 100us)", where, value, why);
     snprintf(buf, n, "%.17g", ns);
     return buf;
 }
@@ -57,7 +57,7 @@ static void apply_engine_key(const char *key, const char *value, const char *whe
     if (strcmp(key, "end") == 0)
         value = end_in_ns(value, where, buf, sizeof buf);
     if (!warp_set_option(a->w, key, value, where))
-        warp_fatal(2, "warpnet: %s: [engine] %s = %s: not an engine option; see warpnet --help",
+        warp_fatal(2, "%s: [engine] %s = %s: not an engine option; see warpnet --help",
                    where, key, value);
 }
 
@@ -105,12 +105,12 @@ int main(int argc, char **argv)
     warp_parse_args(w, &argc, argv, opts, "warpnet", usage);
     if (!ini) {
         if (argc > 1)
-            warp_fatal(2, "warpnet: %s: cannot read the run file; give an existing RUN.ini",
+            warp_fatal(2, "%s: cannot read the run file; give an existing RUN.ini",
                        argv[1]);
-        warp_fatal(2, "warpnet: no run file given; usage: warpnet [options] RUN.ini");
+        warp_fatal(2, "no run file given; usage: warpnet [options] RUN.ini");
     }
     if (argc > 1)
-        warp_fatal(2, "warpnet: %s: unexpected argument; options take the form --name=value",
+        warp_fatal(2, "%s: unexpected argument; options take the form --name=value",
                    argv[1]);
 
     double end = warp_end_time(w);
@@ -121,7 +121,7 @@ int main(int argc, char **argv)
     if (dot) {
         const char *why = NULL;
         if (rank0 && net_dump_dot(n, dot, &why) != 0)
-            warp_fatal(2, "warpnet: --dump-topology=%s: %s", dot, why);
+            warp_fatal(2, "--dump-topology=%s: %s", dot, why);
     }
     if (describe || dot) {
         if (describe && rank0)
@@ -142,7 +142,7 @@ int main(int argc, char **argv)
         wn_summary_compute(&s, n, r, end, net_warmup(n));
         wn_summary_print(&s, n, r, stdout);
         if (out && wn_summary_write(&s, n, r, warp_last_stats(w), out) != 0)
-            warp_fatal(2, "warpnet: --out=%s: cannot write the result files there", out);
+            warp_fatal(2, "--out=%s: cannot write the result files there", out);
         rc = s.conserved ? 0 : 1;
     }
     net_model_free(n);

@@ -25,14 +25,14 @@ void wn_summary_compute(wn_summary *s, const net_model *n, const net_results *r,
     s->offered_gbps = (double)t->offered_bytes / s->window_ns / nodes;
     s->accepted_gbps = (double)t->delivered_bytes_win / s->window_ns / nodes;
     if (t->lat_pkts) {
-        s->lat_mean = t->lat_sum / (double)t->lat_pkts;
+        s->lat_mean = (double)t->lat_sum_q / NET_LAT_Q / (double)t->lat_pkts;
         s->hops_mean = (double)t->hops_sum / (double)t->lat_pkts;
     }
     s->lat_p50 = net_hist_quantile(t->hist, 0.5);
     s->lat_p99 = net_hist_quantile(t->hist, 0.99);
     s->lat_max = t->lat_max;
     if (t->msgs_lat)
-        s->mlat_mean = t->mlat_sum / (double)t->msgs_lat;
+        s->mlat_mean = (double)t->mlat_sum_q / NET_LAT_Q / (double)t->msgs_lat;
     s->mlat_p50 = net_hist_quantile(t->mhist, 0.5);
     s->mlat_p99 = net_hist_quantile(t->mhist, 0.99);
     s->mlat_max = t->mlat_max;
@@ -74,6 +74,7 @@ void wn_summary_print(const wn_summary *s, const net_model *n, const net_results
             s->lat_p50, s->lat_p99, s->lat_max);
     fprintf(f, "message latency   mean %.6g ns, p50 %.4g, p99 %.4g, max %.6g\n", s->mlat_mean,
             s->mlat_p50, s->mlat_p99, s->mlat_max);
+    fprintf(f, "last delivery     %.9g ns\n", t->t_last);
     fprintf(f, "hops              mean %.4f router-to-router links\n", s->hops_mean);
     if (net_model_routers(n))
         fprintf(f, "busiest link      %.4f utilisation (router %llu port %d)\n", s->busiest_util,
@@ -123,6 +124,7 @@ static int write_json(const wn_summary *s, const net_model *n, const net_results
             (unsigned long long)t->offered_msgs, (unsigned long long)t->msgs_delivered);
     json_lat(f, "packet_latency_ns", s->lat_mean, s->lat_p50, s->lat_p99, s->lat_max);
     json_lat(f, "message_latency_ns", s->mlat_mean, s->mlat_p50, s->mlat_p99, s->mlat_max);
+    fprintf(f, "  \"last_delivery_ns\": %.17g,\n", t->t_last);
     fprintf(f, "  \"hops_mean\": %.17g,\n  \"busiest_link_utilisation\": %.17g,\n", s->hops_mean,
             s->busiest_util);
     fprintf(f, "  \"in_flight_packets\": %llu,\n  \"conservation_ok\": %s,\n",
@@ -156,11 +158,12 @@ static int write_csvs(const wn_summary *s, const net_model *n, const net_results
     f = open_in(dir, "ports.csv");
     if (!f)
         return -1;
-    fprintf(f, "router,port,busy_ns,utilisation,packets,bytes\n");
+    fprintf(f, "router,port,busy_ns,utilisation,packets,bytes,queue_mean_bytes,queue_max_bytes\n");
     for (uint64_t p = 0; p < r->routers * (uint64_t)r->max_radix; p++) {
         const double *row = r->port_rows + p * NET_PORT_COLS;
-        fprintf(f, "%llu,%d,%.9g,%.6g,%.0f,%.0f\n", (unsigned long long)(p / (uint64_t)r->max_radix),
-                (int)(p % (uint64_t)r->max_radix), row[0], row[0] / s->window_ns, row[1], row[2]);
+        fprintf(f, "%llu,%d,%.9g,%.6g,%.0f,%.0f,%.6g,%.0f\n",
+                (unsigned long long)(p / (uint64_t)r->max_radix), (int)(p % (uint64_t)r->max_radix),
+                row[0], row[0] / s->window_ns, row[1], row[2], row[3], row[4]);
     }
     if (fclose(f) != 0)
         return -1;

@@ -1,0 +1,34 @@
+#!/bin/sh
+# Bad run files stop with exit code 2 and one line naming the place and key.
+. "${top_srcdir:-.}/tests/net/lib.sh"
+good='[engine]
+end = 2us
+[network]
+topology = torus
+link_bandwidth = 12.5GB/s
+[torus]
+dims = 4,4
+[workload]
+load = 0.1'
+expect() { # name pattern override...
+    name=$1 pat=$2; shift 2
+    printf '%s\n' "$good" > "$TMP/b.ini"
+    "$WARPNET" --quiet "$TMP/b.ini" "$@" > "$TMP/log" 2>&1
+    rc=$?
+    if [ $rc -eq 2 ] && [ "$(wc -l < "$TMP/log")" -eq 1 ] && grep -q -- "$pat" "$TMP/log"; then
+        echo "ok   $name: $(cat "$TMP/log")"
+    else
+        echo "FAIL $name: exit $rc, output:"; cat "$TMP/log"; fail=1
+    fi
+}
+"$WARPNET" --quiet "$(printf '%s\n' "$good" > "$TMP/g.ini"; echo "$TMP/g.ini")" > "$TMP/log" 2>&1 \
+    && echo "ok   the good file runs" || { echo "FAIL good file"; cat "$TMP/log"; fail=1; }
+expect "missing unit" "link_bandwidth" --network.link_bandwidth=12.5
+expect "unknown key" "bogus" --torus.bogus=1
+expect "dims vs nodes" "nodes" --torus.nodes=20
+expect "zero bandwidth" "link_bandwidth" --network.link_bandwidth=0GB/s
+expect "unknown topology" "topology" --network.topology=hypercube
+expect "buffer below a packet" "vc_buffer" --network.vc_buffer=100B
+expect "transpose needs 4^k ranks" "transpose" --workload.pattern=transpose --torus.dims=2,4
+expect "end without unit" "end" --end=5
+exit $fail
