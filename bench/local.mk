@@ -1,1 +1,2 @@
-# bench/local.mk
+# bench/local.mk — benchmarks ship with the sources; they are never run by make check.
+EXTRA_DIST += bench/phold.sh

@@ -707,48 +707,96 @@ static int section_known(const char *sec, const char *const *known)
     return 0;
 }
 
-/* Comma-separated names, malloc'd: the keys of sec a getter asked for (when
- * sec is given), else the known sections. */
-static char *name_list(const warp_ini *ini, const char *sec, const char *const *known)
+/* Edit distance (insertions, deletions, substitutions) between a and b. */
+static size_t edit_distance(const char *a, const char *b)
 {
-    size_t len = 1;
-    char *s = xrealloc(NULL, len);
-    s[0] = '\0';
+    size_t n = strlen(b), *row = xrealloc(NULL, (n + 1) * sizeof *row);
+    for (size_t j = 0; j <= n; j++)
+        row[j] = j;
+    for (size_t i = 1; a[i - 1]; i++) {
+        size_t diag = row[0];
+        row[0] = i;
+        for (size_t j = 1; j <= n; j++) {
+            size_t up = row[j], d = diag + (a[i - 1] != b[j - 1]);
+            if (up + 1 < d)
+                d = up + 1;
+            if (row[j - 1] + 1 < d)
+                d = row[j - 1] + 1;
+            row[j] = d;
+            diag = up;
+        }
+    }
+    size_t d = row[n];
+    free(row);
+    return d;
+}
+
+/* The names a misspelt `target` may have meant: all of them as a malloc'd
+ * comma-separated list, and the closest within 2 edits (or NULL). */
+typedef struct suggest {
+    const char *target, *best;
+    size_t best_d;
+    char *list;
+    size_t len;
+} suggest;
+
+static void suggest_add(suggest *sg, const char *name)
+{
+    sg->len += strlen(name) + 2;
+    sg->list = xrealloc(sg->list, sg->len);
+    strcat(strcat(sg->list, sg->list[0] ? ", " : ""), name);
+    size_t n = strlen(name), d = edit_distance(sg->target, name);
+    int pattern = n >= 2 && strcmp(name + n - 2, ".*") == 0; /* not a name to suggest */
+    if (!pattern && d < sg->best_d && d <= 2 && d < strlen(sg->target)) {
+        sg->best = name;
+        sg->best_d = d;
+    }
+}
+
+/* For an unknown key of sec: the keys of sec a getter asked for. For an
+ * unknown section (sec NULL): the known sections. */
+static suggest suggest_names(const warp_ini *ini, const char *target, const char *sec,
+                             const char *const *known)
+{
+    suggest sg = {.target = target, .best_d = SIZE_MAX, .list = xrealloc(NULL, 1), .len = 1};
+    sg.list[0] = '\0';
     const ini_table *tabs[2] = {&ini->vals, &ini->asked};
     for (int t = 0; sec && t < 2; t++) {
         for (size_t i = 0; i < tabs[t]->n; i++) {
             const ini_entry *e = &tabs[t]->v[i];
-            if (!e->used || strcmp(e->sec, sec) != 0 ||
-                (t == 1 && table_find(&ini->vals, sec, e->key)))
-                continue;
-            len += strlen(e->key) + 2;
-            s = xrealloc(s, len);
-            strcat(strcat(s, s[0] ? ", " : ""), e->key);
+            if (e->used && strcmp(e->sec, sec) == 0 &&
+                !(t == 1 && table_find(&ini->vals, sec, e->key)))
+                suggest_add(&sg, e->key);
         }
     }
-    for (; !sec && *known; known++) {
-        len += strlen(*known) + 2;
-        s = xrealloc(s, len);
-        strcat(strcat(s, s[0] ? ", " : ""), *known);
-    }
-    return s;
+    for (; !sec && *known; known++)
+        suggest_add(&sg, *known);
+    return sg;
 }
 
 void warp_ini_reject_unused(const warp_ini *ini, const char *const *known_sections)
 {
     for (size_t i = 0; known_sections && i < ini->secs.n; i++) {
         const ini_entry *e = &ini->secs.v[i];
-        if (!section_known(e->sec, known_sections))
-            ini_die(2, e, "unknown section (known sections: %s)",
-                    name_list(ini, NULL, known_sections));
+        if (section_known(e->sec, known_sections))
+            continue;
+        suggest sg = suggest_names(ini, e->sec, NULL, known_sections);
+        if (sg.best)
+            ini_die(2, e, "unknown section; did you mean [%s]? (known sections: %s)", sg.best,
+                    sg.list);
+        ini_die(2, e, "unknown section (known sections: %s)", sg.list);
     }
     for (size_t i = 0; i < ini->vals.n; i++) {
         const ini_entry *e = &ini->vals.v[i];
         if (e->used)
             continue;
-        char *names = name_list(ini, e->sec, NULL);
-        if (names[0])
-            ini_die(2, e, "unknown key (keys of [%s] read by this run: %s)", e->sec, names);
+        suggest sg = suggest_names(ini, e->key, e->sec, NULL);
+        if (sg.best)
+            ini_die(2, e, "unknown key; did you mean %s? (keys of [%s] read by this run: %s)",
+                    sg.best, e->sec, sg.list);
+        if (sg.list[0])
+            ini_die(2, e, "unknown key (keys of [%s] read by this run: %s)", e->sec, sg.list);
+        free(sg.list);
         ini_die(2, e, "unknown key (this run reads no key of [%s])", e->sec);
     }
 }

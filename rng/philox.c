@@ -66,10 +66,13 @@ void warp_rng_block(warp_rng *r, uint32_t out[4])
     warp_philox4x32_10(c, r->key, out);
 }
 
+/* x * 2^-53 for a 53-bit x, with x = 0 moved to 2^-54: every result is exact
+ * and inside (0, 1). (x + 0.5) * 2^-53 is not: above 2^52 the half is rounded
+ * away, and x = 2^53 - 1 gives exactly 1.0. */
 static inline double u53(uint32_t hi, uint32_t lo)
 {
     uint64_t x = ((uint64_t)hi << 21) ^ (lo >> 11); /* 53 bits */
-    return ((double)x + 0.5) * 0x1.0p-53;
+    return x ? (double)x * 0x1.0p-53 : 0x1.0p-54;
 }
 
 double warp_rng_unif(warp_rng *r)
