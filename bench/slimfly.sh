@@ -32,8 +32,13 @@ run() {
     sc=$1 mode=$2 rep=$3
     shift 3
     out="$tmp/out"
-    /usr/bin/time -f "%e %M" -o "$tmp/time" "$@" >"$out" 2>&1 || echo "run failed: $*" >&2
-    read -r wall rss_kb <"$tmp/time"
+    /usr/bin/time -f "%e %M" -o "$tmp/time" "$@" >"$out" 2>&1 || {
+        echo "run failed: $*" >&2
+        tail -3 "$out" >&2
+    }
+    read -r wall rss_kb <<EOT
+$(tail -1 "$tmp/time")
+EOT
     ev=$(field "committed events" "$out")
     rate=$(field "committed events/s" "$out")
     eff=$(field "efficiency" "$out")
