@@ -6,7 +6,8 @@
 # MODE (seq, optN = optimistic on N ranks). Then the build of the q = 37 and
 # q = 163 (p = 19) networks (--describe) and a short q = 37 run.
 # Prints CSV (header, one row per run with its exact command), then one line
-# of medians per scenario.
+# of medians per scenario. user_cpu_s (all ranks, via mpiexec's children)
+# is the figure to read on a shared, oversubscribed machine.
 # Usage: bench/slimfly.sh [BUILD_DIR]   env: LOADS="0.1 0.5" MODES="seq opt2"
 #        REPS=1 MPIEXEC=mpiexec SKIP_LARGE=0 EXTRA="" (more options for the q = 13 runs,
 #        e.g. EXTRA="--end=40us --workload.warmup=5us" for a quick try)
@@ -32,11 +33,11 @@ run() {
     sc=$1 mode=$2 rep=$3
     shift 3
     out="$tmp/out"
-    /usr/bin/time -f "%e %M" -o "$tmp/time" "$@" >"$out" 2>&1 || {
+    /usr/bin/time -f "%e %M %U" -o "$tmp/time" "$@" >"$out" 2>&1 || {
         echo "run failed: $*" >&2
         tail -3 "$out" >&2
     }
-    read -r wall rss_kb <<EOT
+    read -r wall rss_kb cpu <<EOT
 $(tail -1 "$tmp/time")
 EOT
     ev=$(field "committed events" "$out")
@@ -46,7 +47,7 @@ EOT
     rss=$(field "peak RSS (max rank)" "$out") # the ranks' own, not mpiexec's
     [ -n "$rss" ] || rss=$((rss_kb / 1024))
     dig=$(sed -n 's/.*committed digest: //p' "$out")
-    echo "$sc,$mode,$rep,${ev:-},${rate:-},${eff:-},${run_s:-},$wall,$rss,${dig:-},\"$*\"" >>"$rows"
+    echo "$sc,$mode,$rep,${ev:-},${rate:-},${eff:-},${run_s:-},$wall,$cpu,$rss,${dig:-},\"$*\"" >>"$rows"
 }
 
 cmd_for() { # MODE -> command prefix
@@ -74,13 +75,13 @@ if [ "${SKIP_LARGE:-0}" != 1 ]; then
     run q37-5us-load0.1 seq 1 "$W" "$top/examples/configs/slimfly-q37.ini"
 fi
 
-echo "scenario,mode,rep,committed,events_per_s,efficiency_pct,run_wall_s,process_wall_s,peak_rss_mb,digest,command"
+echo "scenario,mode,rep,committed,events_per_s,efficiency_pct,run_wall_s,process_wall_s,user_cpu_s,peak_rss_mb,digest,command"
 cat "$rows"
 # One line: per scenario and mode, the medians of events/s, run time, RSS.
 sort -t, -k1,2 -k5,5n "$rows" | awk -F, '
-    { key = $1 " " $2; n[key]++; v[key, n[key]] = $5 "/" $7 "/" $8 "/" $9; order[key] = ++seen }
+    { key = $1 " " $2; n[key]++; v[key, n[key]] = $5 "/" $7 "/" $8 "/" $9 "/" $10; order[key] = ++seen }
     END {
-        line = "median (events/s / run s / process s / RSS MB):"
+        line = "median (events/s / run s / process s / user CPU s / RSS MB):"
         for (k in n) line = line " " k " " v[k, int((n[k] + 1) / 2)] ";"
         print line
     }'
