@@ -1,2 +1,6 @@
 # bench/local.mk — benchmarks ship with the sources; they are never run by make check.
-EXTRA_DIST += bench/phold.sh
+EXTRA_DIST += bench/phold.sh bench/savestyle.sh
+noinst_PROGRAMS += bench/savebench
+bench_savebench_SOURCES = bench/savebench.c
+bench_savebench_LDADD = libwarp.la
+bench_savebench_LDFLAGS = -static

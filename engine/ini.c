@@ -1,10 +1,8 @@
-/* engine/ini.c — INI run files: parsing, overrides, typed getters and the
- * unused-key check of warp_ini.h.
- * Invariant: every stored value carries its origin ("file:LINE" or
- * "--section.key"), and every user error leaves through ini_vdie() as ONE line
- * "warpnet: PLACE: ..." with exit code 2 (3 when memory runs out). The parser
- * itself returns errors as strings (ini_parse_buffer) so it can be fuzzed.
- * Called by the driver (load, overrides, reject_unused) and by models (getters). */
+/* engine/ini.c — INI run files: parsing, overrides, typed getters, unused keys.
+ * Invariant: every stored value carries its origin ("file:LINE", "--sec.key"),
+ * and every user error leaves through ini_vdie() as ONE "warpnet: PLACE: ..."
+ * line, exit code 2 (3 when memory runs out); the parser itself returns errors
+ * as strings so it can be fuzzed. Called by the driver and by model setup. */
 #include "ini_internal.h"
 
 #include <errno.h>
@@ -753,43 +751,72 @@ static void suggest_add(suggest *sg, const char *name)
     }
 }
 
-/* For an unknown key of sec: the keys of sec a getter asked for. For an
- * unknown section (sec NULL): the known sections. */
+/* Candidates for an unknown key of sec: the keys of sec a getter asked for.
+ * For an unknown section (sec NULL): the known sections when given, else the
+ * sections a getter asked any key of. */
 static suggest suggest_names(const warp_ini *ini, const char *target, const char *sec,
                              const char *const *known)
 {
     suggest sg = {.target = target, .best_d = SIZE_MAX, .list = xrealloc(NULL, 1), .len = 1};
     sg.list[0] = '\0';
+    for (; !sec && known && *known; known++)
+        suggest_add(&sg, *known);
+    if (!sec && known)
+        return sg;
+    ini_table seen = {0};
     const ini_table *tabs[2] = {&ini->vals, &ini->asked};
-    for (int t = 0; sec && t < 2; t++) {
+    for (int t = 0; t < 2; t++) {
         for (size_t i = 0; i < tabs[t]->n; i++) {
             const ini_entry *e = &tabs[t]->v[i];
-            if (e->used && strcmp(e->sec, sec) == 0 &&
-                !(t == 1 && table_find(&ini->vals, sec, e->key)))
-                suggest_add(&sg, e->key);
+            const char *name = sec ? e->key : e->sec;
+            if (!e->used || (sec && strcmp(e->sec, sec) != 0) || table_find(&seen, name, ""))
+                continue;
+            table_add(&seen, name, "", NULL, NULL);
+            suggest_add(&sg, name);
         }
     }
-    for (; !sec && *known; known++)
-        suggest_add(&sg, *known);
+    table_free(&seen);
     return sg;
+}
+
+/* Whether a getter asked for any key of sec. */
+static int section_read(const warp_ini *ini, const char *sec)
+{
+    const ini_table *tabs[2] = {&ini->vals, &ini->asked};
+    for (int t = 0; t < 2; t++)
+        for (size_t i = 0; i < tabs[t]->n; i++)
+            if (tabs[t]->v[i].used && strcmp(tabs[t]->v[i].sec, sec) == 0)
+                return 1;
+    return 0;
+}
+
+/* Stops on section record e, unknown: not in `known` (when given) or not
+ * read at all. */
+static void unknown_section(const warp_ini *ini, const ini_entry *e, const char *const *known)
+    __attribute__((noreturn));
+static void unknown_section(const warp_ini *ini, const ini_entry *e, const char *const *known)
+{
+    const char *what = known ? "known sections" : "sections read by this run";
+    suggest sg = suggest_names(ini, e->sec, NULL, known);
+    if (sg.best)
+        ini_die(2, e, "unknown section; did you mean [%s]? (%s: %s)", sg.best, what, sg.list);
+    if (sg.list[0])
+        ini_die(2, e, "unknown section (%s: %s)", what, sg.list);
+    free(sg.list);
+    ini_die(2, e, "unknown section (this run reads no section)");
 }
 
 void warp_ini_reject_unused(const warp_ini *ini, const char *const *known_sections)
 {
-    for (size_t i = 0; known_sections && i < ini->secs.n; i++) {
-        const ini_entry *e = &ini->secs.v[i];
-        if (section_known(e->sec, known_sections))
-            continue;
-        suggest sg = suggest_names(ini, e->sec, NULL, known_sections);
-        if (sg.best)
-            ini_die(2, e, "unknown section; did you mean [%s]? (known sections: %s)", sg.best,
-                    sg.list);
-        ini_die(2, e, "unknown section (known sections: %s)", sg.list);
-    }
+    for (size_t i = 0; known_sections && i < ini->secs.n; i++)
+        if (!section_known(ini->secs.v[i].sec, known_sections))
+            unknown_section(ini, &ini->secs.v[i], known_sections);
     for (size_t i = 0; i < ini->vals.n; i++) {
         const ini_entry *e = &ini->vals.v[i];
         if (e->used)
             continue;
+        if (!known_sections && !section_read(ini, e->sec))
+            unknown_section(ini, table_find(&ini->secs, e->sec, ""), NULL);
         suggest sg = suggest_names(ini, e->key, e->sec, NULL);
         if (sg.best)
             ini_die(2, e, "unknown key; did you mean %s? (keys of [%s] read by this run: %s)",

@@ -28,6 +28,9 @@ static const engine_opt engine_opts[] = {
     {"lps-per-kp", "N", "LPs per kernel process (rollback unit)"},
     {"kps", "N", "kernel processes per rank (default: min(LPs per rank, 64))"},
     {"stats-json", "FILE", "also write the end-of-run statistics as JSON"},
+    {"engine-stats", "FILE", "per rank and GVT round: events, rollbacks, time split (CSV; FILE.kps.csv per KP)"},
+    {"heartbeat", "SECONDS", "write a progress line to the heartbeat file every SECONDS"},
+    {"heartbeat-file", "FILE", "where --heartbeat writes (default warp-heartbeat.log)"},
     {"progress", NULL, "show a progress line on stderr (default: when stderr is a terminal)"},
     {"quiet", NULL, "print no statistics table"},
     {"config", "FILE", "read options from FILE: [engine] and the model's section"},
@@ -151,6 +154,16 @@ int warp_set_option(warp_ctx *w, const char *key, const char *v, const char *whe
             bad(where, v, "expected a file name");
         free(w->stats_json);
         w->stats_json = strdup(v);
+    } else if (!strcmp(key, "engine-stats") || !strcmp(key, "heartbeat-file")) {
+        if (!v || !*v)
+            bad(where, v, "expected a file name");
+        char **dst = key[0] == 'e' ? &w->engine_stats : &w->heartbeat_file;
+        free(*dst);
+        *dst = strdup(v);
+    } else if (!strcmp(key, "heartbeat")) {
+        w->heartbeat_s = parse_double(where, v);
+        if (!(w->heartbeat_s > 0))
+            bad(where, v, "the heartbeat interval must be > 0 seconds");
     } else if (!strcmp(key, "progress")) {
         w->progress = parse_flag(where, v);
     } else if (!strcmp(key, "quiet")) {
@@ -291,7 +304,8 @@ void warp_parse_args(warp_ctx *w, int *argc, char **argv, const warp_opt *model_
         }
         static const char *const needs_value[] = {"synch", "end", "seed", "events", "queue", "batch",
                                                    "gvt-interval", "gvt", "lps-per-kp", "kps",
-                                                   "stats-json", NULL};
+                                                   "stats-json", "engine-stats", "heartbeat",
+                                                   "heartbeat-file", NULL};
         for (const char *const *nv = needs_value; *nv; nv++)
             if (!strcmp(*nv, name) && !v)
                 warp_fatal(WARP_EXIT_USAGE, "--%s needs a value (--%s=VALUE); see --help", name, name);

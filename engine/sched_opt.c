@@ -27,12 +27,22 @@ static void forced_rollback(warp_ctx *w)
     rollback_kp(w, kp, key, false);
 }
 
-static bool run_batch(warp_ctx *w)
+/* Runs up to `max` events. Unthrottled it stops early when the pool runs
+ * low; throttled (under memory pressure) it runs, from the pool's reserve,
+ * only events at or below `limit`: the ones GVT waits for. */
+static bool run_batch(warp_ctx *w, bool throttled, double limit, uint64_t max)
 {
-    double t0 = warp_wtime();
+    double t0 = warp_wtime(), q0 = w->t.queue;
     uint64_t n = 0;
-    while (n < w->batch) {
+    while (n < max) {
         warp_event *e;
+        if (throttled) {
+            e = queue_peek(w);
+            if (!e || e->ts > limit)
+                break;
+        } else if (pool_low(w)) {
+            break;
+        }
         if ((w->pops++ & 63) == 0) {
             double tq = warp_wtime();
             e = queue_pop(w);
@@ -46,7 +56,7 @@ static bool run_batch(warp_ctx *w)
         kp_append(e->lp->kp, e);
         n++;
     }
-    w->t.forward += warp_wtime() - t0;
+    w->t.forward += warp_wtime() - t0 - (w->t.queue - q0); /* the split is exclusive */
     return n > 0;
 }
 
@@ -55,18 +65,30 @@ static void run_local(warp_ctx *w)
     bool debug = w->synch == SYNCH_DEBUG;
     uint64_t batches = 0;
     for (;;) {
-        bool ran = run_batch(w);
+        bool ran = run_batch(w, false, 0, w->batch);
+        warp_event *m = queue_peek(w);
+        if (!ran && m) {
+            /* Low memory: commit what is final, then go on one event at a
+             * time from the reserve; a pool that cannot hold the model ends
+             * in pool_get's "raise --events". */
+            fossil_collect_below(w, m);
+            ran = run_batch(w, true, INFINITY, 1);
+        }
         if (debug && ran)
             forced_rollback(w);
-        warp_event *m = queue_peek(w);
+        m = queue_peek(w); /* after any rollback: the true minimum */
         if (!m)
             break;
+        if (warp_signal_pending()) {
+            w->stop_requested = true;
+            return;
+        }
         if (++batches >= w->gvt_interval || pool_low(w)) {
             batches = 0;
             w->gvt_value = m->ts;
             w->gvt_rounds++;
-            fossil_collect(w, w->gvt_value);
-            progress_maybe(w, w->gvt_value, w->committed, w->rolled_back, false);
+            fossil_collect_below(w, m);
+            round_report(w, w->gvt_value, w->committed, w->rolled_back, false);
         }
     }
     fossil_collect(w, INFINITY);
@@ -75,20 +97,37 @@ static void run_local(warp_ctx *w)
 
 static void run_distributed(warp_ctx *w)
 {
+    double last_gvt = -1;
+    uint64_t last_committed = 0, stalled = 0;
     for (;;) {
         double t0 = warp_wtime();
         transport_poll(w);
         w->t.net += warp_wtime() - t0;
         /* Under memory pressure stop running ahead and let GVT catch up. */
-        bool ran = !pool_low(w) && run_batch(w);
+        bool low = pool_low(w);
+        bool ran = run_batch(w, low, w->gvt_value, w->batch);
         t0 = warp_wtime();
         transport_flush(w);
         w->t.net += warp_wtime() - t0;
         bool idle = !ran;
         if (gvt_step(w, idle)) {
+            if (w->stop_requested)
+                return;
             if (w->gvt_value >= w->end)
                 break;
             fossil_collect(w, w->gvt_value);
+            /* GVT and the global commit count frozen while this rank is out
+             * of memory: no schedule can finish in this pool. */
+            uint64_t c = w->gvt_committed;
+            stalled = low && w->gvt_value == last_gvt && c == last_committed ? stalled + 1 : 0;
+            last_gvt = w->gvt_value;
+            last_committed = c;
+            if (stalled >= 64)
+                warp_fatal(WARP_EXIT_RESOURCE,
+                           "out of event memory on rank %d at GVT %g: no progress in %llu GVT rounds; "
+                           "raise --events (now %llu per rank)",
+                           w->rank, w->gvt_value, (unsigned long long)stalled,
+                           (unsigned long long)w->pool.cap);
         } else if (idle) {
             sched_yield(); /* oversubscribed ranks share cores */
         }
@@ -103,5 +142,6 @@ void sched_opt(warp_ctx *w)
         run_local(w);
     else
         run_distributed(w);
-    progress_maybe(w, w->end, w->committed, w->rolled_back, true);
+    if (!w->stop_requested)
+        round_report(w, w->end, w->committed, w->rolled_back, true);
 }

@@ -37,10 +37,11 @@ void net_describe(const net_model *n, FILE *f)
     double rows = (double)n->nodes * NET_TERM_COLS * 8 +
                   (double)n->routers * n->max_radix * NET_PORT_COLS * 8;
     double total = state + desc + rows + events * ev;
-    fprintf(f, "memory_state_bytes: %.0f\n", state);
-    fprintf(f, "memory_events_bytes: %.0f (buffers full)\n", events * ev);
-    fprintf(f, "memory_total_bytes: %.0f (%.1f MiB, %.0f bytes per node)\n", total,
-            total / 1048576.0, total / (double)n->nodes);
+    double base = state + desc + rows;
+    fprintf(f, "memory_state_bytes: %.0f (%.1f MiB, %.0f bytes per node; LP states, outputs, tables)\n",
+            base, base / 1048576.0, base / (double)n->nodes);
+    fprintf(f, "memory_bound_bytes: %.0f (%.1f MiB, %.0f bytes per node; every buffer full of events)\n",
+            total, total / 1048576.0, total / (double)n->nodes);
 }
 
 int net_dump_dot(const net_model *n, const char *path, const char **why)

@@ -12,6 +12,7 @@
 
 #include "net/fifo.h"
 #include "net/net_impl.h"
+#include "net/port.h"
 
 typedef struct rnode {
     net_node node;
@@ -22,10 +23,10 @@ typedef struct rnode {
 } rnode;
 
 typedef struct rport {
-    uint32_t busy;          /* a NET_EV_PORT_FREE is pending */
+    net_port_clock clk;     /* the output link */
     uint32_t rr;            /* VC to consider first */
-    uint32_t ready_pending; /* a NET_EV_READY is pending */
     uint32_t pad;
+    double ready_at;        /* time of the latest NET_EV_READY scheduled (0: none) */
     uint64_t queued_bytes;  /* bytes in this port's output queues */
     uint64_t sent, recv;    /* packets out on / in from this port's link */
 } rport;
@@ -98,7 +99,7 @@ static void send_credit(warp_lp *lp, const net_model *n, uint64_t router, const 
 static void try_send(warp_lp *lp, const net_model *n, rview *v, int32_t port)
 {
     rport *pt = &v->ports[port];
-    if (pt->busy)
+    if (!net_port_is_free(lp, &pt->clk, port, pt->queued_bytes > 0))
         return;
     uint64_t router = warp_lp_id(lp) - n->nodes;
     net_peer down = n->topo_ops->peer(n->topo, router, port);
@@ -121,9 +122,10 @@ static void try_send(warp_lp *lp, const net_model *n, rview *v, int32_t port)
         break;
     }
     if (!x) {
-        if (first_ready >= 0 && !pt->ready_pending) {
-            warp_save(lp, &pt->ready_pending, sizeof pt->ready_pending);
-            pt->ready_pending = 1;
+        /* One wake-up per distinct time: skip it when one already comes no later. */
+        if (first_ready >= 0 && !(pt->ready_at > now && pt->ready_at <= first_ready)) {
+            warp_save(lp, &pt->ready_at, sizeof pt->ready_at);
+            pt->ready_at = first_ready;
             net_event *r = warp_event_new(lp, warp_lp_id(lp), first_ready - now);
             r->kind = NET_EV_READY;
             r->port = port;
@@ -134,7 +136,6 @@ static void try_send(warp_lp *lp, const net_model *n, rview *v, int32_t port)
     net_fifo_pop(lp, &v->q[port * v->vcs + vc]);
     warp_save(lp, pt, sizeof *pt);
     warp_save(lp, v->s, sizeof *v->s);
-    pt->busy = 1;
     pt->rr = (uint32_t)(vc + 1) % (uint32_t)v->vcs;
     pt->queued_bytes -= x->pkt.size;
     pt->sent++;
@@ -160,13 +161,7 @@ static void try_send(warp_lp *lp, const net_model *n, rview *v, int32_t port)
     warp_event_send(lp, e);
 
     send_credit(lp, n, router, x, ser);
-
-    net_event *f = warp_event_new(lp, warp_lp_id(lp), ser);
-    f->kind = NET_EV_PORT_FREE;
-    f->port = port;
-    f->u.pkt.size = x->pkt.size;
-    f->u.pkt.t_inject = now;
-    warp_event_send(lp, f);
+    net_port_take(lp, &pt->clk, port, ser, pt->queued_bytes > 0);
     warp_free_on_commit(lp, x);
 }
 
@@ -203,10 +198,15 @@ static void arrive(warp_lp *lp, const net_model *n, rview *v, void *state, const
     x->out_vc = r.vc;
     double now = warp_now(lp);
     x->ready = now;
-    if (!n->params.store_forward) /* slow-in, fast-out: the tail must not overtake */
-        x->ready = now > p->t_tail + n->params.router_delay - p->size / down.bandwidth
-                       ? now
-                       : p->t_tail + n->params.router_delay - p->size / down.bandwidth;
+    /* Cut-through from a slower link into a faster one: the packet may not
+     * finish leaving before its tail has arrived (+ the router delay). Only
+     * then, so that equal bandwidths never create wake-ups from rounding. */
+    if (!n->params.store_forward &&
+        down.bandwidth > n->topo_ops->peer(n->topo, router, p->in_port).bandwidth) {
+        double t = p->t_tail + n->params.router_delay - p->size / down.bandwidth;
+        if (t > now)
+            x->ready = t;
+    }
 
     rport *in_pt = &v->ports[p->in_port], *out_pt = &v->ports[r.port];
     warp_save(lp, &in_pt->recv, sizeof in_pt->recv);
@@ -248,13 +248,10 @@ static void router_forward(warp_lp *lp, void *state, void *msg, warp_bits *bits)
         break;
     }
     case NET_EV_PORT_FREE:
-        warp_save(lp, &v.ports[e->port].busy, sizeof v.ports[e->port].busy);
-        v.ports[e->port].busy = 0;
+        net_port_woken(lp, &v.ports[e->port].clk);
         try_send(lp, n, &v, e->port);
         break;
     case NET_EV_READY:
-        warp_save(lp, &v.ports[e->port].ready_pending, sizeof v.ports[e->port].ready_pending);
-        v.ports[e->port].ready_pending = 0;
         try_send(lp, n, &v, e->port);
         break;
     default:
@@ -266,25 +263,23 @@ static void router_commit(warp_lp *lp, void *out, const void *msg, const warp_bi
 {
     const net_event *e = msg;
     const net_model *n = warp_model_arg(lp);
-    if (e->kind == NET_EV_PKT) {
-        net_port_out *o = (net_port_out *)out + (bits->b >> QBITS);
-        uint64_t q = bits->b & ((UINT64_C(1) << QBITS) - 1);
-        o->q_samples++;
-        o->q_sum += q;
-        if (q > o->q_max)
-            o->q_max = q;
+    if (e->kind != NET_EV_PKT)
         return;
-    }
-    if (e->kind != NET_EV_PORT_FREE)
-        return;
-    net_port_out *o = (net_port_out *)out + e->port;
-    if (e->u.pkt.t_inject >= n->warmup) {
-        uint64_t router = warp_lp_id(lp) - n->nodes;
-        net_peer down = n->topo_ops->peer(n->topo, router, e->port);
-        o->busy_ns += e->u.pkt.size / down.bandwidth;
-    }
-    o->pkts++;
-    o->bytes += e->u.pkt.size;
+    net_port_out *o = (net_port_out *)out + (bits->b >> QBITS);
+    uint64_t q = bits->b & ((UINT64_C(1) << QBITS) - 1);
+    o->q_samples++;
+    o->q_sum += q;
+    if (q > o->q_max)
+        o->q_max = q;
+    /* The link into in_port: its traffic is accounted where it arrives. */
+    const net_packet *p = &e->u.pkt;
+    net_port_out *in = (net_port_out *)out + p->in_port;
+    net_peer up = n->topo_ops->peer(n->topo, warp_lp_id(lp) - n->nodes, p->in_port);
+    double ser = p->size / up.bandwidth;
+    if (p->t_tail - ser - up.latency >= n->warmup)
+        in->busy_ns += ser;
+    in->pkts++;
+    in->bytes += p->size;
 }
 
 static void router_finish(warp_lp *lp, void *state, void *out)

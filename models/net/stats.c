@@ -68,6 +68,7 @@ void net_term_out_add(net_term_out *acc, const net_term_out *o)
     acc->mlat_sum_q += o->mlat_sum_q;
     acc->mlat_max = fmax(acc->mlat_max, o->mlat_max);
     acc->t_last = fmax(acc->t_last, o->t_last);
+    acc->eject_busy_ns += o->eject_busy_ns;
     for (int b = 0; b < NET_HIST_BINS; b++) {
         acc->hist[b] += o->hist[b];
         acc->mhist[b] += o->mhist[b];

@@ -22,11 +22,14 @@ typedef struct net_term_out {
     uint64_t lat_sum_q, mlat_sum_q;              /* sums in 1/NET_LAT_Q ns, exact in any order */
     double lat_max, mlat_max;
     double t_last;                               /* latest message completion */
+    double eject_busy_ns;                        /* link into the NIC busy, t >= warmup */
     uint64_t msgs_delivered, msgs_lat;
     uint32_t hist[NET_HIST_BINS];                /* packet latency */
     uint32_t mhist[NET_HIST_BINS];               /* message latency */
 } net_term_out;
 
+/* Per router port. Link traffic is counted where it arrives: busy_ns, pkts
+ * and bytes describe the link INTO this port (from the peer on it). */
 typedef struct net_port_out {
     double busy_ns;   /* serialising, for packets that started at t >= warmup */
     uint64_t pkts, bytes;
@@ -52,7 +55,7 @@ typedef struct net_results {
     double *port_rows;     /* routers*max_radix x NET_PORT_COLS, for ports.csv */
 } net_results;
 
-#define NET_TERM_COLS 6 /* injected_pkts, injected_bytes, delivered_pkts, delivered_bytes, lat_mean, hops_mean */
+#define NET_TERM_COLS 7 /* injected_pkts, injected_bytes, delivered_pkts, delivered_bytes, lat_mean, hops_mean, eject_busy_ns */
 #define NET_PORT_COLS 5 /* busy_ns, pkts, bytes, queue mean, queue max */
 
 /* Latency sums are fixed point so that they add up to the same number

@@ -8,6 +8,7 @@
 
 #include "net/fifo.h"
 #include "net/net_impl.h"
+#include "net/port.h"
 
 /* A message waiting in (or being injected from) the NIC's queue. */
 typedef struct term_msg {
@@ -30,17 +31,18 @@ typedef struct term_state {
     net_fifo partial;   /* term_partial */
     uint64_t seq;       /* messages accepted so far */
     int64_t credits;    /* bytes free in the router's input buffer, VC 0 */
-    uint32_t busy;      /* a NET_EV_PORT_FREE is pending */
-    uint32_t pad;
+    net_port_clock link; /* the injection link */
     uint64_t sent, recv; /* packets onto / off the link */
     uint64_t waiting;    /* messages in outq */
 } term_state;
 
-enum { BIT_MSG_DONE = 1, BIT_LAST_PKT = 2 };
+/* Facts commit reads: the message completed here; a packet of `size` (high
+ * 32 bits) was injected, at or after warmup. */
+enum { BIT_MSG_DONE = 1, BIT_INJECTED = 2, BIT_INJ_WINDOW = 4 };
 
-static void try_inject(warp_lp *lp, term_state *s, const net_model *n)
+static void try_inject(warp_lp *lp, term_state *s, const net_model *n, warp_bits *bits)
 {
-    if (s->busy || !s->outq.head)
+    if (!s->outq.head || !net_port_is_free(lp, &s->link, 0, 1))
         return;
     term_msg *m = (term_msg *)s->outq.head;
     uint64_t psz = n->params.packet_size;
@@ -56,8 +58,8 @@ static void try_inject(warp_lp *lp, term_state *s, const net_model *n)
 
     warp_save(lp, s, sizeof *s);
     s->credits -= size;
-    s->busy = 1;
     s->sent++;
+    bits->b |= BIT_INJECTED | (now >= n->warmup ? BIT_INJ_WINDOW : 0) | (uint64_t)size << 32;
 
     double delay = link.latency + n->params.router_delay + (n->params.store_forward ? ser : 0);
     net_event *e = warp_event_new(lp, net_router_lp(n, at.router), delay);
@@ -76,13 +78,6 @@ static void try_inject(warp_lp *lp, term_state *s, const net_model *n)
     p->t_tail = now + ser + link.latency;
     warp_event_send(lp, e);
 
-    net_event *f = warp_event_new(lp, warp_lp_id(lp), ser);
-    f->kind = NET_EV_PORT_FREE;
-    f->port = 0;
-    f->u.pkt.size = size;
-    f->u.pkt.t_inject = now;
-    warp_event_send(lp, f);
-
     if (m->next + 1 == m->count) {
         net_fifo_pop(lp, &s->outq);
         s->waiting--;
@@ -92,6 +87,7 @@ static void try_inject(warp_lp *lp, term_state *s, const net_model *n)
         warp_save(lp, &m->next, sizeof m->next);
         m->next++;
     }
+    net_port_take(lp, &s->link, 0, ser, s->outq.head != NULL);
 }
 
 /* Counts a packet of message (src_rank, seq) in; returns 1 when it completes it. */
@@ -146,18 +142,17 @@ static void term_forward(warp_lp *lp, void *state, void *msg, warp_bits *bits)
         uint64_t psz = n->params.packet_size;
         m->count = (uint32_t)((m->msg.bytes + psz - 1) / psz);
         net_fifo_push(lp, &s->outq, &m->node);
-        try_inject(lp, s, n);
+        try_inject(lp, s, n, bits);
         break;
     }
     case NET_EV_CREDIT:
         warp_save(lp, &s->credits, sizeof s->credits);
         s->credits += e->u.credit.bytes;
-        try_inject(lp, s, n);
+        try_inject(lp, s, n, bits);
         break;
     case NET_EV_PORT_FREE:
-        warp_save(lp, &s->busy, sizeof s->busy);
-        s->busy = 0;
-        try_inject(lp, s, n);
+        net_port_woken(lp, &s->link);
+        try_inject(lp, s, n, bits);
         break;
     case NET_EV_PKT:
         warp_save(lp, &s->recv, sizeof s->recv);
@@ -178,6 +173,13 @@ static void term_commit(warp_lp *lp, void *out, const void *msg, const warp_bits
     const net_event *e = msg;
     const net_model *n = warp_model_arg(lp);
     double w = n->warmup;
+    if (bits->b & BIT_INJECTED) {
+        uint32_t size = (uint32_t)(bits->b >> 32);
+        o->injected_pkts++;
+        o->injected_bytes += size;
+        if (bits->b & BIT_INJ_WINDOW)
+            o->injected_bytes_win += size;
+    }
     switch (e->kind) {
     case NET_EV_SEND:
         if (e->u.msg.t_send >= w) {
@@ -185,18 +187,17 @@ static void term_commit(warp_lp *lp, void *out, const void *msg, const warp_bits
             o->offered_bytes += e->u.msg.bytes;
         }
         break;
-    case NET_EV_PORT_FREE:
-        o->injected_pkts++;
-        o->injected_bytes += e->u.pkt.size;
-        if (e->u.pkt.t_inject >= w)
-            o->injected_bytes_win += e->u.pkt.size;
-        break;
     case NET_EV_PKT: {
         const net_packet *p = &e->u.pkt;
         o->delivered_pkts++;
         o->delivered_bytes += p->size;
         if (p->t_tail >= w)
             o->delivered_bytes_win += p->size;
+        net_attach at = n->topo_ops->attach(n->topo, warp_lp_id(lp));
+        net_peer link = n->topo_ops->peer(n->topo, at.router, at.port);
+        double ser = p->size / link.bandwidth;
+        if (p->t_tail - ser - link.latency >= w)
+            o->eject_busy_ns += ser;
         if (p->msg.t_send >= w) {
             double lat = p->t_tail - p->msg.t_send;
             o->lat_pkts++;
@@ -242,6 +243,7 @@ static void term_finish(warp_lp *lp, void *state, void *out)
     row[3] = (double)o->delivered_bytes;
     row[4] = o->lat_pkts ? (double)o->lat_sum_q / NET_LAT_Q / (double)o->lat_pkts : 0;
     row[5] = o->lat_pkts ? (double)o->hops_sum / (double)o->lat_pkts : 0;
+    row[6] = o->eject_busy_ns;
 }
 
 void net_terminal_type(net_model *n, warp_lp_type *t)

@@ -15,6 +15,7 @@ typedef struct torus {
     int64_t p;
     uint64_t routers;
     double bandwidth, latency;
+    double term_bandwidth; /* links between a router and its terminals */
 } torus;
 
 static int64_t coord(const torus *t, uint64_t r, int d)
@@ -63,6 +64,9 @@ static void *torus_setup(warp_ini *ini, net_params *params)
                       (unsigned long long)routers, (long long)t->p,
                       (unsigned long long)(routers * (uint64_t)t->p), (long long)want);
     t->bandwidth = params->link_bandwidth;
+    t->term_bandwidth = warp_ini_bandwidth(ini, "torus", "terminal_bandwidth", params->link_bandwidth);
+    if (!(t->term_bandwidth > 0))
+        warp_ini_fail(ini, "torus", "terminal_bandwidth", "must be positive (e.g. 100Gbps)");
     t->latency = params->link_latency;
     return t;
 }
@@ -88,6 +92,7 @@ static net_peer torus_peer(const void *topo, uint64_t r, int32_t port)
     net_peer q = {.kind = NET_PEER_NONE, .bandwidth = t->bandwidth, .latency = t->latency};
     if (port >= 2 * t->n) {
         q.kind = NET_PEER_TERMINAL;
+        q.bandwidth = t->term_bandwidth;
         q.id = r * (uint64_t)t->p + (uint64_t)(port - 2 * t->n);
         q.port = 0;
         return q;

@@ -18,7 +18,9 @@
  * dimensions.
  *
  * Config: [torus] dims = 8,8,8 (up to TORUS_MAX_DIMS), nodes_per_router = p
- * (default 1), optional nodes = N (checked against prod(dims) * p). */
+ * (default 1), optional nodes = N (checked against prod(dims) * p),
+ * terminal_bandwidth (of the router-terminal links; default: [network]
+ * link_bandwidth). */
 #ifndef TORUS_H
 #define TORUS_H
 

@@ -512,10 +512,15 @@ static void read_x(warp_ini *ini)
     warp_ini_reject_unused(ini, NULL);
 }
 
+static void reject_unread(warp_ini *ini)
+{
+    warp_ini_reject_unused(ini, NULL);
+}
+
 Test(ini, first_unused_key_in_file_order_is_rejected)
 {
     expect_file_error("[a]\nx = 1\n[b]\nq = 1\n[a]\ny = 2\n", read_x,
-                      "warpnet: run.ini:4: [b] q = 1: unknown key (this run reads no key of [b])");
+                      "warpnet: run.ini:3: [b]: unknown section (sections read by this run: a)");
     expect_file_error("[a]\nx = 1\nz = 2\n[b]\n", read_x,
                       "warpnet: run.ini:3: [a] z = 2: unknown key (keys of [a] read by this run: "
                       "x, w)");
@@ -531,8 +536,18 @@ static void read_torus(warp_ini *ini)
     warp_ini_reject_unused(ini, known);
 }
 
+static void read_torus_any(warp_ini *ini)
+{
+    warp_ini_get(ini, "torus", "dims");
+    warp_ini_get(ini, "engine", "batch"); /* absent section, still a section the run reads */
+    warp_ini_reject_unused(ini, NULL);
+}
+
 Test(ini, misspelt_names_get_a_suggestion)
 {
+    expect_file_error("[torus]\ndims = 4\n[tours]\nx = 1\n", read_torus_any,
+                      "warpnet: run.ini:3: [tours]: unknown section; did you mean [torus]? "
+                      "(sections read by this run: torus, engine)");
     expect_file_error("[torus]\ndims = 4\nlink_bandwidth = 1GB/s\nlatncy = 5ns\n", read_torus,
                       "warpnet: run.ini:4: [torus] latncy = 5ns: unknown key; did you mean "
                       "latency? (keys of [torus] read by this run: dims, link_bandwidth, latency)");
@@ -565,6 +580,26 @@ Test(ini, unknown_sections_are_rejected)
     job ok = {.file = 1, .use = reject_unknown_sections};
     char out[256];
     cr_assert_eq(run_child(&ok, out, sizeof out), 0, "known sections refused: %s", out);
+}
+
+static void reject_without_reading(warp_ini *ini)
+{
+    const char *const known[] = {"a", NULL}, *const none[] = {NULL};
+    if (warp_ini_has_section(ini, "b"))
+        warp_ini_reject_unused(ini, none);
+    warp_ini_reject_unused(ini, known);
+}
+
+Test(ini, sections_nothing_reads)
+{
+    expect_file_error("[a]\nx = 1\n", reject_without_reading,
+                      "warpnet: run.ini:2: [a] x = 1: unknown key (this run reads no key of [a])");
+    expect_file_error("[b]\n", reject_without_reading,
+                      "warpnet: run.ini:1: [b]: unknown section (this run reads no section)");
+    expect_file_error("[c]\nx = 1\n", read_x,
+                      "warpnet: run.ini:1: [c]: unknown section (sections read by this run: a)");
+    expect_file_error("[c]\nx = 1\n", reject_unread,
+                      "warpnet: run.ini:1: [c]: unknown section (this run reads no section)");
 }
 
 static void fail_model_check(warp_ini *ini)

@@ -6,8 +6,8 @@
 #   store-and-forward: (n-1)s + (H+2)(s+λ) + (H+1)d
 . "${top_srcdir:-.}/tests/net/lib.sh"
 B=16; LAT=50; D=100; P=256
-check() { # dims dst packets switching hops
-    dims=$1 dst=$2 n=$3 sw=$4 H=$5
+check() { # dims dst packets switching hops [placement [torus-line expected]]
+    dims=$1 dst=$2 n=$3 sw=$4 H=$5 place=${6:-linear} extra=${7:-} expected=${8:-}
     M=$((n * P))
     cat > "$TMP/z.ini" <<INI
 [engine]
@@ -20,8 +20,10 @@ router_delay = ${D}ns
 packet_size = ${P}B
 vc_buffer = 64KiB
 switching = $sw
+placement = $place
 [torus]
 dims = $dims
+$extra
 [workload]
 pattern = pair
 src = 0
@@ -32,7 +34,9 @@ start = 1us
 interval = 1us
 INI
     "$WARPNET" --quiet "$TMP/z.ini" --out="$TMP/o" > "$TMP/log" 2>&1 || { cat "$TMP/log"; fail=1; return; }
-    if [ "$sw" = cut-through ]; then
+    if [ -n "$expected" ]; then
+        want=$expected
+    elif [ "$sw" = cut-through ]; then
         want=$(awk -v M=$M -v H=$H 'BEGIN { print M/'$B' + (H+2)*'$LAT' + (H+1)*'$D' }')
     else
         want=$(awk -v n=$n -v H=$H 'BEGIN { s='$P'/'$B'; print (n-1)*s + (H+2)*(s+'$LAT') + (H+1)*'$D' }')
@@ -47,4 +51,35 @@ for sw in cut-through store-forward; do
     check 8 6 3 $sw 2      # the short way is backwards over the wrap link
     check 4,4,4 63 2 $sw 3 # (3,3,3): one hop back in each dimension
 done
+# Placement from a file: rank 0 on terminal 7, rank 1 on terminal 4: 3 hops back.
+printf '7\n4\n0\n1\n2\n3\n5\n6\n' > "$TMP/place"
+check 8 1 2 cut-through 3 "$TMP/place"
+
+# Terminal links slower than router links (T = 8 GB/s, B = 16 GB/s, s_t = P/T):
+# cut-through cannot finish forwarding before the tail is in, so the first
+# router waits s_t - s; afterwards the fast links keep pace:
+#   cut-through:       (n-1)s_t + 2 s_t - s + (H+2)λ + (H+1)d
+#   store-and-forward: (n-1)s_t + 2(s_t + λ) + H(s + λ) + (H+1)d
+mixed() { # dst packets switching hops
+    n=$2 H=$4
+    check 8 $1 $2 $3 $4 linear "terminal_bandwidth = 8GB/s" "$(awk -v n=$n -v H=$H -v sw=$3 'BEGIN {
+        s = '$P'/'$B'; st = '$P'/8; l = '$LAT'; d = '$D'
+        if (sw == "cut-through") print (n-1)*st + 2*st - s + (H+2)*l + (H+1)*d
+        else print (n-1)*st + 2*(st+l) + H*(s+l) + (H+1)*d }')"
+}
+for sw in cut-through store-forward; do
+    mixed 3 1 $sw 3
+    mixed 3 4 $sw 3
+done
+# Two terminals of one router (H = 0), slow links only: n s_t + 2λ + d, and
+# store-and-forward (n-1)s_t + 2(s_t + λ) + d.
+check 8 1 3 cut-through 0 linear "nodes_per_router = 2
+terminal_bandwidth = 8GB/s" "$(awk 'BEGIN { print 3*'$P'/8 + 2*'$LAT' + '$D' }')"
+check 8 1 3 store-forward 0 linear "nodes_per_router = 2
+terminal_bandwidth = 8GB/s" "$(awk 'BEGIN { print 2*'$P'/8 + 2*('$P'/8 + '$LAT') + '$D' }')"
+printf '7\n7\n' > "$TMP/bad"
+printf '[engine]\nend = 1us\n[network]\ntopology = torus\nplacement = %s\n[torus]\ndims = 8\n' "$TMP/bad" > "$TMP/p.ini"
+"$WARPNET" --quiet "$TMP/p.ini" --network.ranks=2 > "$TMP/log" 2>&1
+[ $? -eq 2 ] && grep -q "holds two ranks" "$TMP/log" && echo "ok   a placement file with a terminal twice is refused" \
+    || { echo "FAIL placement file with a duplicate"; cat "$TMP/log"; fail=1; }
 exit $fail

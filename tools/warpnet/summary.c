@@ -45,6 +45,14 @@ void wn_summary_compute(wn_summary *s, const net_model *n, const net_results *r,
             s->busiest_port = (int32_t)(p % (uint64_t)r->max_radix);
         }
     }
+    for (uint64_t term = 0; net_model_routers(n) && term < r->nodes; term++) {
+        double u = r->term_rows[term * NET_TERM_COLS + 6] / s->window_ns;
+        if (u > s->busiest_util) {
+            s->busiest_util = u;
+            s->busiest_router = term;
+            s->busiest_port = -1;
+        }
+    }
     const net_flight *f = &r->flight;
     s->injected = f->term_sent;
     s->delivered = f->term_recv;
@@ -76,9 +84,12 @@ void wn_summary_print(const wn_summary *s, const net_model *n, const net_results
             s->mlat_p50, s->mlat_p99, s->mlat_max);
     fprintf(f, "last delivery     %.9g ns\n", t->t_last);
     fprintf(f, "hops              mean %.4f router-to-router links\n", s->hops_mean);
-    if (net_model_routers(n))
-        fprintf(f, "busiest link      %.4f utilisation (router %llu port %d)\n", s->busiest_util,
-                (unsigned long long)s->busiest_router, (int)s->busiest_port);
+    if (net_model_routers(n) && s->busiest_port < 0)
+        fprintf(f, "busiest link      %.4f utilisation (into terminal %llu)\n", s->busiest_util,
+                (unsigned long long)s->busiest_router);
+    else if (net_model_routers(n))
+        fprintf(f, "busiest link      %.4f utilisation (into router %llu port %d)\n",
+                s->busiest_util, (unsigned long long)s->busiest_router, (int)s->busiest_port);
     fprintf(f, "conservation      injected %llu = delivered %llu + in flight %llu (queued %llu, on links %llu): %s\n",
             (unsigned long long)s->injected, (unsigned long long)s->delivered,
             (unsigned long long)(s->queued + s->on_links), (unsigned long long)s->queued,
@@ -147,18 +158,19 @@ static int write_csvs(const wn_summary *s, const net_model *n, const net_results
     if (!f)
         return -1;
     fprintf(f, "terminal,injected_packets,injected_bytes,delivered_packets,delivered_bytes,"
-               "latency_mean_ns,hops_mean\n");
+               "latency_mean_ns,hops_mean,eject_utilisation\n");
     for (uint64_t i = 0; i < r->nodes; i++) {
         const double *row = r->term_rows + i * NET_TERM_COLS;
-        fprintf(f, "%llu,%.0f,%.0f,%.0f,%.0f,%.9g,%.6g\n", (unsigned long long)i, row[0], row[1],
-                row[2], row[3], row[4], row[5]);
+        fprintf(f, "%llu,%.0f,%.0f,%.0f,%.0f,%.9g,%.6g,%.6g\n", (unsigned long long)i, row[0],
+                row[1], row[2], row[3], row[4], row[5], row[6] / s->window_ns);
     }
     if (fclose(f) != 0)
         return -1;
     f = open_in(dir, "ports.csv");
     if (!f)
         return -1;
-    fprintf(f, "router,port,busy_ns,utilisation,packets,bytes,queue_mean_bytes,queue_max_bytes\n");
+    fprintf(f, "router,port,in_busy_ns,in_utilisation,in_packets,in_bytes,out_queue_mean_bytes,"
+               "out_queue_max_bytes\n");
     for (uint64_t p = 0; p < r->routers * (uint64_t)r->max_radix; p++) {
         const double *row = r->port_rows + p * NET_PORT_COLS;
         fprintf(f, "%llu,%d,%.9g,%.6g,%.0f,%.0f,%.6g,%.0f\n",

@@ -123,7 +123,7 @@ int wn_sweep_main(const char *self, int argc, char **argv)
         sweep_fail("usage: warpnet sweep RUN.ini --vary section.key=FIRST:LAST:STEP "
                    "[--out=DIR] [--np=RANKS] [options]");
     char key[256];
-    double a, b, step;
+    double a = 0, b = 0, step = 0;
     const char *eq = strchr(vary, '=');
     if (!eq || (size_t)(eq - vary) >= sizeof key || !strchr(vary, '.') ||
         sscanf(eq + 1, "%lf:%lf:%lf", &a, &b, &step) != 3 || !(step > 0) || b < a)

@@ -1,0 +1,67 @@
+#!/bin/sh
+# Option parsing: every bad engine or model option stops the run with exit
+# code 2 and one line that names the option; unknown options are named too;
+# --help exits 0 and lists the engine's and the model's options.
+. "$top_srcdir/tests/engine/test_torture_lib.sh"
+RUN_LIMIT=30
+
+# rejected OPTION-AS-NAMED ARGS...: the run must fail with 2 naming it.
+rejected() {
+    name=$1
+    shift
+    run 0 "$PHOLD" --total-lps=4 --end=5 "$@"
+    if [ "$TT_RC" != 2 ]; then
+        fail "phold $*: exit $TT_RC, expected 2 (usage error)"
+        return
+    fi
+    lines=$(grep -c . "$TT_OUT")
+    [ "$lines" = 1 ] || fail "phold $*: $lines lines of output, expected one error line"
+    grep -q -- "$name" "$TT_OUT" || fail "phold $*: the error does not name $name: $(head -n 1 "$TT_OUT")"
+    grep -q '^phold: ' "$TT_OUT" || fail "phold $*: the error does not start with 'phold: ': $(head -n 1 "$TT_OUT")"
+}
+
+rejected --batch --batch=0
+rejected --batch --batch=-3
+rejected --batch --batch=abc
+rejected --batch --batch
+rejected --synch --synch=foo
+rejected --synch --synch=
+rejected --end --end=abc
+rejected --end --end=0
+rejected --end --end=-5
+rejected --end --end=inf
+rejected --end --end=1e999
+rejected --seed --seed=-1
+rejected --seed --seed=12x
+rejected --events --events=abc
+rejected --events --events=3
+rejected --queue --queue=list
+rejected --gvt --gvt=lazy
+rejected --gvt-interval --gvt-interval=0
+rejected --kps --kps=0
+rejected --lps-per-kp --lps-per-kp=0
+rejected --stats-json --stats-json=
+rejected --quiet --quiet=maybe
+rejected --foo --foo
+rejected --foo --foo=1
+rejected --total-lps --total-lps=many
+rejected --remote --remote=1.5
+rejected --mean --mean=x
+
+run 0 "$PHOLD" --help
+[ "$TT_RC" = 0 ] || fail "phold --help: exit $TT_RC, expected 0"
+for opt in --synch --end --seed --events --queue --batch --gvt-interval --gvt --lps-per-kp --kps \
+    --stats-json --total-lps --remote; do
+    grep -q -- "$opt" "$TT_OUT" || fail "phold --help does not list $opt"
+done
+run 0 "$TORTURE" --help
+[ "$TT_RC" = 0 ] || fail "torture --help: exit $TT_RC, expected 0"
+grep -q -- --broken "$TT_OUT" || fail "torture --help does not list its model option --broken"
+
+# The ROSS numbers and the long names select the same modes.
+ref=$(sig 0 "$PHOLD" --synch=seq --total-lps=8 --end=20)
+for s in 1 sequential 3 optimistic opt; do
+    got=$(sig 0 "$PHOLD" --synch=$s --total-lps=8 --end=20)
+    same "--synch=$s" "$ref" "$got"
+done
+finish "option parsing"

@@ -1,0 +1,85 @@
+# tests/engine/test_torture_lib.sh — shared by the rollback and determinism
+# test scripts (sourced, not a test itself): runs a model, reduces its output
+# to one comparable signature line, and compares signatures with messages
+# that say what differed. Every run has a time limit, so a hang is a failure.
+
+: "${top_builddir:?run me from make check (top_builddir unset)}"
+MPIEXEC=${MPIEXEC:-mpiexec}
+TORTURE=$top_builddir/tests/engine/torture
+PHOLD=$top_builddir/examples/phold/phold
+RUN_LIMIT=${RUN_LIMIT:-120}
+for prog in "$TORTURE" "$PHOLD"; do
+    if [ ! -x "$prog" ]; then
+        echo "SKIP: $prog is not built"
+        exit 77
+    fi
+done
+TT_DIR=$(mktemp -d "${TMPDIR:-/tmp}/warp-torture.XXXXXX") || exit 99
+trap 'rm -rf "$TT_DIR"' EXIT
+TT_OUT=$TT_DIR/last.out
+failures=0
+
+# run NP PROGRAM ARGS...: runs on NP ranks (NP 0: directly, no mpiexec) with
+# a time limit; output in $TT_OUT, exit status in $TT_RC.
+run() {
+    np=$1
+    shift
+    if [ "$np" = 0 ]; then
+        timeout "$RUN_LIMIT" "$@" >"$TT_OUT" 2>&1
+    else
+        timeout "$RUN_LIMIT" "$MPIEXEC" -n "$np" "$@" >"$TT_OUT" 2>&1
+    fi
+    TT_RC=$?
+}
+
+# sig NP PROGRAM ARGS...: prints "digest D committed C [model summary]" of a
+# run that must exit 0; on any other exit prints "exit N: last line".
+sig() {
+    run "$@"
+    if [ "$TT_RC" != 0 ]; then
+        [ "$TT_RC" = 124 ] && echo "exit 124 (no end after ${RUN_LIMIT}s: a hang)" && return
+        echo "exit $TT_RC: $(grep -v '^ ' "$TT_OUT" | tail -n 1)"
+        return
+    fi
+    d=$(sed -n 's/^  committed digest: //p' "$TT_OUT")
+    c=$(sed -n 's/^  committed events  *//p' "$TT_OUT" | tr -d ,)
+    m=$(sed -n 's/^torture: //p' "$TT_OUT")
+    echo "digest ${d:-MISSING} committed ${c:-MISSING}${m:+ $m}"
+}
+
+# stat NAME: a number from the statistics table of the last run.
+stat() {
+    sed -n "s/^  $1  *//p" "$TT_OUT" | tr -d , | awk '{print $1}'
+}
+
+# same WHAT EXPECTED ACTUAL: counts a failure when the signatures differ.
+same() {
+    if [ "$2" != "$3" ]; then
+        echo "FAIL: $1"
+        echo "  expected (seq): $2"
+        echo "  actual:         $3"
+        failures=$((failures + 1))
+    fi
+}
+
+# fail MESSAGE: counts a failure.
+fail() {
+    echo "FAIL: $*"
+    failures=$((failures + 1))
+}
+
+# finish NAME: the script's verdict.
+finish() {
+    if [ "$failures" != 0 ]; then
+        echo "$1: $failures failure(s)"
+        exit 1
+    fi
+    echo "$1: all passed"
+    exit 0
+}
+
+# is_sig SIGNATURE: true for the signature of a completed run.
+is_sig() {
+    case $1 in digest\ [0-9a-f]*) return 0 ;; esac
+    return 1
+}

@@ -1,0 +1,178 @@
+/* tests/engine/test_torture_queue.c — the pending-event queue, both kinds
+ * (4-ary heap with lazy deletion, splay tree): pops follow the total key
+ * (ts, depth, src, seq), and random inserts, pops and removals agree with a
+ * reference kept by linear search. Drives engine/queue.c directly. */
+#include <criterion/criterion.h>
+#include <stdlib.h>
+
+#include "internal.h"
+
+static const char *kind_name(queue_kind k) { return k == QUEUE_HEAP ? "heap" : "splay"; }
+
+static warp_ctx *queue_ctx(queue_kind kind, uint64_t cap)
+{
+    warp_ctx *w = calloc(1, sizeof *w);
+    cr_assert_not_null(w);
+    w->msg_size = 8;
+    pool_init(w, cap);
+    queue_init(&w->queue, kind, 16);
+    return w;
+}
+
+static void queue_ctx_free(warp_ctx *w)
+{
+    queue_destroy(&w->queue);
+    pool_destroy(w);
+    free(w);
+}
+
+static warp_event *new_ev(warp_ctx *w, double ts, uint32_t depth, uint64_t src, uint64_t seq)
+{
+    warp_event *e = pool_get(w);
+    memset(e, 0, sizeof *e);
+    e->ts = ts;
+    e->depth = depth;
+    e->src = src;
+    e->seq = seq;
+    e->state = EV_NEW;
+    return e;
+}
+
+/* The reference order, written out field by field (not ev_less). */
+static int key_cmp(const warp_event *a, const warp_event *b)
+{
+    if (a->ts != b->ts)
+        return a->ts < b->ts ? -1 : 1;
+    if (a->depth != b->depth)
+        return a->depth < b->depth ? -1 : 1;
+    if (a->src != b->src)
+        return a->src < b->src ? -1 : 1;
+    if (a->seq != b->seq)
+        return a->seq < b->seq ? -1 : 1;
+    return 0;
+}
+
+static int key_qsort(const void *a, const void *b)
+{
+    return key_cmp(*(warp_event *const *)a, *(warp_event *const *)b);
+}
+
+#define KEYF "(ts %g, depth %u, src %llu, seq %llu)"
+#define KEYA(e) (e)->ts, (e)->depth, (unsigned long long)(e)->src, (unsigned long long)(e)->seq
+
+static void ties_follow_key(queue_kind kind)
+{
+    static const struct { double ts; uint32_t depth; uint64_t src, seq; } keys[] = {
+        {1.0, 0, 5, 0}, {1.0, 0, 5, 1}, {1.0, 1, 0, 0}, {1.0, 0, 2, 9},  {0.5, 3, 9, 9},
+        {1.0, 2, 0, 0}, {2.0, 0, 0, 0}, {1.0, 0, 2, 10}, {0.0, 0, 0, 0}, {0.0, 1, 0, 0},
+        {1e300, 0, 0, 0}, {5e-324, 0, 0, 0}, {1.0, 0, 0, 7}, {1.0, 1, 0, 1}, {0.5, 3, 9, 8},
+    };
+    enum { N = sizeof keys / sizeof keys[0] };
+    warp_ctx *w = queue_ctx(kind, 64);
+    warp_event *ref[N];
+    for (int i = 0; i < N; i++) {
+        ref[i] = new_ev(w, keys[i].ts, keys[i].depth, keys[i].src, keys[i].seq);
+        queue_insert(w, ref[i]);
+    }
+    qsort(ref, N, sizeof ref[0], key_qsort);
+    for (int i = 0; i < N; i++) {
+        warp_event *p = queue_peek(w);
+        warp_event *e = queue_pop(w);
+        cr_assert_eq(p, e, "%s: peek and pop disagree at position %d", kind_name(kind), i);
+        cr_assert_eq(e, ref[i], "%s: position %d pops " KEYF ", expected " KEYF, kind_name(kind), i,
+                     KEYA(e), KEYA(ref[i]));
+        pool_put(w, e);
+    }
+    cr_assert_null(queue_pop(w), "%s: the queue is not empty after all events popped", kind_name(kind));
+    cr_assert_eq(w->pool.in_use, 0, "%s: %llu events not returned to the pool", kind_name(kind),
+                 (unsigned long long)w->pool.in_use);
+    queue_ctx_free(w);
+}
+
+Test(queue, heap_equal_timestamps_follow_tie_key) { ties_follow_key(QUEUE_HEAP); }
+Test(queue, splay_equal_timestamps_follow_tie_key) { ties_follow_key(QUEUE_SPLAY); }
+
+/* Random inserts (few distinct timestamps: many ties), pops and removals of
+ * random pending events, checked step by step against the reference set. */
+static void random_ops_match_reference(queue_kind kind, uint64_t seed)
+{
+    /* The pool holds every event ever made: the heap keeps removed events
+     * (dead) until they surface, so live events alone do not bound it. */
+    enum { OPS = 20000, CAP = 4096 };
+    static const double stamps[] = {0.0, 0.25, 0.5, 1.0, 1.0000000000000002, 3.0, 1e9};
+    warp_ctx *w = queue_ctx(kind, OPS);
+    warp_event **live = calloc(CAP, sizeof *live);
+    size_t nlive = 0;
+    uint64_t seq = 0;
+    warp_rng r = warp_rng_stream(seed, 99);
+    for (int op = 0; op < OPS; op++) {
+        int64_t what = warp_rng_integer(&r, 0, 99);
+        if (what < 55 && nlive < CAP / 2) {
+            warp_event *e = new_ev(w, stamps[warp_rng_integer(&r, 0, 6)],
+                                   (uint32_t)warp_rng_integer(&r, 0, 2),
+                                   (uint64_t)warp_rng_integer(&r, 0, 3), seq++);
+            queue_insert(w, e);
+            live[nlive++] = e;
+        } else if (what < 80 || nlive == 0) {
+            size_t best = 0;
+            for (size_t i = 1; i < nlive; i++)
+                if (key_cmp(live[i], live[best]) < 0)
+                    best = i;
+            warp_event *p = queue_peek(w);
+            warp_event *e = queue_pop(w);
+            cr_assert_eq(p, e, "%s seed %llu op %d: peek and pop disagree", kind_name(kind),
+                         (unsigned long long)seed, op);
+            if (!nlive) {
+                cr_assert_null(e, "%s seed %llu op %d: pop of an empty queue returns an event",
+                               kind_name(kind), (unsigned long long)seed, op);
+                continue;
+            }
+            cr_assert_not_null(e, "%s seed %llu op %d: pop returns nothing with %zu pending",
+                               kind_name(kind), (unsigned long long)seed, op, nlive);
+            cr_assert_eq(e, live[best], "%s seed %llu op %d: pops " KEYF ", expected " KEYF,
+                         kind_name(kind), (unsigned long long)seed, op, KEYA(e), KEYA(live[best]));
+            live[best] = live[--nlive];
+            pool_put(w, e);
+        } else {
+            size_t i = (size_t)warp_rng_integer(&r, 0, (int64_t)nlive - 1);
+            queue_remove(w, live[i]);
+            live[i] = live[--nlive];
+        }
+    }
+    while (nlive) {
+        size_t best = 0;
+        for (size_t i = 1; i < nlive; i++)
+            if (key_cmp(live[i], live[best]) < 0)
+                best = i;
+        warp_event *e = queue_pop(w);
+        cr_assert_eq(e, live[best], "%s seed %llu drain: wrong event", kind_name(kind),
+                     (unsigned long long)seed);
+        live[best] = live[--nlive];
+        pool_put(w, e);
+    }
+    cr_assert_null(queue_pop(w), "%s seed %llu: removed events came back", kind_name(kind),
+                   (unsigned long long)seed);
+    cr_assert_eq(w->pool.in_use, 0, "%s seed %llu: %llu removed events never returned to the pool",
+                 kind_name(kind), (unsigned long long)seed, (unsigned long long)w->pool.in_use);
+    free(live);
+    queue_ctx_free(w);
+}
+
+Test(queue, heap_random_inserts_pops_removes_match_reference)
+{
+    for (uint64_t s = 1; s <= 4; s++)
+        random_ops_match_reference(QUEUE_HEAP, s);
+}
+
+Test(queue, splay_random_inserts_pops_removes_match_reference)
+{
+    for (uint64_t s = 1; s <= 4; s++)
+        random_ops_match_reference(QUEUE_SPLAY, s);
+}
+
+Test(queue, parse_names_both_kinds)
+{
+    cr_assert_eq(queue_parse("heap"), QUEUE_HEAP);
+    cr_assert_eq(queue_parse("splay"), QUEUE_SPLAY);
+    cr_assert_eq(queue_parse("calendar"), -1, "an unknown queue name is accepted");
+}

@@ -1,0 +1,389 @@
+/* tests/engine/test_torture_rollback.c — the rollback machinery driven
+ * directly on a hand-built one-rank context: the undo log (nested and
+ * overlapping saves restore the oldest bytes, across chunks and fossil
+ * collection), cancellation of sent events, secondary rollbacks, and
+ * warp_alloc / warp_free_on_commit under rollback. Uses engine/internal.h. */
+#include <criterion/criterion.h>
+#include <stdlib.h>
+
+#include "internal.h"
+
+/* ---- a relay LP: counts events (reverse handler), draws one number, and
+ * sends what the message asks for ---- */
+
+enum { RELAY_ALLOC = 1, RELAY_FREE = 2 };
+
+typedef struct relay_msg {
+    uint32_t hops;   /* > 0: send one event to the next LP, hops - 1 */
+    uint32_t fan;    /* extra leaf events: to LP (self + i) % n at delay 0.1 * i */
+    uint32_t flags;  /* RELAY_ALLOC / RELAY_FREE on the LP's block */
+    uint32_t pad;
+    double hop_delay;
+} relay_msg;
+
+typedef struct relay_state {
+    uint64_t count;
+    double last_draw;
+    uint64_t *block; /* warp_alloc'd, saved with warp_save */
+} relay_state;
+
+static void relay_forward(warp_lp *lp, void *state, void *msg, warp_bits *bits)
+{
+    relay_state *s = state;
+    const relay_msg *m = msg;
+    (void)bits;
+    s->count++;
+    warp_save(lp, &s->last_draw, sizeof s->last_draw);
+    s->last_draw = warp_rng_unif(warp_lp_rng(lp));
+    uint64_t n = warp_total_lps(lp), me = warp_lp_id(lp);
+    if (m->hops) {
+        relay_msg c = {.hops = m->hops - 1, .hop_delay = m->hop_delay};
+        warp_send(lp, (me + 1) % n, m->hop_delay, &c, sizeof c);
+    }
+    for (uint32_t i = 0; i < m->fan; i++) {
+        relay_msg c = {0};
+        warp_send(lp, (me + i) % n, 0.1 * i, &c, sizeof c);
+    }
+    if (m->flags & RELAY_ALLOC) {
+        warp_save(lp, &s->block, sizeof s->block);
+        s->block = warp_alloc(lp, 100);
+        *s->block = me;
+    }
+    if ((m->flags & RELAY_FREE) && s->block) {
+        warp_save(lp, &s->block, sizeof s->block);
+        warp_free_on_commit(lp, s->block);
+        s->block = NULL;
+    }
+}
+
+static void relay_reverse(warp_lp *lp, void *state, void *msg, warp_bits *bits)
+{
+    relay_state *s = state;
+    (void)lp;
+    (void)msg;
+    (void)bits;
+    s->count--;
+}
+
+static const warp_lp_type relay_type = {
+    .name = "relay",
+    .state_size = sizeof(relay_state),
+    .out_size = 8,
+    .forward = relay_forward,
+    .reverse = relay_reverse,
+};
+
+static const warp_model relay_model = {
+    .name = "relay",
+    .msg_size = sizeof(relay_msg),
+};
+
+/* One rank, optimistic bookkeeping on, one KP per LP. */
+static warp_ctx *relay_ctx(uint64_t nlps, queue_kind qk)
+{
+    warp_ctx *w = calloc(1, sizeof *w);
+    cr_assert_not_null(w);
+    w->nranks = 1;
+    w->synch = SYNCH_OPT;
+    w->tracking = true;
+    w->end = 1e9;
+    w->qkind = qk;
+    w->m = &relay_model;
+    w->msg_size = relay_model.msg_size;
+    w->total_lps = w->nlocal = nlps;
+    w->nkps = nlps;
+    w->kps = calloc(nlps, sizeof *w->kps);
+    w->lps = calloc(nlps, sizeof *w->lps);
+    for (uint64_t i = 0; i < nlps; i++) {
+        warp_lp *lp = &w->lps[i];
+        w->kps[i].id = (uint32_t)i;
+        lp->gid = i;
+        lp->type = &relay_type;
+        lp->kp = &w->kps[i];
+        lp->w = w;
+        lp->state = calloc(1, relay_type.state_size);
+        lp->out = calloc(1, relay_type.out_size);
+        lp->rng = warp_rng_stream(1, i);
+    }
+    pool_init(w, 256);
+    queue_init(&w->queue, qk, 16);
+    alloc_init(&w->alloc);
+    return w;
+}
+
+static void relay_ctx_free(warp_ctx *w)
+{
+    for (uint64_t i = 0; i < w->nlocal; i++) {
+        free(w->lps[i].state);
+        free(w->lps[i].out);
+    }
+    for (uint64_t k = 0; k < w->nkps; k++)
+        undo_destroy(w, &w->kps[k]);
+    while (w->spare_chunks) {
+        undo_chunk *c = w->spare_chunks;
+        w->spare_chunks = c->next;
+        free(c);
+    }
+    queue_destroy(&w->queue);
+    alloc_destroy(&w->alloc);
+    pool_destroy(w);
+    free(w->lps);
+    free(w->kps);
+    free(w);
+}
+
+static relay_state *st(warp_ctx *w, uint64_t lp) { return w->lps[lp].state; }
+
+/* An event from outside any handler (as init handlers send). */
+static void inject(warp_ctx *w, uint64_t lp, double ts, relay_msg m)
+{
+    w->now_init = 0;
+    warp_send(&w->lps[lp], lp, ts, &m, sizeof m);
+}
+
+/* Runs the smallest pending event, as the optimistic scheduler does. */
+static warp_event *step(warp_ctx *w)
+{
+    warp_event *e = queue_pop(w);
+    cr_assert_not_null(e, "step: no pending event");
+    process_event(w, e);
+    kp_append(e->lp->kp, e);
+    return e;
+}
+
+/* Pending events in key order (drains and refills the queue; frees dead
+ * heap entries on the way). Returns how many. */
+static size_t pending(warp_ctx *w, warp_event **out, size_t max)
+{
+    size_t n = 0;
+    warp_event *e;
+    while ((e = queue_pop(w))) {
+        cr_assert_lt(n, max, "more pending events than expected");
+        out[n++] = e;
+    }
+    for (size_t i = 0; i < n; i++)
+        queue_insert(w, out[i]);
+    return n;
+}
+
+/* ---- undo log ---- */
+
+Test(undo, nested_overlapping_saves_restore_oldest_bytes)
+{
+    warp_ctx *w = relay_ctx(1, QUEUE_HEAP);
+    warp_lp *lp = &w->lps[0];
+    unsigned char buf[64], orig[64];
+    for (int i = 0; i < 64; i++)
+        buf[i] = orig[i] = (unsigned char)i;
+    warp_event e;
+    memset(&e, 0, sizeof e);
+    undo_mark(w, lp->kp, &e);
+    w->cur = &e;
+    warp_save(lp, buf + 8, 16); /* [8, 24) */
+    memset(buf + 8, 0xAA, 16);
+    warp_save(lp, buf + 16, 16); /* [16, 32): overlaps, half already changed */
+    memset(buf + 16, 0xBB, 16);
+    warp_save(lp, buf + 20, 1); /* nested inside both */
+    buf[20] = 0xCC;
+    warp_save(lp, buf, sizeof buf); /* everything, after all the changes */
+    memset(buf, 0xDD, sizeof buf);
+    warp_save(lp, buf + 20, 1); /* the same byte again */
+    buf[20] = 0xEE;
+    w->cur = NULL;
+    undo_replay(w, lp->kp, &e);
+    for (int i = 0; i < 64; i++)
+        cr_assert_eq(buf[i], orig[i], "byte %d is 0x%02x after replay, was 0x%02x before the event", i,
+                     buf[i], orig[i]);
+    cr_assert(lp->kp->undo.newest == NULL || lp->kp->undo.newest->used == 0,
+              "the undo arena is not truncated back to the event's mark");
+    relay_ctx_free(w);
+}
+
+Test(undo, events_replayed_newest_first_across_chunks)
+{
+    warp_ctx *w = relay_ctx(1, QUEUE_HEAP);
+    warp_lp *lp = &w->lps[0];
+    enum { WORDS = 4096 };
+    uint64_t *a = calloc(WORDS, sizeof *a);
+    static warp_event ev[3];
+    uint64_t snap[3][WORDS];
+    /* Three events, each saving and writing every word one at a time (about
+     * 160 KiB of records each: several 64 KiB chunks), the last one also
+     * saving the whole array in one record larger than a chunk. */
+    for (int k = 0; k < 3; k++) {
+        memcpy(snap[k], a, sizeof snap[k]);
+        memset(&ev[k], 0, sizeof ev[k]);
+        undo_mark(w, lp->kp, &ev[k]);
+        w->cur = &ev[k];
+        if (k == 2)
+            warp_save(lp, a, WORDS * sizeof *a);
+        for (int i = 0; i < WORDS; i++) {
+            warp_save(lp, &a[i], sizeof a[i]);
+            a[i] = a[i] * 31 + (uint64_t)(k + 1) * (uint64_t)i + 1;
+        }
+        w->cur = NULL;
+    }
+    /* Fossil collection of the first event must not disturb the others. */
+    undo_release_before(w, lp->kp, &ev[1]);
+    for (int k = 2; k >= 1; k--) {
+        undo_replay(w, lp->kp, &ev[k]);
+        for (int i = 0; i < WORDS; i++)
+            cr_assert_eq(a[i], snap[k][i], "after undoing event %d word %d is %llu, expected %llu", k, i,
+                         (unsigned long long)a[i], (unsigned long long)snap[k][i]);
+    }
+    free(a);
+    relay_ctx_free(w);
+}
+
+Test(undo, saves_cost_nothing_without_tracking)
+{
+    warp_ctx *w = relay_ctx(1, QUEUE_HEAP);
+    warp_lp *lp = &w->lps[0];
+    w->tracking = false; /* sequential mode */
+    warp_event e;
+    memset(&e, 0, sizeof e);
+    w->cur = &e;
+    uint64_t x = 5;
+    warp_save(lp, &x, sizeof x);
+    w->cur = NULL;
+    cr_assert_null(lp->kp->undo.newest, "sequential mode keeps an undo log");
+    cr_assert_null(e.undo, "sequential mode records an undo entry");
+    relay_ctx_free(w);
+}
+
+/* ---- cancellation of sent events ---- */
+
+static void cancel_pending_children(queue_kind qk)
+{
+    const char *qn = qk == QUEUE_HEAP ? "heap" : "splay";
+    warp_ctx *w = relay_ctx(3, qk);
+    inject(w, 0, 1.0, (relay_msg){.hops = 1, .hop_delay = 0.0, .fan = 3});
+    uint64_t rng0 = w->lps[0].rng.counter, seq0 = w->lps[0].seq;
+    warp_event *a = step(w);
+    warp_event *kids[8], *again[8];
+    size_t n = pending(w, kids, 8);
+    cr_assert_eq(n, 4, "%s: the event sent %zu events, expected 4 (1 hop + 3 fan)", qn, n);
+    double ts[8];
+    uint64_t src[8], seq[8];
+    uint32_t depth[8];
+    for (size_t i = 0; i < n; i++) {
+        ts[i] = kids[i]->ts;
+        depth[i] = kids[i]->depth;
+        src[i] = kids[i]->src;
+        seq[i] = kids[i]->seq;
+    }
+    cr_assert_eq(kids[0]->depth, 1, "%s: a zero-delay child of a depth-0 event has depth %u, expected 1",
+                 qn, kids[0]->depth);
+
+    rollback_kp(w, a->lp->kp, a, false);
+    cr_assert_eq(st(w, 0)->count, 0, "%s: the reverse handler did not run", qn);
+    cr_assert_eq(w->lps[0].rng.counter, rng0, "%s: the RNG counter is not restored", qn);
+    cr_assert_eq(w->lps[0].seq, seq0, "%s: the send sequence is not restored", qn);
+    cr_assert_eq(pending(w, again, 8), 1, "%s: cancelled children are still pending", qn);
+    cr_assert_eq(again[0], a, "%s: the rolled-back event is not pending", qn);
+    cr_assert_eq(w->pool.in_use, 1, "%s: %llu events in use, expected 1: cancelled events leak", qn,
+                 (unsigned long long)w->pool.in_use);
+    cr_assert_eq(w->rb_primary, 1);
+    cr_assert_eq(w->rolled_back, 1);
+
+    /* Re-execution recreates identical keys. */
+    step(w);
+    cr_assert_eq(pending(w, again, 8), 4, "%s: re-execution sent a different number of events", qn);
+    for (size_t i = 0; i < 4; i++)
+        cr_assert(again[i]->ts == ts[i] && again[i]->depth == depth[i] && again[i]->src == src[i] &&
+                      again[i]->seq == seq[i],
+                  "%s: child %zu has a different key after re-execution", qn, i);
+    relay_ctx_free(w);
+}
+
+Test(cancel, heap_rollback_cancels_pending_children) { cancel_pending_children(QUEUE_HEAP); }
+Test(cancel, splay_rollback_cancels_pending_children) { cancel_pending_children(QUEUE_SPLAY); }
+
+/* A -> C -> G along LPs 0 -> 1 -> 2, all processed, plus an unrelated event
+ * D on LP 1 after C. Rolling A back cancels C (processed: secondary rollback
+ * of LP 1's KP, which also undoes D) and so G (another secondary rollback). */
+static void secondary_rollbacks(queue_kind qk)
+{
+    const char *qn = qk == QUEUE_HEAP ? "heap" : "splay";
+    warp_ctx *w = relay_ctx(3, qk);
+    inject(w, 0, 1.0, (relay_msg){.hops = 2, .hop_delay = 0.2});
+    inject(w, 1, 1.3, (relay_msg){0});
+    warp_event *a = step(w); /* A, LP 0, t 1.0 */
+    warp_event *c = step(w); /* C, LP 1, t 1.2 */
+    warp_event *d = step(w); /* D, LP 1, t 1.3 */
+    warp_event *g = step(w); /* G, LP 2, t 1.4 */
+    cr_assert(a->lp->gid == 0 && c->lp->gid == 1 && d->lp->gid == 1 && g->lp->gid == 2,
+              "%s: the events did not run in the expected order", qn);
+    cr_assert_eq(st(w, 1)->count, 2);
+    uint64_t used = w->pool.in_use;
+
+    rollback_kp(w, &w->kps[0], a, false);
+    cr_assert_eq(w->rb_primary, 1, "%s: %llu primary rollbacks, expected 1", qn,
+                 (unsigned long long)w->rb_primary);
+    cr_assert_eq(w->rb_secondary, 2, "%s: %llu secondary rollbacks, expected 2 (LP 1 and LP 2)", qn,
+                 (unsigned long long)w->rb_secondary);
+    cr_assert_eq(w->rolled_back, 4, "%s: %llu events rolled back, expected 4 (A, C, D, G)", qn,
+                 (unsigned long long)w->rolled_back);
+    for (uint64_t i = 0; i < 3; i++) {
+        cr_assert_eq(st(w, i)->count, 0, "%s: LP %llu still counts %llu events", qn,
+                     (unsigned long long)i, (unsigned long long)st(w, i)->count);
+        cr_assert_eq(st(w, i)->last_draw, 0.0, "%s: LP %llu's warp_save'd draw is not restored", qn,
+                     (unsigned long long)i);
+        cr_assert_eq(w->lps[i].rng.counter, 0, "%s: LP %llu's RNG counter is not restored", qn,
+                     (unsigned long long)i);
+        cr_assert_null(w->kps[i].head, "%s: KP %llu still has processed events", qn,
+                       (unsigned long long)i);
+    }
+    warp_event *p[8];
+    size_t n = pending(w, p, 8);
+    cr_assert_eq(n, 2, "%s: %zu pending events, expected A and D", qn, n);
+    cr_assert(p[0] == a && p[1] == d, "%s: the pending events are not A and D", qn);
+    cr_assert_eq(w->pool.in_use, used - 2, "%s: %llu events in use, expected %llu (C and G freed)", qn,
+                 (unsigned long long)w->pool.in_use, (unsigned long long)(used - 2));
+
+    /* Running on recreates the same chain. */
+    for (int i = 0; i < 4; i++)
+        step(w);
+    cr_assert_eq(st(w, 0)->count + st(w, 1)->count + st(w, 2)->count, 4);
+    relay_ctx_free(w);
+}
+
+Test(cancel, heap_cancelling_processed_events_rolls_their_kps_back) { secondary_rollbacks(QUEUE_HEAP); }
+Test(cancel, splay_cancelling_processed_events_rolls_their_kps_back) { secondary_rollbacks(QUEUE_SPLAY); }
+
+/* ---- warp_alloc and warp_free_on_commit under rollback ---- */
+
+Test(alloc, rollback_releases_allocations_and_cancels_deferred_frees)
+{
+    warp_ctx *w = relay_ctx(1, QUEUE_HEAP);
+    inject(w, 0, 1.0, (relay_msg){.flags = RELAY_ALLOC});
+    inject(w, 0, 2.0, (relay_msg){.flags = RELAY_FREE});
+    warp_event *e1 = step(w);
+    uint64_t *block = st(w, 0)->block;
+    cr_assert_not_null(block);
+    uint64_t in_use = w->alloc.bytes_in_use;
+    cr_assert_gt(in_use, 0);
+
+    rollback_kp(w, &w->kps[0], e1, false);
+    cr_assert_null(st(w, 0)->block, "the block pointer is not restored");
+    cr_assert_eq(w->alloc.bytes_in_use, 0, "a rolled-back allocation is not released (%llu bytes)",
+                 (unsigned long long)w->alloc.bytes_in_use);
+
+    e1 = step(w);
+    block = st(w, 0)->block;
+    warp_event *e2 = step(w);
+    cr_assert_null(st(w, 0)->block);
+    rollback_kp(w, &w->kps[0], e2, false);
+    cr_assert_eq(st(w, 0)->block, block, "rolling back the free does not restore the pointer");
+    cr_assert_eq(*block, 0, "the block's contents changed: the deferred free happened");
+    cr_assert_eq(w->alloc.bytes_in_use, in_use, "rolling back a warp_free_on_commit freed the block");
+
+    step(w);
+    fossil_collect(w, 1.5); /* commits e1 only */
+    cr_assert_eq(w->alloc.bytes_in_use, in_use, "committing the allocating event freed its block");
+    fossil_collect(w, 3.0); /* commits the free */
+    cr_assert_eq(w->alloc.bytes_in_use, 0, "the deferred free did not happen at commit (%llu bytes)",
+                 (unsigned long long)w->alloc.bytes_in_use);
+    cr_assert_eq(w->committed, 2);
+    relay_ctx_free(w);
+}
