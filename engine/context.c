@@ -3,6 +3,7 @@
  * rank that found them and stop every rank (MPI_Abort when several run). */
 #include "internal.h"
 
+#include <math.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -95,6 +96,8 @@ warp_ctx *warp_init(int *argc, char ***argv)
     w->batch = 16;
     w->gvt_interval = 16;
     w->gvt_kind = 0;
+    w->window = INFINITY;
+    w->window_auto = true;
     return w;
 }
 

@@ -42,6 +42,7 @@ static void new_gvt(warp_ctx *w, double gvt, int64_t committed, int64_t rolled)
     WARP_ASSERT(gvt >= w->gvt_value, "GVT never decreases");
     w->gvt_value = gvt;
     w->gvt_committed = (uint64_t)committed;
+    w->gvt_rolled = (uint64_t)rolled;
     w->gvt_rounds++;
     round_report(w, gvt < w->end ? gvt : w->end, (uint64_t)committed, (uint64_t)rolled, false);
 }

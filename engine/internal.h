@@ -215,6 +215,8 @@ struct warp_ctx {
     uint64_t events_opt; /* 0 = automatic */
     queue_kind qkind;
     uint64_t batch, gvt_interval;
+    double window;        /* optimism bound over GVT; INFINITY: none */
+    bool window_auto;     /* adapt the window to each GVT round's efficiency */
     int gvt_kind;
     uint64_t lps_per_kp, kps_opt;
     char *stats_json;
@@ -248,6 +250,7 @@ struct warp_ctx {
     double now_init;
     double gvt_value;
     uint64_t gvt_committed; /* global committed count seen by the last GVT round */
+    uint64_t gvt_rolled;    /* global rolled-back count seen by the last GVT round */
     warp_rng debug_rng;
     /* statistics (local) */
     uint64_t committed, processed, rolled_back, rb_primary, rb_secondary;

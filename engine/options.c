@@ -25,6 +25,7 @@ static const engine_opt engine_opts[] = {
     {"batch", "N", "events run between network polls (default 16)"},
     {"gvt-interval", "N", "batches between GVT rounds (default 16)"},
     {"gvt", "ALGO", "mattern (asynchronous, default) or sync (blocking all-reduce, as ROSS)"},
+    {"window", "T|auto", "optimism bound: events later than GVT + T wait; 0: unbounded; auto (default) adapts T to each GVT round's efficiency"},
     {"lps-per-kp", "N", "LPs per kernel process (rollback unit)"},
     {"kps", "N", "kernel processes per rank (default: min(LPs per rank, 64))"},
     {"stats-json", "FILE", "also write the end-of-run statistics as JSON"},
@@ -143,6 +144,17 @@ int warp_set_option(warp_ctx *w, const char *key, const char *v, const char *whe
             w->gvt_kind = 1;
         else
             bad(where, v, "unknown GVT algorithm; use mattern or sync");
+    } else if (!strcmp(key, "window")) {
+        if (v && !strcmp(v, "auto")) {
+            w->window_auto = true;
+            w->window = INFINITY;
+        } else {
+            double x = parse_double(where, v);
+            if (x < 0)
+                bad(where, v, "the window must be >= 0 (0: unbounded) or auto");
+            w->window_auto = false;
+            w->window = x > 0 ? x : INFINITY;
+        }
     } else if (!strcmp(key, "lps-per-kp")) {
         w->lps_per_kp = parse_uint(where, v, 1);
         w->kps_opt = 0;
@@ -303,7 +315,7 @@ void warp_parse_args(warp_ctx *w, int *argc, char **argv, const warp_opt *model_
             continue;
         }
         static const char *const needs_value[] = {"synch", "end", "seed", "events", "queue", "batch",
-                                                   "gvt-interval", "gvt", "lps-per-kp", "kps",
+                                                   "gvt-interval", "gvt", "window", "lps-per-kp", "kps",
                                                    "stats-json", "engine-stats", "heartbeat",
                                                    "heartbeat-file", NULL};
         for (const char *const *nv = needs_value; *nv; nv++)

@@ -43,6 +43,10 @@ warp_event *pool_get(warp_ctx *w)
 void pool_put(warp_ctx *w, warp_event *e)
 {
     warp_pool *p = &w->pool;
+#ifdef WARP_DEBUG
+    WARP_ASSERT(e->state != EV_FREE, "an event is freed once");
+    memset(EV_PAYLOAD(e), 0xA5, w->msg_size); /* use after free shows up in digests */
+#endif
     e->state = EV_FREE;
     e->next = p->free;
     p->free = e;

@@ -27,21 +27,22 @@ static void forced_rollback(warp_ctx *w)
     rollback_kp(w, kp, key, false);
 }
 
-/* Runs up to `max` events. Unthrottled it stops early when the pool runs
- * low; throttled (under memory pressure) it runs, from the pool's reserve,
- * only events at or below `limit`: the ones GVT waits for. */
+/* Runs up to `max` events with timestamps up to `limit`. Unthrottled it
+ * stops early when the pool runs low; throttled (under memory pressure) it
+ * goes on from the pool's reserve, with `limit` at GVT: the events GVT waits
+ * for. */
 static bool run_batch(warp_ctx *w, bool throttled, double limit, uint64_t max)
 {
     double t0 = warp_wtime(), q0 = w->t.queue;
     uint64_t n = 0;
     while (n < max) {
         warp_event *e;
-        if (throttled) {
+        if (!throttled && pool_low(w))
+            break;
+        if (limit < INFINITY) {
             e = queue_peek(w);
             if (!e || e->ts > limit)
                 break;
-        } else if (pool_low(w)) {
-            break;
         }
         if ((w->pops++ & 63) == 0) {
             double tq = warp_wtime();
@@ -65,7 +66,7 @@ static void run_local(warp_ctx *w)
     bool debug = w->synch == SYNCH_DEBUG;
     uint64_t batches = 0;
     for (;;) {
-        bool ran = run_batch(w, false, 0, w->batch);
+        bool ran = run_batch(w, false, INFINITY, w->batch);
         warp_event *m = queue_peek(w);
         if (!ran && m) {
             /* Low memory: commit what is final, then go on one event at a
@@ -95,17 +96,41 @@ static void run_local(warp_ctx *w)
     w->gvt_value = w->end;
 }
 
+/* The adaptive optimism window (--window=auto): quarter it when a GVT round
+ * rolled back more than it committed, halve it when more than an eighth,
+ * double it when less
+ * than a thirty-second, and lift it once it spans a thousand rounds of GVT
+ * progress. Every rank sees the same global counts, so all agree. It only
+ * changes speed: committed results are the same with any window. */
+static void adapt_window(warp_ctx *w, double dg, uint64_t dc, uint64_t dr, double *adv)
+{
+    if (dg > 0)
+        *adv = *adv > 0 ? 0.5 * *adv + 0.5 * dg : dg;
+    if (!*adv)
+        return;
+    double floor = w->m->lookahead > 0 ? w->m->lookahead : 1e-9 * w->end;
+    if (dr * 8 > dc) {
+        double x = isinf(w->window) ? 4 * *adv : (dr > dc ? 0.25 : 0.5) * w->window;
+        w->window = x > floor ? x : floor;
+    } else if (dr * 32 < dc && !isinf(w->window)) {
+        w->window *= 2;
+        if (w->window > 1000 * *adv)
+            w->window = INFINITY;
+    }
+}
+
 static void run_distributed(warp_ctx *w)
 {
-    double last_gvt = -1;
-    uint64_t last_committed = 0, stalled = 0;
+    double last_gvt = -1, adv = 0;
+    uint64_t last_committed = 0, last_rolled = 0, stalled = 0;
     for (;;) {
         double t0 = warp_wtime();
         transport_poll(w);
         w->t.net += warp_wtime() - t0;
         /* Under memory pressure stop running ahead and let GVT catch up. */
         bool low = pool_low(w);
-        bool ran = run_batch(w, low, w->gvt_value, w->batch);
+        double limit = low ? w->gvt_value : w->gvt_value + w->window;
+        bool ran = run_batch(w, low, limit, w->batch);
         t0 = warp_wtime();
         transport_flush(w);
         w->t.net += warp_wtime() - t0;
@@ -120,8 +145,12 @@ static void run_distributed(warp_ctx *w)
              * of memory: no schedule can finish in this pool. */
             uint64_t c = w->gvt_committed;
             stalled = low && w->gvt_value == last_gvt && c == last_committed ? stalled + 1 : 0;
+            if (w->window_auto && last_gvt >= 0)
+                adapt_window(w, w->gvt_value - last_gvt, c - last_committed,
+                             w->gvt_rolled - last_rolled, &adv);
             last_gvt = w->gvt_value;
             last_committed = c;
+            last_rolled = w->gvt_rolled;
             if (stalled >= 64)
                 warp_fatal(WARP_EXIT_RESOURCE,
                            "out of event memory on rank %d at GVT %g: no progress in %llu GVT rounds; "

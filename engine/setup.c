@@ -82,24 +82,66 @@ static void place_lps(warp_ctx *w)
     }
 }
 
+/* Memory the kernel says is available to this process's node, in bytes
+ * (MemAvailable), or 0 when unknown. */
+static uint64_t mem_available(void)
+{
+    FILE *f = fopen("/proc/meminfo", "r");
+    if (!f)
+        return 0;
+    char line[256];
+    unsigned long long kb = 0;
+    while (fgets(line, sizeof line, f))
+        if (sscanf(line, "MemAvailable: %llu kB", &kb) == 1)
+            break;
+    fclose(f);
+    return (uint64_t)kb * 1024;
+}
+
+/* Refuse early, with the estimate, a run whose LPs alone cannot fit: the
+ * alternative is an out-of-memory kill deep into setup. Ranks on one node
+ * share its memory, so each counts against its share. */
+static void check_memory(const warp_ctx *w, uint64_t lp_bytes)
+{
+    uint64_t avail = mem_available();
+    int per_node = 1;
+    MPI_Comm node;
+    MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node);
+    MPI_Comm_size(node, &per_node);
+    MPI_Comm_free(&node);
+    if (!avail || lp_bytes <= avail / (uint64_t)per_node)
+        return;
+    warp_fatal(WARP_EXIT_RESOURCE,
+               "%llu LPs need about %.2f GB on rank %d but this node has %.2f GB available for %d "
+               "rank(s): run on more nodes or with fewer LPs",
+               (unsigned long long)w->nlocal, (double)lp_bytes / 1e9, w->rank, (double)avail / 1e9,
+               per_node);
+}
+
 static void build_lps(warp_ctx *w)
 {
     const warp_model *m = w->m;
     uint64_t n = w->nlocal;
+    /* Sizes first, so a run too big for the node is refused before any of
+     * it is touched. */
+    size_t state_bytes = 0, out_bytes = 0;
+    for (uint64_t i = 0; i < n; i++) {
+        warp_lpid gid = w->gids ? w->gids[i] : w->first_gid + i;
+        const warp_lp_type *t = m->lp_type(gid, m->arg);
+        if (!t || !t->forward)
+            warp_fatal(WARP_EXIT_USAGE, "model %s gives LP %llu no type with a forward handler",
+                       m->name, (unsigned long long)gid);
+        state_bytes += (t->state_size + 15) & ~(size_t)15;
+        out_bytes += (t->out_size + 15) & ~(size_t)15;
+    }
+    check_memory(w, n * sizeof(warp_lp) + state_bytes + out_bytes);
     w->lps = calloc(n ? n : 1, sizeof *w->lps);
     if (!w->lps)
         warp_fatal(WARP_EXIT_RESOURCE, "out of memory for %llu LPs on rank %d", (unsigned long long)n,
                    w->rank);
-    size_t state_bytes = 0, out_bytes = 0;
     for (uint64_t i = 0; i < n; i++) {
-        warp_lp *lp = &w->lps[i];
-        lp->gid = w->gids ? w->gids[i] : w->first_gid + i;
-        lp->type = m->lp_type(lp->gid, m->arg);
-        if (!lp->type || !lp->type->forward)
-            warp_fatal(WARP_EXIT_USAGE, "model %s gives LP %llu no type with a forward handler",
-                       m->name, (unsigned long long)lp->gid);
-        state_bytes += (lp->type->state_size + 15) & ~(size_t)15;
-        out_bytes += (lp->type->out_size + 15) & ~(size_t)15;
+        w->lps[i].gid = w->gids ? w->gids[i] : w->first_gid + i;
+        w->lps[i].type = m->lp_type(w->lps[i].gid, m->arg);
     }
     w->state_mem = calloc(state_bytes ? state_bytes : 1, 1);
     w->out_mem = calloc(out_bytes ? out_bytes : 1, 1);

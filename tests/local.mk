@@ -1,5 +1,9 @@
 # tests/local.mk — make check: Criterion unit tests and integration scripts,
 # one subdirectory per area.
+if !HAVE_CRITERION
+TESTS += tests/criterion_missing.sh
+endif
+EXTRA_DIST += tests/criterion_missing.sh
 include tests/engine/local.mk
 include tests/rng/local.mk
 include tests/net/local.mk

@@ -6,6 +6,7 @@
  * one counter of state. */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "warp.h"
 
@@ -88,6 +89,13 @@ static const warp_lp_type phold_type = {
     .commit = phold_commit,
 };
 
+/* --map=cyclic: LP g on rank g mod P (exercises the engine's custom mappers). */
+static int phold_map_cyclic(warp_lpid gid, int npes, const void *arg)
+{
+    (void)arg;
+    return (int)(gid % (warp_lpid)npes);
+}
+
 static const warp_lp_type *phold_lp_type(warp_lpid gid, const void *arg)
 {
     (void)gid;
@@ -100,6 +108,7 @@ int main(int argc, char **argv)
     warp_ctx *w = warp_init(&argc, &argv);
     uint64_t nlp = 8, total = 0, start = 1;
     double remote = 0.25, mean = 1.0, lookahead = 1.0;
+    const char *map = "block";
     const warp_opt opts[] = {
         {"nlp", WARP_OPT_UINT, &nlp, "LPs per rank, as ROSS (default 8)"},
         {"total-lps", WARP_OPT_UINT, &total, "total LPs, whatever the rank count (overrides --nlp)"},
@@ -107,6 +116,7 @@ int main(int argc, char **argv)
         {"mean", WARP_OPT_DOUBLE, &mean, "mean delay between events (default 1.0)"},
         {"lookahead", WARP_OPT_DOUBLE, &lookahead, "minimum delay (default 1.0)"},
         {"start-events", WARP_OPT_UINT, &start, "events each LP starts with (default 1)"},
+        {"map", WARP_OPT_STRING, &map, "LP placement: block (default, the engine's) or cyclic"},
         {0},
     };
     warp_parse_args(w, &argc, argv, opts, "phold",
@@ -127,6 +137,8 @@ int main(int argc, char **argv)
         .lookahead = lookahead,
         .start_events = start,
     };
+    if (strcmp(map, "block") && strcmp(map, "cyclic"))
+        warp_fatal(2, "--map=%s: use block or cyclic", map);
     if (!cfg.total)
         warp_fatal(2, "--nlp/--total-lps: PHOLD needs at least one LP");
     warp_model m = {
@@ -135,6 +147,7 @@ int main(int argc, char **argv)
         .msg_size = sizeof(phold_msg),
         .lookahead = lookahead,
         .lp_type = phold_lp_type,
+        .map = strcmp(map, "cyclic") ? NULL : phold_map_cyclic,
         .arg = &cfg,
     };
     warp_run(w, &m);

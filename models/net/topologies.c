@@ -4,12 +4,14 @@
 #include <string.h>
 
 #include "net/registry.h"
+#include "fattree/fattree_topo.h"
 #include "slimfly/slimfly.h"
 #include "torus/torus.h"
 #include "traffic/traffic.h"
 
 static const net_topology_ops *const topologies[] = {
     &torus_topology,
+    &fattree_topology,
     &slimfly_topology,
 };
 
@@ -29,7 +31,7 @@ const net_topology_ops *net_topology_find(const char *name)
 
 const char *net_topology_names(void)
 {
-    return "torus, slimfly, simplenet, loggp";
+    return "torus, fattree, slimfly, simplenet, loggp";
 }
 
 const net_workload_ops *net_workload_find(const char *name)

@@ -30,4 +30,15 @@ expect_error "--synch=fast" --synch=fast
 expect_error "--remote=2" --remote=2
 expect_error "--lookahead=2" --lookahead=2 --mean=1
 expect_error "unexpected argument" stray
+expect_error "--map=spiral" --map=spiral
+
+# A model's own LP placement (cyclic) gives the same digest as block-linear,
+# on one rank and on two.
+if [ -n "${MPIEXEC:-}" ]; then
+    block=$(run --seed=3 --synch=seq | digest)
+    for np in 1 2; do
+        cyc=$($MPIEXEC -n $np "$phold" --total-lps=64 --end=100 --seed=3 --synch=opt --map=cyclic 2>&1 | digest)
+        [ "$cyc" = "$block" ] || { echo "FAIL: --map=cyclic on $np rank(s): digest '$cyc', block seq '$block'"; fail=1; }
+    done
+fi
 exit $fail
