@@ -5,6 +5,7 @@
 
 #include "net/registry.h"
 #include "fattree/fattree_topo.h"
+#include "slimfly/slimfly.h"
 #include "torus/torus.h"
 #include "replay/workload.h"
 #include "traffic/traffic.h"
@@ -12,6 +13,7 @@
 static const net_topology_ops *const topologies[] = {
     &torus_topology,
     &fattree_topology,
+    &slimfly_topology,
 };
 
 static const net_workload_ops *const workloads[] = {
@@ -31,7 +33,7 @@ const net_topology_ops *net_topology_find(const char *name)
 
 const char *net_topology_names(void)
 {
-    return "torus, fattree, simplenet, loggp";
+    return "torus, fattree, slimfly, simplenet, loggp";
 }
 
 const net_workload_ops *net_workload_find(const char *name)

@@ -1,0 +1,187 @@
+/* slimfly_topo.c — the Slim Fly topology for the network layer: reads
+ * [slimfly], builds the MMS graph once per process, and answers wiring and
+ * routing questions from it (sf_mms, sf_route). Memory: the 2q² x k'
+ * adjacency plus one partner per router. Invariant: route() only returns
+ * ports on minimal paths to the packet's current target, with VC = hop
+ * index. Called through slimfly_topology by models/net. */
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "slimfly/slimfly.h"
+#include "slimfly/sf_route.h"
+#include "slimfly/sf_traffic.h"
+
+typedef struct slimfly {
+    sf_mms g;
+    sf_route_cfg cfg;
+    int p;
+    uint32_t *partner; /* worst-case router pairing */
+    double bandwidth, latency;
+} slimfly;
+
+static const char *const routing_names[] = {"minimal", "valiant", "ugal", NULL};
+
+/* Reads X or Xprime when given; returns the count (0 when absent). */
+static int read_set(warp_ini *ini, const char *key, int64_t *raw, int *out)
+{
+    if (!warp_ini_string(ini, "slimfly", key, NULL))
+        return 0;
+    int n = warp_ini_int_list(ini, "slimfly", key, raw, SF_FIELD_MAX_Q);
+    for (int i = 0; i < n; i++)
+        out[i] = raw[i] > INT32_MAX ? INT32_MAX : (int)raw[i]; /* refused by the set check */
+    return n;
+}
+
+static void *sf_setup(warp_ini *ini, net_params *params)
+{
+    slimfly *t = calloc(1, sizeof *t);
+    int64_t *raw = malloc(SF_FIELD_MAX_Q * sizeof *raw);
+    int *sets = malloc(2 * SF_FIELD_MAX_Q * sizeof *sets);
+    if (!t || !raw || !sets)
+        warp_fatal(3, "warpnet: out of memory for the Slim Fly description");
+    if (!warp_ini_string(ini, "slimfly", "q", NULL))
+        warp_ini_fail(ini, "slimfly", "q",
+                      "missing; give a prime power q = 4w + d, d in {-1,0,1} (e.g. 5, 13, 37)");
+    int q = (int)warp_ini_int(ini, "slimfly", "q", 0, 3, SF_FIELD_MAX_Q);
+    int nx = read_set(ini, "X", raw, sets);
+    int nxp = read_set(ini, "Xprime", raw, sets + SF_FIELD_MAX_Q);
+    char err[300];
+    if (sf_mms_build(&t->g, q, nx ? sets : NULL, nx, nxp ? sets + SF_FIELD_MAX_Q : NULL, nxp, err,
+                     sizeof err) != 0) {
+        if (nx || nxp)
+            warp_ini_fail(ini, "slimfly", nx ? "X" : "Xprime", "%s; fix the sets or remove both",
+                          err);
+        warp_ini_fail(ini, "slimfly", "q", "%s", err);
+    }
+    free(raw);
+    free(sets);
+    t->p = (int)warp_ini_int(ini, "slimfly", "p", t->g.radix / 2, 1, 1024);
+    t->cfg.alg = (sf_routing)warp_ini_choice(ini, "slimfly", "routing", routing_names, 0);
+    t->cfg.n_indirect = (int)warp_ini_int(ini, "slimfly", "n_indirect", 3, 1, 64);
+    t->cfg.c_sf = warp_ini_double(ini, "slimfly", "c_sf", 1.0, 1e-9, 1e9);
+    t->cfg.threshold = (double)warp_ini_bytes(ini, "slimfly", "ugal_threshold", 0);
+    t->partner = malloc(t->g.nrouters * sizeof *t->partner);
+    if (!t->partner)
+        warp_fatal(3, "warpnet: out of memory for the Slim Fly worst-case pairing");
+    sf_worst_case_pairs(&t->g, t->partner);
+    t->bandwidth = params->link_bandwidth;
+    t->latency = params->link_latency;
+    return t;
+}
+
+static void sf_destroy(void *topo)
+{
+    slimfly *t = topo;
+    sf_mms_free(&t->g);
+    free(t->partner);
+    free(t);
+}
+
+static uint64_t sf_nodes(const void *topo)
+{
+    const slimfly *t = topo;
+    return (uint64_t)t->g.nrouters * (uint64_t)t->p;
+}
+static uint64_t sf_routers(const void *topo) { return ((const slimfly *)topo)->g.nrouters; }
+static int32_t sf_max_radix(const void *topo)
+{
+    const slimfly *t = topo;
+    return t->g.radix + t->p;
+}
+static int32_t sf_radix(const void *topo, uint64_t r) { return sf_max_radix(topo); }
+static int32_t sf_vcs(const void *topo) { return sf_route_vcs(((const slimfly *)topo)->cfg.alg); }
+
+static net_peer sf_peer(const void *topo, uint64_t r, int32_t port)
+{
+    const slimfly *t = topo;
+    net_peer q = {.kind = NET_PEER_ROUTER, .bandwidth = t->bandwidth, .latency = t->latency};
+    if (port >= t->g.radix) {
+        q.kind = NET_PEER_TERMINAL;
+        q.id = r * (uint64_t)t->p + (uint64_t)(port - t->g.radix);
+        return q;
+    }
+    q.id = sf_neighbor(&t->g, (uint32_t)r, port);
+    q.port = sf_peer_port(&t->g, (uint32_t)r, port);
+    return q;
+}
+
+static net_attach sf_attach(const void *topo, uint64_t term)
+{
+    const slimfly *t = topo;
+    net_attach a = {term / (uint64_t)t->p, (int32_t)(t->g.radix + (int)(term % (uint64_t)t->p))};
+    return a;
+}
+
+static double occupancy(const void *ctx, int port)
+{
+    return (double)net_port_occupancy(ctx, port);
+}
+
+static net_route_out sf_route(const void *topo, const net_route_in *in)
+{
+    const slimfly *t = topo;
+    uint32_t dst = (uint32_t)(in->dst / (uint64_t)t->p);
+    sf_pkt_route st = {in->aux[0], (uint8_t)in->aux[1], (uint8_t)in->hops, {0, 0}};
+    uint32_t block[4];
+    warp_rng_block(in->rng, block);
+    uint64_t draw = (uint64_t)block[0] << 32 | block[1];
+    sf_hop h = sf_route_hop(&t->g, &t->cfg, st, (uint32_t)in->router, dst, draw, occupancy,
+                            in->router_state);
+    net_route_out o = {.aux = {h.next.inter, h.next.phase}};
+    if (h.port == SF_EJECT) {
+        o.port = (int32_t)(t->g.radix + (int)(in->dst % (uint64_t)t->p));
+        o.vc = 0;
+    } else {
+        o.port = h.port;
+        o.vc = h.vc;
+    }
+    return o;
+}
+
+static uint32_t sf_min_hops(const void *topo, uint64_t src, uint64_t dst)
+{
+    const slimfly *t = topo;
+    return (uint32_t)sf_distance(&t->g, (uint32_t)(src / (uint64_t)t->p),
+                                 (uint32_t)(dst / (uint64_t)t->p));
+}
+
+static size_t sf_mem(const void *topo)
+{
+    const slimfly *t = topo;
+    size_t q = (size_t)t->g.q, n = t->g.nrouters, h = (size_t)t->g.h;
+    return sizeof *t + n * (size_t)t->g.radix * sizeof *t->g.adj + n * sizeof *t->partner +
+           2 * q * q * sizeof(uint16_t) + 2 * (q * h * sizeof(uint16_t) + q * 2 * sizeof(int));
+}
+
+static void sf_label(const void *topo, uint64_t r, char *buf, size_t n)
+{
+    const slimfly *t = topo;
+    int s, a, b;
+    sf_coords(&t->g, (uint32_t)r, &s, &a, &b);
+    snprintf(buf, n, "r(%d,%d,%d)", s, a, b);
+}
+
+uint64_t slimfly_worst_case_dst(const void *topo, uint64_t term)
+{
+    const slimfly *t = topo;
+    uint64_t p = (uint64_t)t->p;
+    return (uint64_t)t->partner[term / p] * p + term % p;
+}
+
+const net_topology_ops slimfly_topology = {
+    .name = "slimfly",
+    .section = "slimfly",
+    .setup = sf_setup,
+    .destroy = sf_destroy,
+    .nodes = sf_nodes,
+    .routers = sf_routers,
+    .radix = sf_radix,
+    .max_radix = sf_max_radix,
+    .vcs = sf_vcs,
+    .peer = sf_peer,
+    .attach = sf_attach,
+    .route = sf_route,
+    .mem_bytes = sf_mem,
+    .router_label = sf_label,
+    .min_hops = sf_min_hops,
+};
