@@ -355,7 +355,7 @@ void stats_finish(warp_ctx *w);
  * progress line and the heartbeat file on rank 0. */
 void round_report(warp_ctx *w, double gvt, uint64_t committed_all, uint64_t rolled_all, bool force);
 void report_open(warp_ctx *w);
-void report_close(warp_ctx *w);
+void report_close(warp_ctx *w, bool write); /* write: the run completed */
 #define ROW_COLS 12
 
 /* context.c: SIGINT/SIGTERM set a flag that the schedulers poll (on one rank)

@@ -150,9 +150,9 @@ static void write_engine_stats(warp_ctx *w)
     free(kall);
 }
 
-void report_close(warp_ctx *w)
+void report_close(warp_ctx *w, bool write)
 {
-    if (w->engine_stats)
+    if (w->engine_stats && write)
         write_engine_stats(w);
     free(w->rows);
     w->rows = NULL;

@@ -286,7 +286,7 @@ void warp_run(warp_ctx *w, const warp_model *m)
         /* No finish handlers: nothing may look like a result. */
         w->stats.run_s = run_s;
         stats_finish(w);
-        report_close(w);
+        report_close(w, false);
         if (w->rank == 0)
             fprintf(stderr, "warpnet: interrupted by a signal at GVT %.9g of %.9g: the statistics above "
                             "are partial and no model results were written\n",
@@ -310,6 +310,6 @@ void warp_run(warp_ctx *w, const warp_model *m)
     }
     w->stats.run_s = run_s;
     stats_finish(w);
-    report_close(w);
+    report_close(w, true);
     teardown(w);
 }

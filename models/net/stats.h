@@ -13,7 +13,7 @@
 #define NET_HIST_BINS (1 + 32 * NET_HIST_SUB + 1)
 
 typedef struct net_term_out {
-    uint64_t offered_msgs, offered_bytes;        /* net_send calls at t >= warmup */
+    uint64_t offered_msgs, offered_bytes;        /* net_send calls (all); their bytes at t >= warmup */
     uint64_t injected_pkts, injected_bytes;      /* left the NIC, whole run */
     uint64_t injected_bytes_win;                 /* left the NIC at t >= warmup */
     uint64_t delivered_pkts, delivered_bytes;    /* reached the NIC, whole run */

@@ -182,10 +182,11 @@ static void term_commit(warp_lp *lp, void *out, const void *msg, const warp_bits
     }
     switch (e->kind) {
     case NET_EV_SEND:
-        if (e->u.msg.t_send >= w) {
-            o->offered_msgs++;
+        /* Messages count over the whole run, like deliveries (so offered >=
+         * delivered); bytes only after warm-up, for the offered load. */
+        o->offered_msgs++;
+        if (e->u.msg.t_send >= w)
             o->offered_bytes += e->u.msg.bytes;
-        }
         break;
     case NET_EV_PKT: {
         const net_packet *p = &e->u.pkt;

@@ -3,10 +3,12 @@
  * Precedence of settings: run file < --section.key=value < engine options
  * on the command line. Exit codes: 0 ok, 1 conservation violated (a bug),
  * 2 usage or input error, 3 resources. */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "net/model.h"
 #include "summary.h"
@@ -17,7 +19,8 @@ static const char usage[] =
     "usage: warpnet [engine options] RUN.ini [--section.key=value ...] [--out=DIR]\n"
     "       warpnet --describe RUN.ini      print the network's size and memory, no simulation\n"
     "       warpnet --dump-topology=FILE.dot RUN.ini\n"
-    "       warpnet sweep RUN.ini --vary section.key=FIRST:LAST:STEP [--out=DIR] [options]\n";
+    "       warpnet sweep RUN.ini --vary section.key=FIRST:LAST:STEP [--out=DIR] [options]\n"
+    "       warpnet report DIR              plots and report.md/report.html of an --out=DIR run\n";
 
 /* "--section.key=value" (a dot before the '=') is a config override. */
 static int is_override(const char *a)
@@ -61,8 +64,31 @@ static void apply_engine_key(const char *key, const char *value, const char *whe
                    where, key, value);
 }
 
+/* `warpnet report DIR` runs the warpnet-report script: next to this binary
+ * when installed, in tools/report/ of the build tree (also from libtool's
+ * .libs/), else from PATH. Returns only when no exec succeeded. */
+static int report_main(const char *argv0, char **argv)
+{
+    static const char *const rel[] = {"warpnet-report", "../report/warpnet-report",
+                                      "../../report/warpnet-report"};
+    const char *slash = strrchr(argv0, '/');
+    argv[0] = (char *)"warpnet-report";
+    for (size_t i = 0; slash && i < sizeof rel / sizeof rel[0]; i++) {
+        char path[4096];
+        snprintf(path, sizeof path, "%.*s/%s", (int)(slash - argv0), argv0, rel[i]);
+        if (access(path, X_OK) == 0)
+            execv(path, argv);
+    }
+    execvp("warpnet-report", argv);
+    fprintf(stderr, "warpnet: report: cannot run warpnet-report (%s); install it next to warpnet "
+                    "or put it on PATH\n", strerror(errno));
+    return 3;
+}
+
 int main(int argc, char **argv)
 {
+    if (argc > 1 && strcmp(argv[1], "report") == 0)
+        return report_main(argv[0], argv + 1);
     if (argc > 1 && strcmp(argv[1], "sweep") == 0)
         return wn_sweep_main(argv[0], argc - 1, argv + 1);
     warp_ctx *w = warp_init(&argc, &argv);
@@ -102,6 +128,17 @@ int main(int argc, char **argv)
         {"dump-topology", WARP_OPT_STRING, &dot, "write the router graph as Graphviz (small networks)"},
         {0},
     };
+    /* With --out, the engine's instrumentation goes there too (the names
+     * warpnet-report reads), unless the user chose other files. */
+    int engine_stats_given = 0, stats_json_given = 0;
+    for (int i = 1; i < argc; i++) {
+        engine_stats_given |= !strncmp(argv[i], "--engine-stats=", 15);
+        stats_json_given |= !strncmp(argv[i], "--stats-json=", 13);
+    }
+    if (ini) {
+        engine_stats_given |= warp_ini_where(ini, "engine", "engine-stats") != NULL;
+        stats_json_given |= warp_ini_where(ini, "engine", "stats-json") != NULL;
+    }
     warp_parse_args(w, &argc, argv, opts, "warpnet", usage);
     if (!ini) {
         if (argc > 1)
@@ -133,6 +170,19 @@ int main(int argc, char **argv)
         return 0;
     }
 
+    if (out) {
+        if (rank0 && mkdir(out, 0777) != 0 && errno != EEXIST)
+            warp_fatal(2, "--out=%s: cannot create the directory (%s)", out, strerror(errno));
+        char file[4096];
+        if (!engine_stats_given) {
+            snprintf(file, sizeof file, "%s/engine.csv", out);
+            warp_set_option(w, "engine-stats", file, "--out");
+        }
+        if (!stats_json_given) {
+            snprintf(file, sizeof file, "%s/engine.json", out);
+            warp_set_option(w, "stats-json", file, "--out");
+        }
+    }
     warp_run(w, net_model_warp(n));
     net_results *r = net_model_results(n);
     net_results_reduce(r);
