@@ -54,6 +54,7 @@ static bool run_batch(warp_ctx *w, bool throttled, double limit, uint64_t max)
         if (!e)
             break;
         process_event(w, e);
+        queue_prefetch_next(w);
         kp_append(e->lp->kp, e);
         n++;
     }

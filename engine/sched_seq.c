@@ -27,6 +27,7 @@ void sched_seq(warp_ctx *w)
         if (!e)
             break;
         process_event(w, e);
+        queue_prefetch_next(w);
         double ts = e->ts;
         commit_event(w, e);
         if ((w->committed & 0x3FFFF) == 0) {
