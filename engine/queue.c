@@ -126,6 +126,15 @@ static warp_event *heap_pop(warp_queue *q)
 /* ---- top-down splay tree (Sleator & Tarjan), keyed by ev_less; keys are
  * unique, so an event is found by its own key. */
 
+/* Keys are unique among live events; the address breaks a tie should two
+ * ever meet, so the tree's order is total and removal finds its event. */
+static inline bool sp_less(const warp_event *a, const warp_event *b)
+{
+    if (ev_less(a, b))
+        return true;
+    return !ev_less(b, a) && (uintptr_t)a < (uintptr_t)b;
+}
+
 #define SL(x) ((x)->sp.l)
 #define SR(x) ((x)->sp.r)
 
@@ -144,11 +153,11 @@ static warp_event *splay(warp_event *t, const warp_event *key)
     warp_event header, *l = &header, *r = &header;
     SL(&header) = SR(&header) = NULL;
     for (;;) {
-        if (ev_less(key, t)) {
+        if (sp_less(key, t)) {
             warp_event *c = SL(t);
             if (!c)
                 break;
-            if (ev_less(key, c)) { /* rotate right */
+            if (sp_less(key, c)) { /* rotate right */
                 SL(t) = SR(c);
                 SR(c) = t;
                 t = c;
@@ -158,11 +167,11 @@ static warp_event *splay(warp_event *t, const warp_event *key)
             SL(r) = t; /* link right */
             r = t;
             t = SL(t);
-        } else if (ev_less(t, key)) {
+        } else if (sp_less(t, key)) {
             warp_event *c = SR(t);
             if (!c)
                 break;
-            if (ev_less(c, key)) { /* rotate left */
+            if (sp_less(c, key)) { /* rotate left */
                 SR(t) = SL(c);
                 SL(c) = t;
                 t = c;
@@ -206,7 +215,7 @@ static void splay_insert(warp_queue *q, warp_event *e)
         e->sp.l = e->sp.r = NULL;
     } else {
         warp_event *t = splay(q->root, e);
-        if (ev_less(e, t)) {
+        if (sp_less(e, t)) {
             e->sp.l = t->sp.l;
             e->sp.r = t;
             t->sp.l = NULL;

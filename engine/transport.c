@@ -259,34 +259,29 @@ static void unpack(warp_ctx *w, const char *buf, int len)
     }
 }
 
+/* Receives are handled strictly in the order they were posted, which is the
+ * order MPI matched messages to them: a later receive that completes first
+ * waits. That keeps each sender's stream in order, so an anti-message is
+ * always handled before the re-sent event that replaces its victim. */
 void transport_poll(warp_ctx *w)
 {
     warp_transport *t = &w->tr;
     for (;;) {
-        int idx[NRECV], n = 0;
-        MPI_Status st[NRECV];
-        MPI_Testsome(t->nrecv, t->rreq, &n, idx, st);
-        if (n == MPI_UNDEFINED || n == 0)
+        int oldest = 0;
+        for (int i = 1; i < t->nrecv; i++)
+            if (t->rpost[i] < t->rpost[oldest])
+                oldest = i;
+        int done = 0;
+        MPI_Status st;
+        MPI_Test(&t->rreq[oldest], &done, &st);
+        if (!done)
             break;
-        /* Handle in the order the receives were posted, which is the order
-         * MPI matched the messages. */
-        for (int i = 1; i < n; i++)
-            for (int j = i; j > 0 && t->rpost[idx[j]] < t->rpost[idx[j - 1]]; j--) {
-                int x = idx[j];
-                idx[j] = idx[j - 1];
-                idx[j - 1] = x;
-                MPI_Status s = st[j];
-                st[j] = st[j - 1];
-                st[j - 1] = s;
-            }
-        for (int i = 0; i < n; i++) {
-            int len;
-            MPI_Get_count(&st[i], MPI_BYTE, &len);
-            unpack(w, t->rbuf[idx[i]], len);
-            MPI_Irecv(t->rbuf[idx[i]], (int)t->buf_bytes, MPI_BYTE, MPI_ANY_SOURCE, WARP_TAG,
-                      MPI_COMM_WORLD, &t->rreq[idx[i]]);
-            t->rpost[idx[i]] = t->nposted++;
-        }
+        int len;
+        MPI_Get_count(&st, MPI_BYTE, &len);
+        unpack(w, t->rbuf[oldest], len);
+        MPI_Irecv(t->rbuf[oldest], (int)t->buf_bytes, MPI_BYTE, MPI_ANY_SOURCE, WARP_TAG,
+                  MPI_COMM_WORLD, &t->rreq[oldest]);
+        t->rpost[oldest] = t->nposted++;
     }
 }
 
