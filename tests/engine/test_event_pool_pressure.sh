@@ -38,7 +38,7 @@ done
 too_small() {
     np=$1
     shift
-    run "$np" "$@"
+    run_failing "$np" "$@"
     if [ "$TT_RC" = 124 ]; then
         fail "$np rank(s): $*: no end after ${RUN_LIMIT}s (hang) instead of an out-of-memory error"
     elif [ "$TT_RC" != 3 ]; then
