@@ -9,7 +9,7 @@
 #        --total-lps=16 --end=50 --events=64        -> exit 124 (hang)
 # Expected: the sequential digest, or exit 3 naming --events.
 . "$top_srcdir/tests/engine/test_torture_lib.sh"
-RUN_LIMIT=15
+RUN_LIMIT=10
 
 ref=$(sig 0 "$PHOLD" --synch=seq --total-lps=16 --end=50)
 is_sig "$ref" || { fail "the sequential run failed: $ref"; finish "no hang"; }
