@@ -1,10 +1,13 @@
 #!/bin/sh
 # KNOWN ENGINE BUG (XFAIL_TESTS until fixed): on 2 ranks a small event pool
 # makes the optimistic scheduler hang instead of finishing or stopping with
-# "raise --events": when pool_low() holds on the ranks, run_distributed stops
-# running events and only completes GVT rounds; GVT stays below the processed
-# events that hold the memory (they tie with or exceed GVT), fossil collection
-# frees nothing, and the loop never ends. Both --gvt=mattern and --gvt=sync.
+# "raise --events". Traced: rank 0 is low (61 of 64 slots: 35 processed
+# events at ts 1..7, 25 pending) and its smallest pending event is at ts 1,
+# which is GVT. run_distributed runs no event while pool_low() holds, so that
+# event never runs, GVT stays 1, fossil collection (ts < GVT) frees nothing,
+# and both ranks complete GVT rounds forever. Both --gvt=mattern and sync.
+# A fix must run the events that hold GVT back (or cancel run-ahead work), and
+# stop with exit 3 when a GVT round frees nothing and nothing can run.
 # Repro: timeout 20 mpiexec -n 2 examples/phold/phold --synch=opt
 #        --total-lps=16 --end=50 --events=64        -> exit 124 (hang)
 # Expected: the sequential digest, or exit 3 naming --events.
