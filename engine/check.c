@@ -65,12 +65,17 @@ void sched_check(warp_ctx *w)
             w->gvt_value = m ? m->ts : INFINITY;
             fossil_collect(w, w->gvt_value);
             w->gvt_rounds++;
-            progress_maybe(w, w->gvt_value, w->committed, w->rolled_back, false);
+            round_report(w, w->gvt_value, w->committed, w->rolled_back, false);
+            if (warp_signal_pending()) {
+                w->stop_requested = true;
+                free(snap);
+                return;
+            }
         }
     }
     fossil_collect(w, INFINITY);
     w->gvt_value = w->end;
     free(snap);
     w->t.forward = warp_wtime() - t0 - w->t.fossil - w->t.reverse;
-    progress_maybe(w, w->end, w->committed, w->rolled_back, true);
+    round_report(w, w->end, w->committed, w->rolled_back, true);
 }

@@ -3,11 +3,26 @@
  * rank that found them and stop every rank (MPI_Abort when several run). */
 #include "internal.h"
 
+#include <math.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <time.h>
 
 static const char *prog_name = "warpnet";
+static volatile sig_atomic_t signal_seen;
+
+/* The first SIGINT/SIGTERM asks for an orderly stop; a second one kills. */
+static void on_signal(int sig)
+{
+    signal_seen = 1;
+    signal(sig, SIG_DFL);
+}
+
+bool warp_signal_pending(void)
+{
+    return signal_seen != 0;
+}
 static int fatal_multi; /* several ranks: stop them all */
 
 double warp_wtime(void)
@@ -72,6 +87,8 @@ warp_ctx *warp_init(int *argc, char ***argv)
     MPI_Comm_rank(MPI_COMM_WORLD, &w->rank);
     MPI_Comm_size(MPI_COMM_WORLD, &w->nranks);
     fatal_multi = w->nranks > 1;
+    signal(SIGINT, on_signal);
+    signal(SIGTERM, on_signal);
     w->synch = w->nranks > 1 ? SYNCH_OPT : SYNCH_SEQ;
     w->end = 100.0;
     w->seed = 1;
@@ -79,12 +96,16 @@ warp_ctx *warp_init(int *argc, char ***argv)
     w->batch = 16;
     w->gvt_interval = 16;
     w->gvt_kind = 0;
+    w->window = INFINITY;
+    w->window_auto = true;
     return w;
 }
 
 void warp_finalize(warp_ctx *w)
 {
     free(w->stats_json);
+    free(w->engine_stats);
+    free(w->heartbeat_file);
     free(w);
     int fin = 0;
     MPI_Finalized(&fin);

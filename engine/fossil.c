@@ -30,15 +30,20 @@ void commit_event(warp_ctx *w, warp_event *e)
     pool_put(w, e);
 }
 
-void fossil_collect(warp_ctx *w, double gvt)
+/* Commits events with ts < gvt, or with a key below `below` when given:
+ * on one rank nothing can arrive below the smallest pending key, so
+ * everything before it is final, ties with it included. */
+static void fossil(warp_ctx *w, double gvt, const warp_event *below)
 {
     double t0 = warp_wtime();
     for (uint64_t k = 0; k < w->nkps; k++) {
         warp_kp *kp = &w->kps[k];
         warp_event *e = kp->head;
-        if (!e || e->ts >= gvt)
+#define FINAL(x) (below ? ev_less((x), below) : (x)->ts < gvt)
+        if (!e || !FINAL(e))
             continue;
-        while (e && e->ts < gvt) {
+        while (e && FINAL(e)) {
+#undef FINAL
             warp_event *n = e->next;
             commit_event(w, e);
             e = n;
@@ -52,4 +57,14 @@ void fossil_collect(warp_ctx *w, double gvt)
     }
     w->fossils++;
     w->t.fossil += warp_wtime() - t0;
+}
+
+void fossil_collect(warp_ctx *w, double gvt)
+{
+    fossil(w, gvt, NULL);
+}
+
+void fossil_collect_below(warp_ctx *w, const warp_event *key)
+{
+    fossil(w, 0, key);
 }

@@ -30,9 +30,10 @@ static void start_reduction(warp_ctx *w)
     g->sum_in[0] = g->white_sent - (int64_t)w->tr.recvd[g->round & 3];
     g->sum_in[1] = (int64_t)w->committed;
     g->sum_in[2] = (int64_t)w->rolled_back;
+    g->sum_in[3] = warp_signal_pending();
     double lm = local_min_ts(w);
     g->min_in = lm < g->red_min ? lm : g->red_min;
-    MPI_Iallreduce(g->sum_in, g->sum_out, 3, MPI_INT64_T, MPI_SUM, MPI_COMM_WORLD, &g->req[0]);
+    MPI_Iallreduce(g->sum_in, g->sum_out, 4, MPI_INT64_T, MPI_SUM, MPI_COMM_WORLD, &g->req[0]);
     MPI_Iallreduce(&g->min_in, &g->min_out, 1, MPI_DOUBLE, MPI_MIN, MPI_COMM_WORLD, &g->req[1]);
 }
 
@@ -40,22 +41,26 @@ static void new_gvt(warp_ctx *w, double gvt, int64_t committed, int64_t rolled)
 {
     WARP_ASSERT(gvt >= w->gvt_value, "GVT never decreases");
     w->gvt_value = gvt;
+    w->gvt_committed = (uint64_t)committed;
+    w->gvt_rolled = (uint64_t)rolled;
     w->gvt_rounds++;
-    progress_maybe(w, gvt < w->end ? gvt : w->end, (uint64_t)committed, (uint64_t)rolled, false);
+    round_report(w, gvt < w->end ? gvt : w->end, (uint64_t)committed, (uint64_t)rolled, false);
 }
 
 double gvt_sync(warp_ctx *w)
 {
     double t0 = warp_wtime();
-    int64_t c[3];
+    int64_t c[4];
     for (;;) {
         transport_flush(w);
         transport_poll(w);
         transport_flush(w);
-        int64_t in[3] = {(int64_t)w->tr.sent[0] - (int64_t)w->tr.recvd[0], (int64_t)w->committed,
-                         (int64_t)w->rolled_back};
-        MPI_Allreduce(in, c, 3, MPI_INT64_T, MPI_SUM, MPI_COMM_WORLD);
-        if (c[0] == 0)
+        int64_t in[4] = {(int64_t)w->tr.sent[0] - (int64_t)w->tr.recvd[0], (int64_t)w->committed,
+                         (int64_t)w->rolled_back, warp_signal_pending()};
+        MPI_Allreduce(in, c, 4, MPI_INT64_T, MPI_SUM, MPI_COMM_WORLD);
+        if (c[3])
+            w->stop_requested = true;
+        if (c[0] == 0 || c[3])
             break;
     }
     double lm = local_min_ts(w), gvt;
@@ -89,7 +94,11 @@ bool gvt_step(warp_ctx *w, bool idle)
         int flag = 0;
         MPI_Status st[2];
         MPI_Testall(2, g->req, &flag, st);
-        if (flag) {
+        if (flag && g->sum_out[3]) { /* a rank was interrupted: all stop here */
+            w->stop_requested = true;
+            g->active = false;
+            done = true;
+        } else if (flag) {
             if (g->sum_out[0] == 0) {
                 w->tr.sent[g->round & 3] = w->tr.recvd[g->round & 3] = 0;
                 g->round++;

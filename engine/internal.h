@@ -195,7 +195,7 @@ typedef struct warp_gvt {
     int64_t white_sent;
     double red_min;
     MPI_Request req[2];
-    int64_t sum_in[3], sum_out[3];
+    int64_t sum_in[4], sum_out[4]; /* white in transit, committed, rolled back, interrupted */
     double min_in, min_out;
     uint64_t batches_since;
     bool forced;
@@ -215,9 +215,14 @@ struct warp_ctx {
     uint64_t events_opt; /* 0 = automatic */
     queue_kind qkind;
     uint64_t batch, gvt_interval;
+    double window;        /* optimism bound over GVT; INFINITY: none */
+    bool window_auto;     /* adapt the window to each GVT round's efficiency */
     int gvt_kind;
     uint64_t lps_per_kp, kps_opt;
     char *stats_json;
+    char *engine_stats;   /* per-round instrumentation CSV, or NULL */
+    char *heartbeat_file;
+    double heartbeat_s;   /* 0: no heartbeat */
     bool progress, quiet;
     uint64_t debug_seed;
     /* model */
@@ -244,13 +249,19 @@ struct warp_ctx {
     bool in_reverse;
     double now_init;
     double gvt_value;
+    uint64_t gvt_committed; /* global committed count seen by the last GVT round */
+    uint64_t gvt_rolled;    /* global rolled-back count seen by the last GVT round */
     warp_rng debug_rng;
     /* statistics (local) */
     uint64_t committed, processed, rolled_back, rb_primary, rb_secondary;
     uint64_t gvt_rounds, fossils, remote_sent, anti_sent, pops;
     warp_timers t;
     double t_start, t_setup;
-    double last_progress;
+    double last_progress, last_heartbeat;
+    FILE *heartbeat;
+    bool stop_requested;  /* every rank agreed to stop early (a signal) */
+    double *rows;         /* instrumentation rows, ROW_COLS doubles each */
+    size_t nrows, cap_rows;
     warp_stats stats;
 };
 
@@ -305,6 +316,7 @@ void cancel_event(warp_ctx *w, warp_event *e);
 /* fossil.c */
 void commit_event(warp_ctx *w, warp_event *e);
 void fossil_collect(warp_ctx *w, double gvt);
+void fossil_collect_below(warp_ctx *w, const warp_event *key); /* one rank only */
 
 /* mapping (setup.c) */
 int map_pe_of(const warp_ctx *w, warp_lpid gid);
@@ -336,6 +348,17 @@ void sched_check(warp_ctx *w);
 /* stats.c */
 uint64_t digest_event(const warp_ctx *w, const warp_event *e);
 void stats_finish(warp_ctx *w);
-void progress_maybe(warp_ctx *w, double gvt, uint64_t committed_all, uint64_t rolled_all, bool force);
+
+/* report.c: what happens at every GVT round (or window, or every 2^18 events
+ * in sequential mode): an instrumentation row when --engine-stats is on, the
+ * progress line and the heartbeat file on rank 0. */
+void round_report(warp_ctx *w, double gvt, uint64_t committed_all, uint64_t rolled_all, bool force);
+void report_open(warp_ctx *w);
+void report_close(warp_ctx *w);
+#define ROW_COLS 12
+
+/* context.c: SIGINT/SIGTERM set a flag that the schedulers poll (on one rank)
+ * or reduce with GVT (on several), so every rank stops at the same round. */
+bool warp_signal_pending(void);
 
 #endif

@@ -25,9 +25,13 @@ static const engine_opt engine_opts[] = {
     {"batch", "N", "events run between network polls (default 16)"},
     {"gvt-interval", "N", "batches between GVT rounds (default 16)"},
     {"gvt", "ALGO", "mattern (asynchronous, default) or sync (blocking all-reduce, as ROSS)"},
+    {"window", "T|auto", "optimism bound: events later than GVT + T wait; 0: unbounded; auto (default) adapts T to each GVT round's efficiency"},
     {"lps-per-kp", "N", "LPs per kernel process (rollback unit)"},
     {"kps", "N", "kernel processes per rank (default: min(LPs per rank, 64))"},
     {"stats-json", "FILE", "also write the end-of-run statistics as JSON"},
+    {"engine-stats", "FILE", "per rank and GVT round: events, rollbacks, time split (CSV; FILE.kps.csv per KP)"},
+    {"heartbeat", "SECONDS", "write a progress line to the heartbeat file every SECONDS"},
+    {"heartbeat-file", "FILE", "where --heartbeat writes (default warp-heartbeat.log)"},
     {"progress", NULL, "show a progress line on stderr (default: when stderr is a terminal)"},
     {"quiet", NULL, "print no statistics table"},
     {"config", "FILE", "read options from FILE: [engine] and the model's section"},
@@ -140,6 +144,17 @@ int warp_set_option(warp_ctx *w, const char *key, const char *v, const char *whe
             w->gvt_kind = 1;
         else
             bad(where, v, "unknown GVT algorithm; use mattern or sync");
+    } else if (!strcmp(key, "window")) {
+        if (v && !strcmp(v, "auto")) {
+            w->window_auto = true;
+            w->window = INFINITY;
+        } else {
+            double x = parse_double(where, v);
+            if (x < 0)
+                bad(where, v, "the window must be >= 0 (0: unbounded) or auto");
+            w->window_auto = false;
+            w->window = x > 0 ? x : INFINITY;
+        }
     } else if (!strcmp(key, "lps-per-kp")) {
         w->lps_per_kp = parse_uint(where, v, 1);
         w->kps_opt = 0;
@@ -151,6 +166,16 @@ int warp_set_option(warp_ctx *w, const char *key, const char *v, const char *whe
             bad(where, v, "expected a file name");
         free(w->stats_json);
         w->stats_json = strdup(v);
+    } else if (!strcmp(key, "engine-stats") || !strcmp(key, "heartbeat-file")) {
+        if (!v || !*v)
+            bad(where, v, "expected a file name");
+        char **dst = key[0] == 'e' ? &w->engine_stats : &w->heartbeat_file;
+        free(*dst);
+        *dst = strdup(v);
+    } else if (!strcmp(key, "heartbeat")) {
+        w->heartbeat_s = parse_double(where, v);
+        if (!(w->heartbeat_s > 0))
+            bad(where, v, "the heartbeat interval must be > 0 seconds");
     } else if (!strcmp(key, "progress")) {
         w->progress = parse_flag(where, v);
     } else if (!strcmp(key, "quiet")) {
@@ -290,8 +315,9 @@ void warp_parse_args(warp_ctx *w, int *argc, char **argv, const warp_opt *model_
             continue;
         }
         static const char *const needs_value[] = {"synch", "end", "seed", "events", "queue", "batch",
-                                                   "gvt-interval", "gvt", "lps-per-kp", "kps",
-                                                   "stats-json", NULL};
+                                                   "gvt-interval", "gvt", "window", "lps-per-kp", "kps",
+                                                   "stats-json", "engine-stats", "heartbeat",
+                                                   "heartbeat-file", NULL};
         for (const char *const *nv = needs_value; *nv; nv++)
             if (!strcmp(*nv, name) && !v)
                 warp_fatal(WARP_EXIT_USAGE, "--%s needs a value (--%s=VALUE); see --help", name, name);

@@ -17,9 +17,15 @@ void sched_cons(warp_ctx *w)
                 transport_flush(w);
                 transport_poll(w);
             }
-            int64_t in = w->nranks > 1 ? (int64_t)w->tr.sent[0] - (int64_t)w->tr.recvd[0] : 0, sum;
-            MPI_Allreduce(&in, &sum, 1, MPI_INT64_T, MPI_SUM, MPI_COMM_WORLD);
-            if (sum == 0)
+            int64_t in[2] = {w->nranks > 1 ? (int64_t)w->tr.sent[0] - (int64_t)w->tr.recvd[0] : 0,
+                             warp_signal_pending()},
+                    sum[2];
+            MPI_Allreduce(in, sum, 2, MPI_INT64_T, MPI_SUM, MPI_COMM_WORLD);
+            if (sum[1]) {
+                w->stop_requested = true;
+                return;
+            }
+            if (sum[0] == 0)
                 break;
         }
         double lm = local_min_ts(w), lbts;
@@ -38,8 +44,8 @@ void sched_cons(warp_ctx *w)
             commit_event(w, e);
         }
         w->t.forward += warp_wtime() - t0;
-        progress_maybe(w, lbts, w->committed * (uint64_t)w->nranks, 0, false);
+        round_report(w, lbts, w->committed * (uint64_t)w->nranks, 0, false);
     }
     w->gvt_value = w->end;
-    progress_maybe(w, w->end, w->committed * (uint64_t)w->nranks, 0, true);
+    round_report(w, w->end, w->committed * (uint64_t)w->nranks, 0, true);
 }

@@ -27,12 +27,23 @@ static void forced_rollback(warp_ctx *w)
     rollback_kp(w, kp, key, false);
 }
 
-static bool run_batch(warp_ctx *w)
+/* Runs up to `max` events with timestamps up to `limit`. Unthrottled it
+ * stops early when the pool runs low; throttled (under memory pressure) it
+ * goes on from the pool's reserve, with `limit` at GVT: the events GVT waits
+ * for. */
+static bool run_batch(warp_ctx *w, bool throttled, double limit, uint64_t max)
 {
-    double t0 = warp_wtime();
+    double t0 = warp_wtime(), q0 = w->t.queue;
     uint64_t n = 0;
-    while (n < w->batch) {
+    while (n < max) {
         warp_event *e;
+        if (!throttled && pool_low(w))
+            break;
+        if (limit < INFINITY) {
+            e = queue_peek(w);
+            if (!e || e->ts > limit)
+                break;
+        }
         if ((w->pops++ & 63) == 0) {
             double tq = warp_wtime();
             e = queue_pop(w);
@@ -46,7 +57,7 @@ static bool run_batch(warp_ctx *w)
         kp_append(e->lp->kp, e);
         n++;
     }
-    w->t.forward += warp_wtime() - t0;
+    w->t.forward += warp_wtime() - t0 - (w->t.queue - q0); /* the split is exclusive */
     return n > 0;
 }
 
@@ -55,40 +66,97 @@ static void run_local(warp_ctx *w)
     bool debug = w->synch == SYNCH_DEBUG;
     uint64_t batches = 0;
     for (;;) {
-        bool ran = run_batch(w);
+        bool ran = run_batch(w, false, INFINITY, w->batch);
+        warp_event *m = queue_peek(w);
+        if (!ran && m) {
+            /* Low memory: commit what is final, then go on one event at a
+             * time from the reserve; a pool that cannot hold the model ends
+             * in pool_get's "raise --events". */
+            fossil_collect_below(w, m);
+            ran = run_batch(w, true, INFINITY, 1);
+        }
         if (debug && ran)
             forced_rollback(w);
-        warp_event *m = queue_peek(w);
+        m = queue_peek(w); /* after any rollback: the true minimum */
         if (!m)
             break;
+        if (warp_signal_pending()) {
+            w->stop_requested = true;
+            return;
+        }
         if (++batches >= w->gvt_interval || pool_low(w)) {
             batches = 0;
             w->gvt_value = m->ts;
             w->gvt_rounds++;
-            fossil_collect(w, w->gvt_value);
-            progress_maybe(w, w->gvt_value, w->committed, w->rolled_back, false);
+            fossil_collect_below(w, m);
+            round_report(w, w->gvt_value, w->committed, w->rolled_back, false);
         }
     }
     fossil_collect(w, INFINITY);
     w->gvt_value = w->end;
 }
 
+/* The adaptive optimism window (--window=auto): quarter it when a GVT round
+ * rolled back more than it committed, halve it when more than an eighth,
+ * double it when less
+ * than a thirty-second, and lift it once it spans a thousand rounds of GVT
+ * progress. Every rank sees the same global counts, so all agree. It only
+ * changes speed: committed results are the same with any window. */
+static void adapt_window(warp_ctx *w, double dg, uint64_t dc, uint64_t dr, double *adv)
+{
+    if (dg > 0)
+        *adv = *adv > 0 ? 0.5 * *adv + 0.5 * dg : dg;
+    if (!*adv)
+        return;
+    double floor = w->m->lookahead > 0 ? w->m->lookahead : 1e-9 * w->end;
+    if (dr * 8 > dc) {
+        double x = isinf(w->window) ? 4 * *adv : (dr > dc ? 0.25 : 0.5) * w->window;
+        w->window = x > floor ? x : floor;
+    } else if (dr * 32 < dc && !isinf(w->window)) {
+        w->window *= 2;
+        if (w->window > 1000 * *adv)
+            w->window = INFINITY;
+    }
+}
+
 static void run_distributed(warp_ctx *w)
 {
+    double last_gvt = -1, adv = 0;
+    uint64_t last_committed = 0, last_rolled = 0, stalled = 0;
     for (;;) {
         double t0 = warp_wtime();
         transport_poll(w);
         w->t.net += warp_wtime() - t0;
         /* Under memory pressure stop running ahead and let GVT catch up. */
-        bool ran = !pool_low(w) && run_batch(w);
+        bool low = pool_low(w);
+        double limit = low ? w->gvt_value : w->gvt_value + w->window;
+        bool ran = run_batch(w, low, limit, w->batch);
         t0 = warp_wtime();
         transport_flush(w);
         w->t.net += warp_wtime() - t0;
         bool idle = !ran;
         if (gvt_step(w, idle)) {
+            if (w->stop_requested)
+                return;
             if (w->gvt_value >= w->end)
                 break;
             fossil_collect(w, w->gvt_value);
+            /* GVT and the global commit count frozen while this rank is out
+             * of memory: no schedule can finish in this pool. */
+            uint64_t c = w->gvt_committed;
+            stalled = low && w->gvt_value == last_gvt && c == last_committed ? stalled + 1 : 0;
+            if (w->window_auto && last_gvt >= 0)
+                adapt_window(w, w->gvt_value - last_gvt, c - last_committed,
+                             w->gvt_rolled - last_rolled, &adv);
+            last_gvt = w->gvt_value;
+            last_committed = c;
+            last_rolled = w->gvt_rolled;
+            if (stalled >= 64)
+                warp_fatal(WARP_EXIT_RESOURCE,
+                           "out of event memory on rank %d at GVT %g: no progress in %llu GVT rounds; "
+                           "raise --events (now %llu per rank)",
+                           w->rank, w->gvt_value, (unsigned long long)stalled,
+                           (unsigned long long)w->pool.cap);
         } else if (idle) {
             sched_yield(); /* oversubscribed ranks share cores */
         }
@@ -103,5 +171,6 @@ void sched_opt(warp_ctx *w)
         run_local(w);
     else
         run_distributed(w);
-    progress_maybe(w, w->end, w->committed, w->rolled_back, true);
+    if (!w->stop_requested)
+        round_report(w, w->end, w->committed, w->rolled_back, true);
 }

@@ -21,10 +21,15 @@ void sched_seq(warp_ctx *w)
         process_event(w, e);
         double ts = e->ts;
         commit_event(w, e);
-        if (w->progress && (w->committed & 0x3FFFF) == 0)
-            progress_maybe(w, ts, w->committed, 0, false);
+        if ((w->committed & 0x3FFFF) == 0) {
+            round_report(w, ts, w->committed, 0, false);
+            if (warp_signal_pending()) {
+                w->stop_requested = true;
+                break;
+            }
+        }
     }
     w->gvt_value = w->end;
     w->t.forward = warp_wtime() - t0 - w->t.queue;
-    progress_maybe(w, w->end, w->committed, 0, true);
+    round_report(w, w->end, w->committed, 0, true);
 }

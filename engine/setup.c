@@ -219,7 +219,8 @@ void warp_run(warp_ctx *w, const warp_model *m)
     MPI_Barrier(MPI_COMM_WORLD);
     w->t_setup = warp_wtime() - t0;
     w->t_start = warp_wtime();
-    w->last_progress = w->t_start;
+    w->last_progress = w->last_heartbeat = w->t_start;
+    report_open(w);
 
     switch (w->synch) {
     case SYNCH_SEQ:
@@ -237,6 +238,23 @@ void warp_run(warp_ctx *w, const warp_model *m)
         break;
     }
     double run_s = warp_wtime() - w->t_start;
+    if (w->stop_requested) {
+        /* No finish handlers: nothing may look like a result. */
+        w->stats.run_s = run_s;
+        stats_finish(w);
+        report_close(w);
+        if (w->rank == 0)
+            fprintf(stderr, "warpnet: interrupted by a signal at GVT %.9g of %.9g: the statistics above "
+                            "are partial and no model results were written\n",
+                    w->gvt_value, w->end);
+        fflush(NULL);
+        /* Messages may still be in flight: no orderly MPI_Finalize, but no
+         * rank aborts before rank 0 has said why. */
+        MPI_Barrier(MPI_COMM_WORLD);
+        if (w->nranks > 1)
+            MPI_Abort(MPI_COMM_WORLD, WARP_EXIT_SIGNAL);
+        exit(WARP_EXIT_SIGNAL);
+    }
 
     for (uint64_t i = 0; i < w->nlocal; i++) {
         warp_lp *lp = &w->lps[i];
@@ -248,5 +266,6 @@ void warp_run(warp_ctx *w, const warp_model *m)
     }
     w->stats.run_s = run_s;
     stats_finish(w);
+    report_close(w);
     teardown(w);
 }

@@ -148,8 +148,8 @@ void stats_finish(warp_ctx *w)
         fputc('\n', stderr);
     if (!w->quiet) {
         char b[64];
-        printf("\nWarpnet engine statistics (%s, %d rank%s, %llu LPs, %llu KP%s per rank)\n",
-               synch_name(w->synch), w->nranks, w->nranks > 1 ? "s" : "",
+        printf("\nWarpnet engine statistics%s (%s, %d rank%s, %llu LPs, %llu KP%s per rank)\n",
+               w->stop_requested ? " -- PARTIAL, interrupted" : "", synch_name(w->synch), w->nranks, w->nranks > 1 ? "s" : "",
                (unsigned long long)w->total_lps, (unsigned long long)w->nkps, w->nkps > 1 ? "s" : "");
         group(b, sizeof b, s->committed);
         printf("  %-30s %20s\n", "committed events", b);
@@ -186,7 +186,7 @@ void stats_finish(warp_ctx *w)
         if (!f)
             warp_fatal(WARP_EXIT_USAGE, "--stats-json=%s: cannot write the file", w->stats_json);
         fprintf(f,
-                "{\n  \"synch\": \"%s\",\n  \"ranks\": %d,\n  \"lps\": %llu,\n  \"kps_per_rank\": %llu,\n"
+                "{\n  \"partial\": %s,\n  \"synch\": \"%s\",\n  \"ranks\": %d,\n  \"lps\": %llu,\n  \"kps_per_rank\": %llu,\n"
                 "  \"end\": %.17g,\n  \"committed\": %" PRIu64 ",\n  \"processed\": %" PRIu64 ",\n"
                 "  \"rolled_back\": %" PRIu64 ",\n  \"rollbacks_primary\": %" PRIu64 ",\n"
                 "  \"rollbacks_secondary\": %" PRIu64 ",\n  \"efficiency\": %.6f,\n"
@@ -198,7 +198,8 @@ void stats_finish(warp_ctx *w)
                 "  \"time_s\": {\"forward\": %.6f, \"reverse\": %.6f, \"queue\": %.6f, \"network\": %.6f, "
                 "\"gvt\": %.6f, \"fossil\": %.6f},\n"
                 "  \"committed_digest\": \"%016" PRIx64 "\"\n}\n",
-                synch_name(w->synch), w->nranks, (unsigned long long)w->total_lps,
+                w->stop_requested ? "true" : "false", synch_name(w->synch), w->nranks,
+                (unsigned long long)w->total_lps,
                 (unsigned long long)w->nkps, w->end, s->committed, s->processed, s->rolled_back,
                 s->rollbacks_primary, s->rollbacks_secondary, s->efficiency, s->setup_s, s->run_s,
                 s->event_rate, cmin, cmax, imbalance, s->remote_sent, s->anti_sent, s->gvt_rounds,

@@ -1,12 +1,9 @@
 #!/bin/sh
-# KNOWN ENGINE BUG (XFAIL_TESTS until fixed): a pool that is enough for a run
-# must stay enough when it grows. The optimistic scheduler looks at pool_low()
-# only between batches, so one batch of --batch events can exhaust a pool
-# whose "low" margin (1/8 of it) is smaller than a batch: on one rank PHOLD
-# with 16 LPs finishes with --events=32 and 35 but stops "out of event memory"
-# with --events=38..47 (and again 56..62, 74..77, ...).
-# Repro: examples/phold/phold --synch=opt --total-lps=16 --end=50 --events=40
-# Expected: the sequential digest (as with --events=32); actual: exit 3.
+# Regression test: a pool that is enough for a run must stay enough when it
+# grows. Batches once checked pool_low() only between batches, so one batch
+# could exhaust a pool whose low-water margin (1/8 of it) was smaller than a
+# batch: PHOLD with 16 LPs finished with --events=32 and 35 but stopped "out
+# of event memory" with --events=38..47, 56..62, 74..77.
 . "$top_srcdir/tests/engine/test_torture_lib.sh"
 RUN_LIMIT=30
 

@@ -1,0 +1,164 @@
+/* engine/report.c — what the engine shows while it runs. At every GVT round
+ * (window in cons mode, 2^18 events in seq mode): an instrumentation row per
+ * rank when --engine-stats=FILE is on (gathered to rank 0 at the end), the
+ * progress line on rank 0's stderr (a terminal, or --progress; at most four
+ * times a second) and a heartbeat line every --heartbeat seconds in a file,
+ * so batch jobs can be watched. Everything is off unless asked for. */
+#include "internal.h"
+
+#include <inttypes.h>
+#include <stdlib.h>
+#include <sys/resource.h>
+
+static void add_row(warp_ctx *w, double gvt)
+{
+    if (w->nrows == w->cap_rows) {
+        w->cap_rows = w->cap_rows ? 2 * w->cap_rows : 256;
+        w->rows = realloc(w->rows, w->cap_rows * ROW_COLS * sizeof *w->rows);
+        if (!w->rows)
+            warp_fatal(WARP_EXIT_RESOURCE, "out of memory for --engine-stats rows");
+    }
+    double *r = w->rows + w->nrows++ * ROW_COLS;
+    r[0] = warp_wtime() - w->t_start;
+    r[1] = gvt;
+    r[2] = (double)w->processed;
+    r[3] = (double)w->committed;
+    r[4] = (double)w->rolled_back;
+    r[5] = w->t.forward;
+    r[6] = w->t.reverse;
+    r[7] = w->t.queue;
+    r[8] = w->t.net;
+    r[9] = w->t.gvt;
+    r[10] = w->t.fossil;
+    r[11] = (double)(w->pool.in_use * w->pool.ev_size);
+}
+
+void round_report(warp_ctx *w, double gvt, uint64_t committed_all, uint64_t rolled_all, bool force)
+{
+    if (w->engine_stats)
+        add_row(w, gvt);
+    if (w->rank != 0 || (!w->progress && !w->heartbeat))
+        return;
+    double now = warp_wtime();
+    double el = now - w->t_start;
+    double frac = w->end > 0 ? gvt / w->end : 0;
+    if (frac > 1)
+        frac = 1;
+    double rate = el > 0 ? (double)committed_all / el : 0;
+    double eff = committed_all ? 1.0 - (double)rolled_all / (double)committed_all : 1.0;
+    double eta = frac > 0 ? el * (1 - frac) / frac : 0;
+    if (w->progress && (force || now - w->last_progress >= 0.25)) {
+        w->last_progress = now;
+        fprintf(stderr, "\r[warp] GVT %.6g / %.6g (%5.1f%%)  %8.3f M ev/s  eff %6.2f%%  ETA %6.0f s ",
+                gvt, w->end, 100 * frac, rate / 1e6, 100 * eff, eta);
+        fflush(stderr);
+    }
+    if (w->heartbeat && (force || now - w->last_heartbeat >= w->heartbeat_s)) {
+        w->last_heartbeat = now;
+        struct rusage ru;
+        getrusage(RUSAGE_SELF, &ru);
+        fprintf(w->heartbeat,
+                "wall %.1f s  gvt %.9g  end %.9g  done %.1f%%  committed %" PRIu64
+                "  rate %.0f ev/s  efficiency %.4f  event_memory %.1f MB  rss %.1f MB  eta %.0f s\n",
+                el, gvt, w->end, 100 * frac, committed_all, rate, eff,
+                (double)(w->pool.in_use * w->pool.ev_size) / 1e6, ru.ru_maxrss / 1024.0, eta);
+        fflush(w->heartbeat);
+    }
+}
+
+void report_open(warp_ctx *w)
+{
+    if (w->rank == 0 && w->heartbeat_s > 0) {
+        const char *f = w->heartbeat_file ? w->heartbeat_file : "warp-heartbeat.log";
+        w->heartbeat = fopen(f, "w");
+        if (!w->heartbeat)
+            warp_fatal(WARP_EXIT_USAGE, "--heartbeat-file=%s: cannot write the file", f);
+    }
+}
+
+static void write_engine_stats(warp_ctx *w)
+{
+    /* Rank 0 gathers every rank's rows (variable counts) and the KPs' rollback
+     * counts, then writes FILE and FILE's ".kps.csv" companion. */
+    int n = (int)(w->nrows * ROW_COLS), *counts = NULL, *displs = NULL;
+    double *all = NULL;
+    if (w->rank == 0) {
+        counts = malloc((size_t)w->nranks * sizeof *counts);
+        displs = malloc((size_t)w->nranks * sizeof *displs);
+    }
+    MPI_Gather(&n, 1, MPI_INT, counts, 1, MPI_INT, 0, MPI_COMM_WORLD);
+    int total = 0;
+    if (w->rank == 0) {
+        for (int i = 0; i < w->nranks; i++) {
+            displs[i] = total;
+            total += counts[i];
+        }
+        all = malloc(((size_t)total + 1) * sizeof *all);
+    }
+    MPI_Gatherv(w->rows, n, MPI_DOUBLE, all, counts, displs, MPI_DOUBLE, 0, MPI_COMM_WORLD);
+    int nk = (int)w->nkps, *kcounts = NULL, *kdispls = NULL, ktotal = 0;
+    uint64_t *kl = malloc(((size_t)nk + 1) * 2 * sizeof *kl), *kall = NULL;
+    for (int k = 0; k < nk; k++) {
+        kl[2 * k] = w->kps[k].rollbacks;
+        kl[2 * k + 1] = w->kps[k].rolled_back;
+    }
+    int n2 = 2 * nk;
+    if (w->rank == 0) {
+        kcounts = malloc((size_t)w->nranks * sizeof *kcounts);
+        kdispls = malloc((size_t)w->nranks * sizeof *kdispls);
+    }
+    MPI_Gather(&n2, 1, MPI_INT, kcounts, 1, MPI_INT, 0, MPI_COMM_WORLD);
+    if (w->rank == 0) {
+        for (int i = 0; i < w->nranks; i++) {
+            kdispls[i] = ktotal;
+            ktotal += kcounts[i];
+        }
+        kall = malloc(((size_t)ktotal + 1) * sizeof *kall);
+    }
+    MPI_Gatherv(kl, n2, MPI_UINT64_T, kall, kcounts, kdispls, MPI_UINT64_T, 0, MPI_COMM_WORLD);
+    if (w->rank == 0) {
+        FILE *f = fopen(w->engine_stats, "w");
+        if (!f)
+            warp_fatal(WARP_EXIT_USAGE, "--engine-stats=%s: cannot write the file", w->engine_stats);
+        fprintf(f, "rank,round,wall_s,gvt,processed,committed,rolled_back,forward_s,reverse_s,"
+                   "queue_s,network_s,gvt_s,fossil_s,event_bytes\n");
+        for (int i = 0; i < w->nranks; i++)
+            for (int j = 0; j < counts[i] / ROW_COLS; j++) {
+                const double *r = all + displs[i] + j * ROW_COLS;
+                fprintf(f, "%d,%d,%.6f,%.9g,%.0f,%.0f,%.0f,%.6f,%.6f,%.6f,%.6f,%.6f,%.6f,%.0f\n", i,
+                        j, r[0], r[1], r[2], r[3], r[4], r[5], r[6], r[7], r[8], r[9], r[10], r[11]);
+            }
+        fclose(f);
+        char path[4096];
+        snprintf(path, sizeof path, "%s.kps.csv", w->engine_stats);
+        f = fopen(path, "w");
+        if (!f)
+            warp_fatal(WARP_EXIT_USAGE, "--engine-stats: cannot write %s", path);
+        fprintf(f, "rank,kp,rollbacks,rolled_back_events\n");
+        for (int i = 0; i < w->nranks; i++)
+            for (int k = 0; k < kcounts[i] / 2; k++)
+                fprintf(f, "%d,%d,%" PRIu64 ",%" PRIu64 "\n", i, k, kall[kdispls[i] + 2 * k],
+                        kall[kdispls[i] + 2 * k + 1]);
+        fclose(f);
+    }
+    free(counts);
+    free(displs);
+    free(all);
+    free(kl);
+    free(kcounts);
+    free(kdispls);
+    free(kall);
+}
+
+void report_close(warp_ctx *w)
+{
+    if (w->engine_stats)
+        write_engine_stats(w);
+    free(w->rows);
+    w->rows = NULL;
+    w->nrows = w->cap_rows = 0;
+    if (w->heartbeat) {
+        fclose(w->heartbeat);
+        w->heartbeat = NULL;
+    }
+}
