@@ -9,7 +9,7 @@ RUN_LIMIT=30
 rejected() {
     name=$1
     shift
-    run 0 "$PHOLD" --total-lps=4 --end=5 "$@"
+    run_failing 0 "$PHOLD" --total-lps=4 --end=5 "$@"
     if [ "$TT_RC" != 2 ]; then
         fail "phold $*: exit $TT_RC, expected 2 (usage error)"
         return

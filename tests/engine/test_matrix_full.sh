@@ -14,9 +14,9 @@ TZ_ARGS="--lps=24 --end=12"
 TL_ARGS="--lps=24 --end=12 --lookahead=0.5"
 
 if [ "${MATRIX_SUBSET:-0}" = 1 ]; then
-    # kps batch gvt-interval gvt: each value of each column at least twice.
-    combos="kps=1,1,1,mattern lpk=1,16,16,sync kps=1,64,256,mattern lpk=1,1,256,sync
-            kps=1,16,1,sync lpk=1,64,16,mattern lpk=1,100000,16,mattern"
+    # kps, batch, gvt-interval, gvt: every value of every column appears.
+    combos="kps=1,1,1,mattern lpk=1,16,256,sync kps=1,64,16,sync lpk=1,1,16,mattern
+            kps=1,100000,256,mattern"
 else
     combos=
     for k in kps=1 lpk=1; do

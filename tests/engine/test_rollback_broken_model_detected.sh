@@ -16,7 +16,7 @@ for seed in 1 2 3; do
     same "seed $seed: --broken=1 changes the sequential run" "$ref" "$got"
 
     # shellcheck disable=SC2086
-    run 0 "$TORTURE" --synch=check --broken=1 $args
+    run_failing 0 "$TORTURE" --synch=check --broken=1 $args
     if [ "$TT_RC" != 4 ]; then
         fail "seed $seed: --synch=check --broken=1 exits $TT_RC, expected 4 (check failure)"
     fi

@@ -32,6 +32,17 @@ run() {
     TT_RC=$?
 }
 
+# run_failing NP PROGRAM ARGS...: run, for a run expected to stop with an
+# error: its exit() leaves memory behind on purpose, so a sanitizer build
+# must not turn the exit code into a leak report's.
+run_failing() {
+    tt_asan=${ASAN_OPTIONS-}
+    ASAN_OPTIONS="${tt_asan:+$tt_asan:}detect_leaks=0"
+    export ASAN_OPTIONS
+    run "$@"
+    ASAN_OPTIONS=$tt_asan
+}
+
 # sig NP PROGRAM ARGS...: prints "digest D committed C [model summary]" of a
 # run that must exit 0; on any other exit prints "exit N: last line".
 sig() {
@@ -39,6 +50,7 @@ sig() {
     if [ "$TT_RC" != 0 ]; then
         [ "$TT_RC" = 124 ] && echo "exit 124 (no end after ${RUN_LIMIT}s: a hang)" && return
         echo "exit $TT_RC: $(grep -v '^ ' "$TT_OUT" | tail -n 1)"
+        { echo "--- output of the failed run: $*"; tail -n 20 "$TT_OUT"; echo "---"; } >&2
         return
     fi
     d=$(sed -n 's/^  committed digest: //p' "$TT_OUT")
