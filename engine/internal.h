@@ -36,6 +36,8 @@ typedef enum ev_state {
     EV_PROCESSED,   /* in its KP's processed list */
     EV_REMOTE_SENT, /* sender-side record of an event sent to another PE */
     EV_DEAD,        /* cancelled while pending: freed when the heap surfaces it */
+    EV_CANCELLED,   /* record of a remote event this PE cancelled (until GVT passes it) */
+    EV_DOOMED,      /* record of an arrived event whose parent this PE cancelled */
 } ev_state;
 
 typedef struct warp_event warp_event;
@@ -142,6 +144,7 @@ typedef struct heap_ent {
 typedef struct warp_queue {
     queue_kind kind;
     size_t n;
+    size_t dead; /* heap entries whose events were cancelled (lazy removal) */
     heap_ent *heap; /* 4-ary heap */
     size_t cap;
     warp_event *root; /* splay tree */
@@ -183,6 +186,7 @@ typedef struct warp_transport {
     warp_event **table;      /* remote events by uid */
     uint64_t table_mask;
     warp_event *orphans;     /* anti-messages that overtook their event */
+    warp_event *cancelled;   /* EV_CANCELLED records, also in the table */
     uint64_t next_uid;
     uint64_t sent[4], recvd[4]; /* message counts per GVT epoch (mod 4) */
 } warp_transport;
@@ -254,7 +258,7 @@ struct warp_ctx {
     warp_rng debug_rng;
     /* statistics (local) */
     uint64_t committed, processed, rolled_back, rb_primary, rb_secondary;
-    uint64_t gvt_rounds, fossils, remote_sent, anti_sent, pops;
+    uint64_t gvt_rounds, fossils, remote_sent, anti_sent, pops, doomed;
     warp_timers t;
     double t_start, t_setup;
     double last_progress, last_heartbeat;
@@ -327,7 +331,8 @@ warp_lp *map_local_lp(const warp_ctx *w, warp_lpid gid);
 /* transport.c */
 void transport_init(warp_ctx *w);
 void transport_send_event(warp_ctx *w, warp_event *e, int pe);
-void transport_send_anti(warp_ctx *w, warp_event *rec);
+void transport_send_anti(warp_ctx *w, warp_event *rec); /* takes rec */
+void transport_fossil(warp_ctx *w, double gvt);        /* forget cancellations below gvt */
 void transport_poll(warp_ctx *w);
 void transport_flush(warp_ctx *w);
 bool transport_idle(const warp_ctx *w);

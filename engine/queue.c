@@ -253,6 +253,39 @@ static warp_event *splay_pop(warp_queue *q)
     return t;
 }
 
+/* Rebuilds the heap without its dead entries (Floyd's O(n) heapify). Done
+ * when the dead outnumber the live, so removal stays O(1) amortised and a
+ * rollback storm cannot fill the pool with cancelled events. */
+static void heap_compact(warp_ctx *w)
+{
+    warp_queue *q = &w->queue;
+    heap_ent *h = q->heap;
+    size_t m = 0;
+    for (size_t i = 0; i < q->n; i++) {
+        if (h[i].ev->state == EV_DEAD)
+            pool_put(w, h[i].ev);
+        else
+            h[m++] = h[i];
+    }
+    q->n = m;
+    q->dead = 0;
+    for (size_t i = m / 4 + 1; i-- > 0;) {
+        heap_ent x = h[i];
+        size_t j = i;
+        for (;;) {
+            size_t c = 4 * j + 1;
+            if (c >= m)
+                break;
+            size_t best = min_child(h, c, c + 4 < m ? c + 4 : m);
+            if (!ent_less(&h[best], &x))
+                break;
+            h[j] = h[best];
+            j = best;
+        }
+        h[j] = x;
+    }
+}
+
 /* ---- the interface: dead (lazily removed) events are freed as they
  * surface, so callers only ever see live pending events. ---- */
 
@@ -278,8 +311,10 @@ warp_event *queue_peek(warp_ctx *w)
 {
     warp_queue *q = &w->queue;
     if (q->kind == QUEUE_HEAP) {
-        while (q->n && q->heap[0].ev->state == EV_DEAD)
+        while (q->n && q->heap[0].ev->state == EV_DEAD) {
             pool_put(w, heap_pop(q));
+            q->dead--;
+        }
         return q->n ? q->heap[0].ev : NULL;
     }
     if (!q->root)
@@ -308,6 +343,7 @@ warp_event *queue_pop(warp_ctx *w)
         if (!e || e->state != EV_DEAD)
             return e;
         pool_put(w, e);
+        q->dead--;
     }
 }
 
@@ -315,7 +351,9 @@ void queue_remove(warp_ctx *w, warp_event *e)
 {
     WARP_ASSERT(e->state == EV_PENDING, "only pending events leave the queue early");
     if (w->queue.kind == QUEUE_HEAP) {
-        e->state = EV_DEAD; /* freed when it surfaces */
+        e->state = EV_DEAD; /* freed when it surfaces, or by compaction */
+        if (++w->queue.dead > 1024 && w->queue.dead > w->queue.n / 2)
+            heap_compact(w);
     } else {
         splay_remove(&w->queue, e);
         pool_put(w, e);

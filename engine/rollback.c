@@ -41,7 +41,6 @@ void undo_event(warp_ctx *w, warp_event *e)
     while (c) {
         warp_event *n = c->sibling;
         transport_send_anti(w, c);
-        pool_put(w, c);
         c = n;
     }
     for (alloc_hdr *h = e->allocs, *n; h; h = n) {

@@ -148,6 +148,7 @@ static void run_distributed(warp_ctx *w)
             if (w->gvt_value >= w->end)
                 break;
             fossil_collect(w, w->gvt_value);
+            transport_fossil(w, w->gvt_value);
             /* GVT and the global commit count frozen while this rank is out
              * of memory: no schedule can finish in this pool. */
             uint64_t c = w->gvt_committed;
@@ -169,6 +170,7 @@ static void run_distributed(warp_ctx *w)
         }
     }
     fossil_collect(w, INFINITY);
+    transport_fossil(w, INFINITY);
     w->gvt_value = w->end;
 }
 

@@ -229,7 +229,7 @@ void warp_run(warp_ctx *w, const warp_model *m)
     check_mode(w);
     w->tracking = w->synch == SYNCH_OPT || w->synch == SYNCH_CHECK || w->synch == SYNCH_DEBUG;
     w->committed = w->processed = w->rolled_back = w->rb_primary = w->rb_secondary = 0;
-    w->gvt_rounds = w->fossils = w->remote_sent = w->anti_sent = w->pops = 0;
+    w->gvt_rounds = w->fossils = w->remote_sent = w->anti_sent = w->pops = w->doomed = 0;
     memset(&w->t, 0, sizeof w->t);
     w->gvt_value = 0;
     if (!w->progress && w->rank == 0 && isatty(2) && !w->quiet)

@@ -20,6 +20,7 @@ typedef struct wire_hdr {
     uint8_t epoch;
     uint16_t pad;
     uint64_t src, seq, dst, uid;
+    uint64_t parent_uid; /* the sending event's uid if it came from another PE, else 0 */
 } wire_hdr;
 
 struct warp_sendbuf {
@@ -134,8 +135,10 @@ void transport_send_event(warp_ctx *w, warp_event *e, int pe)
 {
     e->uid = w->tr.next_uid++;
     e->dst_pe = pe;
+    const warp_event *parent = w->cur;
     wire_hdr h = {.ts = e->ts, .depth = e->depth, .kind = WIRE_EVENT, .epoch = send_epoch(w),
-                  .src = e->src, .seq = e->seq, .dst = e->dst, .uid = e->uid};
+                  .src = e->src, .seq = e->seq, .dst = e->dst, .uid = e->uid,
+                  .parent_uid = parent && parent->remote ? parent->uid : 0};
     note_red(w, e->ts);
     char *p = reserve(w, pe, sizeof h + w->msg_size);
     memcpy(p, &h, sizeof h);
@@ -143,6 +146,10 @@ void transport_send_event(warp_ctx *w, warp_event *e, int pe)
     w->remote_sent++;
 }
 
+static void table_insert(warp_transport *t, warp_event *e);
+
+/* The record stays, as EV_CANCELLED, until GVT passes it: an event that
+ * arrives as a child of a cancelled one is doomed (see receive_event). */
 void transport_send_anti(warp_ctx *w, warp_event *rec)
 {
     wire_hdr h = {.ts = rec->ts, .kind = WIRE_ANTI, .epoch = send_epoch(w), .uid = rec->uid};
@@ -150,6 +157,10 @@ void transport_send_anti(warp_ctx *w, warp_event *rec)
     char *p = reserve(w, rec->dst_pe, sizeof h);
     memcpy(p, &h, sizeof h);
     w->anti_sent++;
+    rec->state = EV_CANCELLED;
+    table_insert(&w->tr, rec);
+    rec->next = w->tr.cancelled;
+    w->tr.cancelled = rec;
 }
 
 void transport_flush(warp_ctx *w)
@@ -200,12 +211,60 @@ void remote_forget(warp_ctx *w, warp_event *e)
     WARP_ASSERT(x == e, "a committed remote event is in the remote table");
 }
 
+static warp_event *table_find(warp_transport *t, uint64_t uid)
+{
+    for (warp_event *e = t->table[uid_hash(uid) & t->table_mask]; e; e = e->hnext)
+        if (e->uid == uid)
+            return e;
+    return NULL;
+}
+
+/* An event whose parent this PE has cancelled is doomed: the parent's PE
+ * will roll the parent back and send an anti-message for it. Running it
+ * anyway lets two ranks re-create each other's cancelled events forever at
+ * one timestamp (zero-delay ping-pong: the restored state makes the same
+ * sends again); so it is annihilated on arrival and its record waits in the
+ * table for the anti-message. */
+static bool doomed(warp_ctx *w, const wire_hdr *h)
+{
+    if (!h->parent_uid)
+        return false;
+    const warp_event *p = table_find(&w->tr, h->parent_uid);
+    return p && p->state == EV_CANCELLED;
+}
+
+void transport_fossil(warp_ctx *w, double gvt)
+{
+    warp_transport *t = &w->tr;
+    warp_event **pp = &t->cancelled;
+    while (*pp) {
+        warp_event *r = *pp;
+        if (r->ts < gvt) {
+            *pp = r->next;
+            warp_event *x = table_take(&t->table[uid_hash(r->uid) & t->table_mask], r->uid);
+            WARP_ASSERT(x == r, "a cancellation record is in the remote table");
+            pool_put(w, r);
+        } else {
+            pp = &r->next;
+        }
+    }
+}
+
 static void receive_event(warp_ctx *w, const wire_hdr *h, const char *payload)
 {
     warp_transport *t = &w->tr;
     warp_event *orphan = table_take(&t->orphans, h->uid);
     if (orphan) { /* its anti-message came first: both vanish */
         pool_put(w, orphan);
+        return;
+    }
+    if (doomed(w, h)) {
+        warp_event *r = pool_get(w);
+        r->uid = h->uid;
+        r->ts = h->ts;
+        r->state = EV_DOOMED;
+        table_insert(t, r);
+        w->doomed++;
         return;
     }
     warp_event *e = pool_get(w);
@@ -227,6 +286,10 @@ static void receive_anti(warp_ctx *w, const wire_hdr *h)
 {
     warp_transport *t = &w->tr;
     warp_event *e = table_take(&t->table[uid_hash(h->uid) & t->table_mask], h->uid);
+    if (e && e->state == EV_DOOMED) { /* annihilated on arrival already */
+        pool_put(w, e);
+        return;
+    }
     if (!e) {
         warp_event *o = pool_get(w);
         o->uid = h->uid;

@@ -69,6 +69,14 @@ END
             same "$model on $np ranks: $* $args" "$ref" "$got"
             runs=$((runs + 1))
         done
+        # The splay queue, with the default engine settings and a window.
+        for extra in "" "--window=0.5"; do
+            [ "${MATRIX_SUBSET:-0}" = 1 ] && [ -n "$extra" ] && continue
+            # shellcheck disable=SC2086
+            got=$(sig "$np" "$prog" --synch=opt --queue=splay $extra $args)
+            same "$model on $np ranks: --synch=opt --queue=splay $extra $args" "$ref" "$got"
+            runs=$((runs + 1))
+        done
     done
 done
 echo "$runs runs"
