@@ -1,2 +1,13 @@
 # examples/local.mk — example models and ready-made configurations.
 include examples/phold/local.mk
+
+# Ready-made run files: shipped and installed with the programs.
+configsdir = $(pkgdatadir)/configs
+dist_configs_DATA = examples/configs/README.md \
+	examples/configs/torus-8x8x8.ini examples/configs/torus-16x16x16.ini \
+	examples/configs/torus-32k-codes.ini examples/configs/simplenet-64.ini \
+	examples/configs/loggp-64.ini examples/configs/fattree-8p3l.ini \
+	examples/configs/fattree-8p3l-codes.ini examples/configs/fattree-32p3l.ini \
+	examples/configs/fattree-128p3l.ini examples/configs/slimfly-q5.ini \
+	examples/configs/slimfly-q13.ini examples/configs/slimfly-q37.ini \
+	examples/configs/replay-jacobi-torus.ini

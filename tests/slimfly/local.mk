@@ -32,5 +32,3 @@ dist_check_SCRIPTS += tests/slimfly/test_slimfly_run.sh
 TESTS += tests/slimfly/test_slimfly_run.sh
 LONG_CHECKS += tests/slimfly/test_slimfly_run.sh
 # What the run test and the benchmarks read ship with the sources.
-EXTRA_DIST += examples/configs/slimfly-q5.ini examples/configs/slimfly-q13.ini \
-	examples/configs/slimfly-q37.ini bench/slimfly.sh bench/slimfly_sweep.sh

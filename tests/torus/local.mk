@@ -9,6 +9,3 @@ TESTS += tests/torus/test_torus.sh tests/torus/test_sweep.sh
 dist_check_SCRIPTS += tests/torus/test_torus.sh tests/torus/test_sweep.sh
 # The run files and benchmark these tests and users start from (their
 # directories have no local.mk of their own).
-EXTRA_DIST += examples/configs/README.md examples/configs/torus-8x8x8.ini \
-	examples/configs/torus-16x16x16.ini examples/configs/torus-32k-codes.ini \
-	examples/configs/simplenet-64.ini examples/configs/loggp-64.ini bench/torus.sh
