@@ -92,6 +92,9 @@ typedef struct net_workload_ops {
      * handlers receive net_event payloads and reach their config through
      * net_workload_of(lp). */
     const warp_lp_type *(*lp_type)(const void *wl);
+    /* Optional, collective: called on every process after the run, before
+     * report, to gather per-process results on rank 0. */
+    void (*reduce)(const void *wl);
     /* Optional: extra summary lines on rank 0 after the run. */
     void (*report)(const void *wl, const net_model *net, FILE *f);
 } net_workload_ops;

@@ -195,18 +195,62 @@ int replay_workload_job_result(const void *wl, int job, replay_job_result *out)
     return 0;
 }
 
+/* Every rank's results live on the one process that ran it and are zero
+ * elsewhere, so a sum over processes gathers them all on process 0. */
+static void rp_reduce(const void *wl)
+{
+    const rp_config *c = wl;
+    int nprocs = 1, me = 0;
+    MPI_Comm_size(MPI_COMM_WORLD, &nprocs);
+    MPI_Comm_rank(MPI_COMM_WORLD, &me);
+    if (nprocs == 1)
+        return;
+    uint64_t n = c->nranks;
+    double *d = replay_xcalloc(2 * n, sizeof *d);
+    uint64_t *u = replay_xcalloc(6 * n, sizeof *u);
+    for (uint64_t i = 0; i < n; i++) {
+        const rp_result *x = &c->res[i];
+        d[2 * i] = x->kickoff;
+        d[2 * i + 1] = x->finish;
+        uint64_t v[6] = {x->tasks, x->tasks_total, x->compute_ns, x->msgs, x->bytes,
+                         (uint64_t)x->loaded};
+        memcpy(u + 6 * i, v, sizeof v);
+    }
+    for (uint64_t off = 0; off < 6 * n; off += 1u << 24) { /* MPI counts are int */
+        uint64_t k = 6 * n - off < (1u << 24) ? 6 * n - off : (1u << 24);
+        MPI_Reduce(me ? u + off : MPI_IN_PLACE, u + off, (int)k, MPI_UINT64_T, MPI_SUM, 0,
+                   MPI_COMM_WORLD);
+    }
+    for (uint64_t off = 0; off < 2 * n; off += 1u << 24) {
+        uint64_t k = 2 * n - off < (1u << 24) ? 2 * n - off : (1u << 24);
+        MPI_Reduce(me ? d + off : MPI_IN_PLACE, d + off, (int)k, MPI_DOUBLE, MPI_SUM, 0,
+                   MPI_COMM_WORLD);
+    }
+    if (me == 0)
+        for (uint64_t i = 0; i < n; i++) {
+            rp_result *x = &c->res[i];
+            x->kickoff = d[2 * i];
+            x->finish = d[2 * i + 1];
+            x->tasks = u[6 * i];
+            x->tasks_total = u[6 * i + 1];
+            x->compute_ns = u[6 * i + 2];
+            x->msgs = u[6 * i + 3];
+            x->bytes = u[6 * i + 4];
+            x->loaded = (int)u[6 * i + 5];
+        }
+    free(d);
+    free(u);
+}
+
 static void rp_report(const void *wl, const net_model *net, FILE *f)
 {
     const rp_config *c = wl;
     (void)net;
-    int nprocs = 1;
-    MPI_Comm_size(MPI_COMM_WORLD, &nprocs);
     for (int j = 0; j < c->njobs; j++) {
         replay_job_result r;
         replay_workload_job_result(wl, j, &r);
         double busy = r.ranks_here ? (double)r.compute_ns / ((double)r.ranks_here * r.completion_ns) : 0;
-        fprintf(f, "replay job %d: %s, %d ranks%s\n", j, c->jobs[j].trace, r.ranks,
-                nprocs > 1 ? " (figures of the ranks on process 0 only)" : "");
+        fprintf(f, "replay job %d: %s, %d ranks\n", j, c->jobs[j].trace, r.ranks);
         fprintf(f, "  completion_ns  %.3f\n  tasks          %llu of %llu\n  compute        %.1f%% of "
                    "rank time (%llu ns), waiting the rest\n  messages       %llu (%llu bytes)\n",
                 r.completion_ns, (unsigned long long)r.tasks_done, (unsigned long long)r.tasks_total,
@@ -225,5 +269,6 @@ const net_workload_ops replay_workload = {
     .setup = rp_setup,
     .destroy = rp_destroy,
     .lp_type = rp_type,
+    .reduce = rp_reduce,
     .report = rp_report,
 };

@@ -29,6 +29,8 @@ tests_replay_test_otf2_LDADD = $(REPLAY_TEST_LDADD)
 endif
 endif
 dist_check_SCRIPTS += tests/replay/test_trace_tool.sh tests/replay/test_trace_samples.sh \
-	tests/replay/test_replay_run.sh tests/replay/test_replay_samples.sh tests/replay/test_replay_loggp.sh
+	tests/replay/test_replay_run.sh tests/replay/test_replay_samples.sh tests/replay/test_replay_loggp.sh \
+	tests/replay/test_replay_multiproc_report.sh
 TESTS += tests/replay/test_trace_tool.sh tests/replay/test_trace_samples.sh \
-	tests/replay/test_replay_run.sh tests/replay/test_replay_samples.sh tests/replay/test_replay_loggp.sh
+	tests/replay/test_replay_run.sh tests/replay/test_replay_samples.sh tests/replay/test_replay_loggp.sh \
+	tests/replay/test_replay_multiproc_report.sh

@@ -186,6 +186,10 @@ int main(int argc, char **argv)
     warp_run(w, net_model_warp(n));
     net_results *r = net_model_results(n);
     net_results_reduce(r);
+    const void *wl;
+    const net_workload_ops *wo = net_model_workload(n, &wl);
+    if (wo->reduce)
+        wo->reduce(wl);
     int rc = 0;
     if (rank0) {
         wn_summary s;
