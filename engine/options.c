@@ -314,13 +314,10 @@ void warp_parse_args(warp_ctx *w, int *argc, char **argv, const warp_opt *model_
             set_model_opt(o, v, where);
             continue;
         }
-        static const char *const needs_value[] = {"synch", "end", "seed", "events", "queue", "batch",
-                                                   "gvt-interval", "gvt", "window", "lps-per-kp", "kps",
-                                                   "stats-json", "engine-stats", "heartbeat",
-                                                   "heartbeat-file", NULL};
-        for (const char *const *nv = needs_value; *nv; nv++)
-            if (!strcmp(*nv, name) && !v)
-                warp_fatal(WARP_EXIT_USAGE, "--%s needs a value (--%s=VALUE); see --help", name, name);
+        for (const engine_opt *eo = engine_opts; eo->name; eo++)
+            if (eo->arg && !v && !strcmp(eo->name, name))
+                warp_fatal(WARP_EXIT_USAGE, "--%s needs a value (--%s=%s); see --help", name, name,
+                           eo->arg);
         if (warp_set_option(w, name, v, where))
             continue;
         if (strchr(name, '.')) { /* --section.key=value: the program's own */

@@ -46,6 +46,5 @@ void deliver_local(warp_ctx *w, warp_event *e)
     warp_kp *kp = e->lp->kp;
     if (w->tracking && kp->tail && ev_less(e, kp->tail))
         rollback_kp(w, kp, e, false);
-    e->state = EV_PENDING;
     queue_insert(w, e);
 }

@@ -76,46 +76,48 @@ void report_open(warp_ctx *w)
     }
 }
 
+/* Gathers n elements of `type` from every rank on rank 0: returns the
+ * concatenation there (NULL elsewhere) and each rank's count and offset. */
+static void *gather_root(const warp_ctx *w, const void *buf, int n, MPI_Datatype type, size_t size,
+                         int **counts, int **displs)
+{
+    void *all = NULL;
+    *counts = *displs = NULL;
+    if (w->rank == 0) {
+        *counts = malloc((size_t)w->nranks * sizeof **counts);
+        *displs = malloc((size_t)w->nranks * sizeof **displs);
+    }
+    MPI_Gather(&n, 1, MPI_INT, *counts, 1, MPI_INT, 0, MPI_COMM_WORLD);
+    if (w->rank == 0) {
+        int total = 0;
+        for (int i = 0; i < w->nranks; i++) {
+            (*displs)[i] = total;
+            total += (*counts)[i];
+        }
+        all = malloc(((size_t)total + 1) * size);
+        if (!all || !*counts || !*displs)
+            warp_fatal(WARP_EXIT_RESOURCE, "out of memory gathering --engine-stats");
+    }
+    MPI_Gatherv(buf, n, type, all, *counts, *displs, type, 0, MPI_COMM_WORLD);
+    return all;
+}
+
 static void write_engine_stats(warp_ctx *w)
 {
-    /* Rank 0 gathers every rank's rows (variable counts) and the KPs' rollback
-     * counts, then writes FILE and FILE's ".kps.csv" companion. */
-    int n = (int)(w->nrows * ROW_COLS), *counts = NULL, *displs = NULL;
-    double *all = NULL;
-    if (w->rank == 0) {
-        counts = malloc((size_t)w->nranks * sizeof *counts);
-        displs = malloc((size_t)w->nranks * sizeof *displs);
-    }
-    MPI_Gather(&n, 1, MPI_INT, counts, 1, MPI_INT, 0, MPI_COMM_WORLD);
-    int total = 0;
-    if (w->rank == 0) {
-        for (int i = 0; i < w->nranks; i++) {
-            displs[i] = total;
-            total += counts[i];
-        }
-        all = malloc(((size_t)total + 1) * sizeof *all);
-    }
-    MPI_Gatherv(w->rows, n, MPI_DOUBLE, all, counts, displs, MPI_DOUBLE, 0, MPI_COMM_WORLD);
-    int nk = (int)w->nkps, *kcounts = NULL, *kdispls = NULL, ktotal = 0;
-    uint64_t *kl = malloc(((size_t)nk + 1) * 2 * sizeof *kl), *kall = NULL;
+    /* Rank 0 gathers every rank's rows and the KPs' rollback counts, then
+     * writes FILE and FILE's ".kps.csv" companion. */
+    int *counts, *displs, *kcounts, *kdispls;
+    double *all = gather_root(w, w->rows, (int)(w->nrows * ROW_COLS), MPI_DOUBLE, sizeof(double),
+                              &counts, &displs);
+    int nk = (int)w->nkps;
+    uint64_t *kl = malloc(((size_t)nk + 1) * 2 * sizeof *kl);
+    if (!kl)
+        warp_fatal(WARP_EXIT_RESOURCE, "out of memory gathering --engine-stats");
     for (int k = 0; k < nk; k++) {
         kl[2 * k] = w->kps[k].rollbacks;
         kl[2 * k + 1] = w->kps[k].rolled_back;
     }
-    int n2 = 2 * nk;
-    if (w->rank == 0) {
-        kcounts = malloc((size_t)w->nranks * sizeof *kcounts);
-        kdispls = malloc((size_t)w->nranks * sizeof *kdispls);
-    }
-    MPI_Gather(&n2, 1, MPI_INT, kcounts, 1, MPI_INT, 0, MPI_COMM_WORLD);
-    if (w->rank == 0) {
-        for (int i = 0; i < w->nranks; i++) {
-            kdispls[i] = ktotal;
-            ktotal += kcounts[i];
-        }
-        kall = malloc(((size_t)ktotal + 1) * sizeof *kall);
-    }
-    MPI_Gatherv(kl, n2, MPI_UINT64_T, kall, kcounts, kdispls, MPI_UINT64_T, 0, MPI_COMM_WORLD);
+    uint64_t *kall = gather_root(w, kl, 2 * nk, MPI_UINT64_T, sizeof(uint64_t), &kcounts, &kdispls);
     if (w->rank == 0) {
         FILE *f = fopen(w->engine_stats, "w");
         if (!f)
