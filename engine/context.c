@@ -8,6 +8,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <time.h>
+#include <unistd.h>
 
 static const char *prog_name = "warpnet";
 static volatile sig_atomic_t signal_seen;
@@ -35,13 +36,26 @@ double warp_wtime(void)
 static void vfatal(int code, const char *fmt, va_list ap) __attribute__((noreturn));
 static void vfatal(int code, const char *fmt, va_list ap)
 {
+    char line[1024];
+    int n = snprintf(line, sizeof line, "%s: ", prog_name);
+    int m = vsnprintf(line + n, sizeof line - (size_t)n, fmt, ap);
+    size_t len = (size_t)n + (m < 0 ? 0 : (size_t)m);
+    if (len > sizeof line - 2)
+        len = sizeof line - 2;
+    line[len++] = '\n';
     fflush(stdout);
-    fprintf(stderr, "%s: ", prog_name);
-    vfprintf(stderr, fmt, ap);
-    fputc('\n', stderr);
-    fflush(stderr);
-    if (fatal_multi)
+    /* One write: mpiexec forwards a line written in pieces in pieces, and
+     * an abort may cut it. */
+    ssize_t written = write(STDERR_FILENO, line, len);
+    (void)written; /* nowhere left to report a closed stderr */
+    if (fatal_multi) {
+        /* MPI_Abort races the launcher's output forwarding: under load it
+         * kills the proxy before it has read our line from the pipe. Give it
+         * a moment to drain first. */
+        struct timespec pause = {0, 300 * 1000 * 1000};
+        nanosleep(&pause, NULL);
         MPI_Abort(MPI_COMM_WORLD, code);
+    }
     exit(code);
 }
 
