@@ -17,6 +17,8 @@ warp_rng *warp_lp_rng(warp_lp *lp) { return &lp->rng; }
 double warp_now(const warp_lp *lp)
 {
     const warp_ctx *w = lp->w;
+    if (w->in_commit)
+        return w->in_commit->ts;
     return w->cur ? w->cur->ts : w->now_init;
 }
 
@@ -25,6 +27,8 @@ void *warp_event_new(warp_lp *lp, warp_lpid dest, double delay)
     warp_ctx *w = lp->w;
     if (w->in_reverse)
         warp_fatal_lp(lp, "sends an event from its reverse handler; reverse handlers must not send");
+    if (w->in_commit)
+        warp_fatal_lp(lp, "sends an event from its commit handler; commit handlers must not send");
     if (!(delay >= 0.0) || isinf(delay))
         warp_fatal_lp(lp, "sends an event with delay %g; delays must be finite and >= 0", delay);
     if (dest >= w->total_lps)

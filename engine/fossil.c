@@ -9,7 +9,9 @@ void commit_event(warp_ctx *w, warp_event *e)
     warp_lp *lp = e->lp;
     if (lp->type->commit) {
         w->cur_lp = lp;
+        w->in_commit = e;
         lp->type->commit(lp, lp->out, EV_PAYLOAD(e), &e->bits);
+        w->in_commit = NULL;
         w->cur_lp = NULL;
     }
     lp->digest = (lp->digest ^ digest_event(w, e)) * 0x100000001B3ull + 0x9E3779B97F4A7C15ull;

@@ -251,6 +251,7 @@ struct warp_ctx {
     warp_lp *cur_lp;
     bool tracking;        /* keep rollback records (opt, check, debug) */
     bool in_reverse;
+    const warp_event *in_commit; /* the event whose commit handler runs */
     double now_init;
     double gvt_value;
     uint64_t gvt_committed; /* global committed count seen by the last GVT round */

@@ -49,8 +49,10 @@ typedef struct warp_lp_type {
     void (*reverse)(warp_lp *lp, void *state, void *msg, warp_bits *bits);
     /* Runs once per committed event, in key order per LP. Writes output and
      * committed statistics into `out` (the LP's out_size block); must read the
-     * event's facts from msg and bits, not from the LP state, which may
-     * already be ahead of the event. May be NULL. */
+     * event's facts from msg, bits and warp_now(), not from the LP state,
+     * which may already be ahead of the event (forward may write facts into
+     * msg for it: all of them, in every execution, since the committed
+     * digest covers the payload). Must not send events. May be NULL. */
     void (*commit)(warp_lp *lp, void *out, const void *msg, const warp_bits *bits);
     /* Runs once at the end of the run with the final state. May be NULL. */
     void (*finish)(warp_lp *lp, void *state, void *out);
@@ -161,7 +163,7 @@ const warp_stats *warp_last_stats(const warp_ctx *w);
 
 warp_lpid warp_lp_id(const warp_lp *lp);
 uint64_t warp_total_lps(const warp_lp *lp);
-double warp_now(const warp_lp *lp);       /* receive time of the event being processed */
+double warp_now(const warp_lp *lp);       /* receive time of the event being processed or committed */
 double warp_end(const warp_lp *lp);       /* the run's end time */
 const void *warp_model_arg(const warp_lp *lp);
 const warp_lp_type *warp_lp_get_type(const warp_lp *lp);

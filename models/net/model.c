@@ -2,6 +2,7 @@
  * configuration: [network] parameters, the topology or analytic network, the
  * rank -> terminal placement, the workload, and the LP types; and answers the
  * accessors handlers use. Called once per process by the driver. */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -134,6 +135,39 @@ static void place(warp_ini *ini, net_model *n, uint64_t seed)
     }
 }
 
+/* [network] sample (the driver's --sample=INTERVAL): the time-series grid.
+ * Its result arrays live on every process until the reduction, so a grid
+ * too fine for memory is refused here, with the interval that would fit. */
+static void read_sampling(warp_ini *ini, net_model *n)
+{
+    net_sampling *s = &n->sampling;
+    memset(s, 0, sizeof *s);
+    double iv = warp_ini_time_ns(ini, "network", "sample", 0);
+    if (iv == 0)
+        return;
+    if (!(iv > 0))
+        warp_ini_fail(ini, "network", "sample", "must be a positive time (e.g. 1us)");
+    if (n->kind != NET_KIND_PACKET)
+        warp_ini_fail(ini, "network", "sample",
+                      "time series need a packet network (routers and ports), not %s; "
+                      "drop --sample or pick a topology",
+                      n->kind == NET_KIND_SIMPLE ? "simplenet" : "loggp");
+    double count = ceil(n->end / iv);
+    const double limit = (double)(UINT64_C(2) << 30); /* bytes of results per process */
+    double per = (double)n->routers * (double)n->max_radix * (double)n->vcs * sizeof(float) +
+                 (double)(n->nodes + n->routers) * 2 * sizeof(uint32_t);
+    if (count * per > limit)
+        warp_ini_fail(ini, "network", "sample",
+                      "%.0f intervals of %g ns make %.1f GiB of time series per process; "
+                      "use an interval of at least %g ns",
+                      count, iv, count * per / (double)(UINT64_C(1) << 30),
+                      ceil(n->end * per / limit));
+    s->interval = iv;
+    s->end = n->end;
+    s->count = (uint32_t)count;
+    s->ports = (uint32_t)(n->max_radix * n->vcs);
+}
+
 static const warp_lp_type *lp_type_of(warp_lpid gid, const void *arg)
 {
     const net_model *n = arg;
@@ -200,6 +234,8 @@ net_model *net_model_build(warp_ini *ini, double end, uint64_t seed)
     if (n->warmup < 0 || n->warmup >= end)
         warp_ini_fail(ini, "workload", "warmup", "must lie in [0, end) (end is %g ns)", end);
 
+    read_sampling(ini, n);
+
     if (n->kind == NET_KIND_PACKET) {
         net_terminal_type(n, &n->term_type);
         net_router_type(n, &n->router_type);
@@ -216,7 +252,7 @@ net_model *net_model_build(warp_ini *ini, double end, uint64_t seed)
     n->wl_type = n->wl_ops->lp_type(n->wl);
 
     n->res = net_results_new(n->nodes, n->routers, n->max_radix);
-    if (!n->res)
+    if (!n->res || net_sample_results_alloc(n->res, &n->sampling) != 0)
         warp_fatal(3, "out of memory for per-terminal statistics of %llu nodes",
                    (unsigned long long)n->nodes);
     n->model.name = "warpnet";

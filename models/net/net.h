@@ -67,10 +67,22 @@ typedef struct net_credit {
     uint32_t bytes;
 } net_credit;
 
+/* Written by a router's forward handler for its commit handler: the packet
+ * this event sent onward, if any (for --sample occupancy). */
+typedef struct net_departure {
+    double arrived;    /* it entered the input buffer */
+    double left;       /* its tail has left on the output link */
+    uint32_t size;
+    uint16_t in_port;  /* the buffer it held: input port and VC */
+    uint8_t vc;
+    uint8_t valid;     /* 0: nothing left the router in this event */
+} net_departure;
+
 /* Every event of a network run has this layout. */
 typedef struct net_event {
     uint32_t kind;
     int32_t port;      /* NET_EV_PORT_FREE / NET_EV_READY: which port */
+    net_departure dep; /* routers only */
     union {
         net_packet pkt;
         net_credit credit;

@@ -6,6 +6,7 @@
 #define NET_NET_IMPL_H
 
 #include "net/net.h"
+#include "net/sample.h"
 #include "net/stats.h"
 
 /* Analytic networks replace terminals + routers by one NIC LP per node. */
@@ -35,6 +36,7 @@ struct net_model {
     int64_t *term_rank;       /* terminal -> rank, -1 when no rank is placed there */
     double warmup, end;       /* statistics window [warmup, end] */
     double inj_bandwidth;     /* bytes/ns of a NIC's link */
+    net_sampling sampling;    /* --sample grid; interval 0 when off */
 
     warp_lp_type term_type, router_type;
     const net_workload_ops *wl_ops;

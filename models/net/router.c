@@ -18,6 +18,7 @@ typedef struct rnode {
     net_node node;
     net_packet pkt;    /* in_port/vc: where it sits now; out_vc: VC at the next hop */
     double ready;      /* earliest time its head may leave */
+    double arrived;    /* it entered this router's input buffer */
     int32_t out_vc;
     int32_t pad;
 } rnode;
@@ -96,7 +97,7 @@ static void send_credit(warp_lp *lp, const net_model *n, uint64_t router, const 
     warp_event_send(lp, c);
 }
 
-static void try_send(warp_lp *lp, const net_model *n, rview *v, int32_t port)
+static void try_send(warp_lp *lp, const net_model *n, rview *v, int32_t port, net_departure *dep)
 {
     rport *pt = &v->ports[port];
     if (!net_port_is_free(lp, &pt->clk, port, pt->queued_bytes > 0))
@@ -161,6 +162,12 @@ static void try_send(warp_lp *lp, const net_model *n, rview *v, int32_t port)
     warp_event_send(lp, e);
 
     send_credit(lp, n, router, x, ser);
+    *dep = (net_departure){.arrived = x->arrived,
+                           .left = now + ser,
+                           .size = x->pkt.size,
+                           .in_port = (uint16_t)x->pkt.in_port,
+                           .vc = (uint8_t)x->pkt.vc,
+                           .valid = 1};
     net_port_take(lp, &pt->clk, port, ser, pt->queued_bytes > 0);
     warp_free_on_commit(lp, x);
 }
@@ -170,7 +177,7 @@ static void try_send(warp_lp *lp, const net_model *n, rview *v, int32_t port)
 #define QBITS 48
 
 static void arrive(warp_lp *lp, const net_model *n, rview *v, void *state, const net_packet *p,
-                   warp_bits *bits)
+                   warp_bits *bits, net_departure *dep)
 {
     uint64_t router = warp_lp_id(lp) - n->nodes;
     occ_ctx occ = {n, state};
@@ -198,6 +205,7 @@ static void arrive(warp_lp *lp, const net_model *n, rview *v, void *state, const
     x->out_vc = r.vc;
     double now = warp_now(lp);
     x->ready = now;
+    x->arrived = now;
     /* Cut-through from a slower link into a faster one: the packet may not
      * finish leaving before its tail has arrived (+ the router delay). Only
      * then, so that equal bandwidths never create wake-ups from rounding. */
@@ -219,7 +227,7 @@ static void arrive(warp_lp *lp, const net_model *n, rview *v, void *state, const
     uint64_t q = out_pt->queued_bytes < (UINT64_C(1) << QBITS) ? out_pt->queued_bytes
                                                                : (UINT64_C(1) << QBITS) - 1;
     bits->b = (uint64_t)r.port << QBITS | q;
-    try_send(lp, n, v, r.port);
+    try_send(lp, n, v, r.port, dep);
 }
 
 static void router_init(warp_lp *lp, void *state)
@@ -236,23 +244,24 @@ static void router_forward(warp_lp *lp, void *state, void *msg, warp_bits *bits)
     const net_model *n = warp_model_arg(lp);
     net_event *e = msg;
     rview v = view(n, state);
+    e->dep = (net_departure){0}; /* all of it: the digest hashes the payload */
     switch (e->kind) {
     case NET_EV_PKT:
-        arrive(lp, n, &v, state, &e->u.pkt, bits);
+        arrive(lp, n, &v, state, &e->u.pkt, bits, &e->dep);
         break;
     case NET_EV_CREDIT: {
         int64_t *cr = &v.credits[e->u.credit.port * v.vcs + e->u.credit.vc];
         warp_save(lp, cr, sizeof *cr);
         *cr += e->u.credit.bytes;
-        try_send(lp, n, &v, e->u.credit.port);
+        try_send(lp, n, &v, e->u.credit.port, &e->dep);
         break;
     }
     case NET_EV_PORT_FREE:
         net_port_woken(lp, &v.ports[e->port].clk);
-        try_send(lp, n, &v, e->port);
+        try_send(lp, n, &v, e->port, &e->dep);
         break;
     case NET_EV_READY:
-        try_send(lp, n, &v, e->port);
+        try_send(lp, n, &v, e->port, &e->dep);
         break;
     default:
         assert(!"router: event kind is one a router handles");
@@ -263,6 +272,18 @@ static void router_commit(warp_lp *lp, void *out, const void *msg, const warp_bi
 {
     const net_event *e = msg;
     const net_model *n = warp_model_arg(lp);
+    const net_sampling *smp = &n->sampling;
+    if (smp->interval > 0) {
+        void *area = (net_port_out *)out + n->max_radix;
+        double now = warp_now(lp);
+        if (e->kind == NET_EV_PKT)
+            net_sample_count(smp, area, now, 1);
+        if (e->dep.valid) {
+            net_sample_count(smp, area, now, 0);
+            net_sample_dwell(smp, area, (uint32_t)(e->dep.in_port * n->vcs + e->dep.vc),
+                             e->dep.arrived, e->dep.left, e->dep.size);
+        }
+    }
     if (e->kind != NET_EV_PKT)
         return;
     net_port_out *o = (net_port_out *)out + (bits->b >> QBITS);
@@ -289,9 +310,15 @@ static void router_finish(warp_lp *lp, void *state, void *out)
     rview v = view(n, state);
     uint64_t router = warp_lp_id(lp) - n->nodes;
     uint64_t queued = 0;
+    void *area = (net_port_out *)out + n->max_radix;
     for (int32_t i = 0; i < n->max_radix * n->vcs; i++)
-        for (net_node *x = v.q[i].head; x; x = x->next)
+        for (net_node *x = v.q[i].head; x; x = x->next) {
             queued++;
+            const rnode *k = (const rnode *)x;
+            if (n->sampling.interval > 0)
+                net_sample_dwell(&n->sampling, area, (uint32_t)(k->pkt.in_port * n->vcs + k->pkt.vc),
+                                 k->arrived, n->end, k->pkt.size);
+        }
     assert(queued == v.s->queued_pkts && "router: queued_pkts counts the packets in its queues");
     r->flight.router_queued += queued;
     const net_port_out *po = out;
@@ -305,6 +332,8 @@ static void router_finish(warp_lp *lp, void *state, void *out)
         row[3] = po[p].q_samples ? (double)po[p].q_sum / (double)po[p].q_samples : 0;
         row[4] = (double)po[p].q_max;
     }
+    if (n->sampling.interval > 0)
+        net_sample_router_finish(&n->sampling, area, router, r);
 }
 
 void net_router_type(net_model *n, warp_lp_type *t)
@@ -312,7 +341,7 @@ void net_router_type(net_model *n, warp_lp_type *t)
     memset(t, 0, sizeof *t);
     t->name = "router";
     t->state_size = router_state_size(n);
-    t->out_size = (size_t)n->max_radix * sizeof(net_port_out);
+    t->out_size = (size_t)n->max_radix * sizeof(net_port_out) + net_sample_router_bytes(&n->sampling);
     t->save = WARP_SAVE_NONE;
     t->init = router_init;
     t->forward = router_forward;

@@ -98,6 +98,9 @@ void net_results_free(net_results *r)
         return;
     free(r->term_rows);
     free(r->port_rows);
+    free(r->occ);
+    free(r->term_cnt);
+    free(r->router_cnt);
     free(r);
 }
 
@@ -112,11 +115,14 @@ static void reduce_in_place(void *v, int n, MPI_Datatype t, MPI_Op op)
         MPI_Reduce(v, NULL, n, t, op, 0, MPI_COMM_WORLD);
 }
 
-static void reduce_rows(double *v, uint64_t n)
+/* Sums n values of type t (size bytes each) onto rank 0, in chunks that
+ * keep the count within an int. Every value is nonzero on at most one rank,
+ * so the sums are exact whatever their type. */
+static void reduce_rows(void *v, uint64_t n, MPI_Datatype t, size_t size)
 {
     const uint64_t chunk = 1u << 24;
     for (uint64_t i = 0; i < n; i += chunk)
-        reduce_in_place(v + i, (int)(n - i < chunk ? n - i : chunk), MPI_DOUBLE, MPI_SUM);
+        reduce_in_place((char *)v + i * size, (int)(n - i < chunk ? n - i : chunk), t, MPI_SUM);
 }
 
 void net_results_reduce(net_results *r)
@@ -162,6 +168,15 @@ void net_results_reduce(net_results *r)
     t->t_last = m[2];
     reduce_in_place(t->hist, NET_HIST_BINS, MPI_UINT32_T, MPI_SUM);
     reduce_in_place(t->mhist, NET_HIST_BINS, MPI_UINT32_T, MPI_SUM);
-    reduce_rows(r->term_rows, r->nodes * NET_TERM_COLS);
-    reduce_rows(r->port_rows, r->routers * (uint64_t)r->max_radix * NET_PORT_COLS);
+    reduce_rows(r->term_rows, r->nodes * NET_TERM_COLS, MPI_DOUBLE, sizeof(double));
+    reduce_rows(r->port_rows, r->routers * (uint64_t)r->max_radix * NET_PORT_COLS, MPI_DOUBLE,
+                sizeof(double));
+    if (r->samples) {
+        reduce_rows(r->occ, (uint64_t)r->samples * r->routers * r->sample_ports, MPI_FLOAT,
+                    sizeof(float));
+        reduce_rows(r->term_cnt, (uint64_t)r->samples * r->nodes * 2, MPI_UINT32_T,
+                    sizeof(uint32_t));
+        reduce_rows(r->router_cnt, (uint64_t)r->samples * r->routers * 2, MPI_UINT32_T,
+                    sizeof(uint32_t));
+    }
 }

@@ -53,6 +53,12 @@ typedef struct net_results {
     int32_t max_radix;
     double *term_rows;     /* nodes x NET_TERM_COLS, for terminals.csv */
     double *port_rows;     /* routers*max_radix x NET_PORT_COLS, for ports.csv */
+    /* --sample time series, time-major; NULL when sampling is off (sample.h). */
+    uint32_t samples, sample_ports; /* intervals; tracked buffers per router */
+    double sample_interval;         /* ns */
+    float *occ;                     /* samples x routers x sample_ports: mean bytes */
+    uint32_t *term_cnt;             /* samples x nodes x 2: packets sent, received */
+    uint32_t *router_cnt;           /* samples x routers x 2 */
 } net_results;
 
 #define NET_TERM_COLS 7 /* injected_pkts, injected_bytes, delivered_pkts, delivered_bytes, lat_mean, hops_mean, eject_busy_ns */

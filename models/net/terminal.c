@@ -173,6 +173,13 @@ static void term_commit(warp_lp *lp, void *out, const void *msg, const warp_bits
     const net_event *e = msg;
     const net_model *n = warp_model_arg(lp);
     double w = n->warmup;
+    if (n->sampling.interval > 0) {
+        void *area = o + 1;
+        if (bits->b & BIT_INJECTED)
+            net_sample_count(&n->sampling, area, warp_now(lp), 0);
+        if (e->kind == NET_EV_PKT)
+            net_sample_count(&n->sampling, area, warp_now(lp), 1);
+    }
     if (bits->b & BIT_INJECTED) {
         uint32_t size = (uint32_t)(bits->b >> 32);
         o->injected_pkts++;
@@ -245,6 +252,8 @@ static void term_finish(warp_lp *lp, void *state, void *out)
     row[4] = o->lat_pkts ? (double)o->lat_sum_q / NET_LAT_Q / (double)o->lat_pkts : 0;
     row[5] = o->lat_pkts ? (double)o->hops_sum / (double)o->lat_pkts : 0;
     row[6] = o->eject_busy_ns;
+    if (n->sampling.interval > 0)
+        net_sample_term_finish(&n->sampling, o + 1, warp_lp_id(lp), r);
 }
 
 void net_terminal_type(net_model *n, warp_lp_type *t)
@@ -252,7 +261,7 @@ void net_terminal_type(net_model *n, warp_lp_type *t)
     memset(t, 0, sizeof *t);
     t->name = "terminal";
     t->state_size = sizeof(term_state);
-    t->out_size = sizeof(net_term_out);
+    t->out_size = sizeof(net_term_out) + net_sample_term_bytes(&n->sampling);
     t->save = WARP_SAVE_NONE;
     t->init = term_init;
     t->forward = term_forward;

@@ -1,4 +1,4 @@
 # tests/net/local.mk — network layer: zero-load closed forms, config errors.
-TESTS += tests/net/test_zero_load.sh tests/net/test_bad_config.sh
-dist_check_SCRIPTS += tests/net/test_zero_load.sh tests/net/test_bad_config.sh
+TESTS += tests/net/test_zero_load.sh tests/net/test_bad_config.sh tests/net/test_sample.sh
+dist_check_SCRIPTS += tests/net/test_zero_load.sh tests/net/test_bad_config.sh tests/net/test_sample.sh
 EXTRA_DIST += tests/net/lib.sh

@@ -1,7 +1,8 @@
 #!/bin/sh
 # warpnet-report on real runs: one rank (sequential) and two MPI ranks
 # (optimistic) with engine statistics, the same without engine.csv, and with
-# a samples.csv whose totals are known by construction.
+# a samples.csv whose totals are known by construction, and with the
+# samples.csv of a real --sample run.
 . "${top_srcdir:-.}/tests/report/lib.sh"
 WARPNET="${top_builddir:-.}/tools/warpnet/warpnet"
 if [ ! -x "$WARPNET" ]; then
@@ -110,4 +111,18 @@ report "$TMP/samp"
 expect_plots "$TMP/samp" $ALL occupancy_heatmap term_sent_heatmap term_recv_heatmap throughput_time
 has "$TMP/samp" "samples.csv: 8 sample times; packets sent by terminals 1088, received by terminals 256" \
     "sampled totals read from samples.csv"
+
+# A real time series (--sample): 8 intervals of 500 ns; the page's sampled
+# totals equal summary.json's injected and delivered packets.
+if "$WARPNET" --quiet "$RUN" $NET --out="$TMP/real" --sample=500ns >"$TMP/log" 2>&1; then
+    report "$TMP/real"
+    expect_plots "$TMP/real" $ALL $ENGINE occupancy_heatmap term_sent_heatmap term_recv_heatmap \
+        router_sent_heatmap router_recv_heatmap throughput_time
+    inj=$(json "$TMP/real/summary.json" injected_packets)
+    del=$(json "$TMP/real/summary.json" delivered_packets)
+    has "$TMP/real" "samples.csv: 8 sample times; packets sent by terminals $inj, received by terminals $del (summary.json: injected $inj, delivered $del)" \
+        "sampled totals of a --sample run equal summary.json"
+else
+    cat "$TMP/log"; bad "warpnet --sample run failed"
+fi
 exit $fail

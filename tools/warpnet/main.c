@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "net/model.h"
+#include "net/sample.h"
 #include "summary.h"
 #include "warp.h"
 #include "warp_ini.h"
@@ -120,10 +121,12 @@ int main(int argc, char **argv)
     }
     if (end_arg)
         apply_engine_key("end", end_arg, "--end", &(engine_apply){w});
-    const char *out = NULL, *dot = NULL;
+    const char *out = NULL, *dot = NULL, *sample = NULL;
     int describe = 0;
     warp_opt opts[] = {
         {"out", WARP_OPT_STRING, &out, "write summary.json and CSV files into this directory"},
+        {"sample", WARP_OPT_STRING, &sample,
+         "record time series every INTERVAL of simulated time (e.g. 1us) into --out's samples.csv"},
         {"describe", WARP_OPT_FLAG, &describe, "print nodes, routers, links, radix, memory; no run"},
         {"dump-topology", WARP_OPT_STRING, &dot, "write the router graph as Graphviz (small networks)"},
         {0},
@@ -149,6 +152,11 @@ int main(int argc, char **argv)
     if (argc > 1)
         warp_fatal(2, "%s: unexpected argument; options take the form --name=value",
                    argv[1]);
+    if (sample)
+        warp_ini_set(ini, "network", "sample", sample, "--sample");
+    if (warp_ini_get(ini, "network", "sample") && !out)
+        warp_fatal(2, "%s: time series go into samples.csv of the output directory; add --out=DIR",
+                   warp_ini_where(ini, "network", "sample"));
 
     double end = warp_end_time(w);
     net_model *n = net_model_build(ini, end, warp_seed(w));
@@ -197,6 +205,12 @@ int main(int argc, char **argv)
         wn_summary_print(&s, n, r, stdout);
         if (out && wn_summary_write(&s, n, r, warp_last_stats(w), out) != 0)
             warp_fatal(2, "--out=%s: cannot write the result files there", out);
+        if (out && r->samples) {
+            char file[4096];
+            snprintf(file, sizeof file, "%s/samples.csv", out);
+            if (net_samples_write(r, file) != 0)
+                warp_fatal(2, "--out=%s: cannot write samples.csv there", out);
+        }
         rc = s.conserved ? 0 : 1;
     }
     net_model_free(n);
