@@ -6,7 +6,8 @@
 # ranks. The cost of sampling is "sample" against "out". Every variant must
 # commit the same digest (checked; a mismatch fails the script).
 # Prints CSV (one row per run) and then, per mode and variant, the median
-# run time and its overhead over the plain run of that mode.
+# user CPU time (all ranks: the figure to read on a shared machine) and its
+# overhead over the plain run of that mode.
 # Usage: bench/instrumentation.sh [BUILD_DIR]
 #   env: CONFIG=examples/configs/slimfly-q13.ini EXTRA="--end=60us --workload.warmup=10us"
 #        SAMPLE=1us REPS=3 MODES="seq opt2" MPIEXEC=mpiexec
@@ -35,7 +36,7 @@ variant_args() { # VARIANT DIR
     esac
 }
 
-echo "mode,variant,rep,wall_s,run_s,committed_per_s,peak_rss_mb,digest"
+echo "mode,variant,rep,wall_s,user_cpu_s,run_s,committed_per_s,peak_rss_mb,digest"
 for mode in $MODES; do
     case $mode in
     seq) pre="$W --synch=seq" ;;
@@ -47,31 +48,33 @@ for mode in $MODES; do
             d=$tmp/$mode-$v-$rep
             mkdir -p "$d"
             # shellcheck disable=SC2046
-            /usr/bin/time -f "%e" -o "$tmp/time" $pre "$CONFIG" $EXTRA $(variant_args $v "$d") \
+            /usr/bin/time -f "%e %U" -o "$tmp/time" $pre "$CONFIG" $EXTRA $(variant_args $v "$d") \
                 >"$tmp/out" 2>&1 || { echo "run failed: $mode $v" >&2; tail -3 "$tmp/out" >&2; exit 1; }
-            wall=$(tail -1 "$tmp/time")
+            read -r wall cpu <<EOT
+$(tail -1 "$tmp/time")
+EOT
             run_s=$(sed -n 's/^ *run wall time (s)  *//p' "$tmp/out" | tr -d , | awk '{print $1}')
             rate=$(sed -n 's/^ *committed events\/s  *//p' "$tmp/out" | tr -d , | awk '{print $1}')
             rss=$(sed -n 's/^ *peak RSS (max rank)  *//p' "$tmp/out" | awk '{print $1}')
             dig=$(sed -n 's/.*committed digest: //p' "$tmp/out")
-            echo "$mode,$v,$rep,$wall,$run_s,$rate,$rss,$dig" | tee -a "$rows"
+            echo "$mode,$v,$rep,$wall,$cpu,$run_s,$rate,$rss,$dig" | tee -a "$rows"
             rm -rf "$d"
         done
     done
 done
 
-if [ "$(cut -d, -f8 "$rows" | sort -u | wc -l)" != 1 ]; then
+if [ "$(cut -d, -f9 "$rows" | sort -u | wc -l)" != 1 ]; then
     echo "bench/instrumentation.sh: the variants committed different digests" >&2
     exit 1
 fi
 echo
-echo "mode,variant,median_run_s,overhead_vs_plain_pct,median_peak_rss_mb"
+echo "mode,variant,median_user_cpu_s,overhead_vs_plain_pct,median_peak_rss_mb"
 for mode in $MODES; do
     base=
     for v in plain engine_stats out sample; do
         med=$(awk -F, -v m="$mode" -v v="$v" '$1 == m && $2 == v { print $5 }' "$rows" | sort -g |
               awk '{ a[NR] = $1 } END { print a[int((NR + 1) / 2)] }')
-        rss=$(awk -F, -v m="$mode" -v v="$v" '$1 == m && $2 == v { print $7 }' "$rows" | sort -g |
+        rss=$(awk -F, -v m="$mode" -v v="$v" '$1 == m && $2 == v { print $8 }' "$rows" | sort -g |
               awk '{ a[NR] = $1 } END { print a[int((NR + 1) / 2)] }')
         [ -n "$base" ] || base=$med
         awk -v m="$mode" -v v="$v" -v t="$med" -v b="$base" -v r="$rss" \
