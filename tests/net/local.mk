@@ -1,4 +1,6 @@
-# tests/net/local.mk — network layer: zero-load closed forms, config errors.
-TESTS += tests/net/test_zero_load.sh tests/net/test_bad_config.sh
-dist_check_SCRIPTS += tests/net/test_zero_load.sh tests/net/test_bad_config.sh
+# tests/net/local.mk — network layer: zero-load closed forms, config errors,
+# the reference bandwidth of the summary.
+TESTS += tests/net/test_zero_load.sh tests/net/test_bad_config.sh tests/net/test_reference.sh
+dist_check_SCRIPTS += tests/net/test_zero_load.sh tests/net/test_bad_config.sh \
+	tests/net/test_reference.sh
 EXTRA_DIST += tests/net/lib.sh
