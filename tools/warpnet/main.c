@@ -19,7 +19,8 @@ static const char usage[] =
     "usage: warpnet [engine options] RUN.ini [--section.key=value ...] [--out=DIR]\n"
     "       warpnet --describe RUN.ini      print the network's size and memory, no simulation\n"
     "       warpnet --dump-topology=FILE.dot RUN.ini\n"
-    "       warpnet sweep RUN.ini --vary section.key=FIRST:LAST:STEP [--out=DIR] [options]\n"
+    "       warpnet sweep RUN.ini --vary section.key=FIRST:LAST:STEP [--series section.key=A,B,...]\n"
+    "                     [--title=TEXT] [--out=DIR] [options]\n"
     "       warpnet report DIR              plots and report.md/report.html of an --out=DIR run\n";
 
 /* "--section.key=value" (a dot before the '=') is a config override. */
