@@ -1,52 +1,45 @@
 #!/bin/sh
 # bench/slimfly_sweep.sh — throughput-vs-load and latency-vs-load curves of a
-# Slim Fly for minimal, Valiant and UGAL routing under uniform random and
-# worst-case traffic, each drawn by `warpnet sweep` (sweep.csv, PNGs when
-# gnuplot is installed) into OUT/<pattern>-<routing>/. Prints one CSV of all
-# points (pattern, routing, then sweep.csv's columns) and a line with each
-# curve's saturation throughput (largest accepted load).
-# Usage: bench/slimfly_sweep.sh [BUILD_DIR]  env: Q=5 P=3 OUT=slimfly-sweep
-#        LOADS=0.1:1.0:0.1 END=20us WARMUP=5us ROUTINGS="minimal valiant ugal"
-#        EXTRA="" (more warpnet options, e.g. --slimfly.ugal_threshold=256B)
+# Slim Fly, one curve per routing (minimal, Valiant, UGAL), under uniform
+# random and worst-case traffic ([workload] pattern = worst): one
+# `warpnet sweep --series slimfly.routing=...` per pattern. Writes
+# bench/results/slimfly-qQ-PATTERN.csv (sweep.csv) and, when gnuplot is
+# installed, slimfly-qQ-PATTERN-throughput.png and -latency.png; the runs
+# stay in OUT/PATTERN/. Prints each curve's saturation throughput (largest
+# accepted load) as a share of injection and of the bisection reference.
+# Usage: bench/slimfly_sweep.sh [BUILD_DIR]  env: Q=5 (13 for the issue's
+#        3,042-node network) P= (default floor(k'/2)) OUT=slimfly-sweep
+#        LOADS=0.1:1.0:0.1 END=20us WARMUP=5us ROUTINGS=minimal,valiant,ugal
+#        PATTERNS="uniform worst" EXTRA="" (more warpnet options)
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
 build=${1:-$top/_build}
 W="$build/tools/warpnet/warpnet"
-PL="$build/bench/slimfly_worst_placement"
-for x in "$W" "$PL"; do
-    [ -x "$x" ] || { echo "bench/slimfly_sweep.sh: $x not built" >&2; exit 2; }
-done
+[ -x "$W" ] || { echo "bench/slimfly_sweep.sh: $W not built" >&2; exit 2; }
 Q=${Q:-5}
-P=${P:-3}
 OUT=${OUT:-slimfly-sweep}
-LOADS=${LOADS:-0.1:1.0:0.1}
-ROUTINGS=${ROUTINGS:-"minimal valiant ugal"}
-mkdir -p "$OUT" || exit 3
-OUT=$(cd "$OUT" && pwd)
-"$PL" "$Q" "$P" >"$OUT/worst-placement.txt" || exit 3
-half=$(($(wc -l <"$OUT/worst-placement.txt") / 2))
-first=1
-for pattern in uniform worst; do
-    case $pattern in
-    uniform) traffic="--workload.pattern=uniform" ;;
-    worst) traffic="--workload.pattern=neighbor --workload.distance=$half --network.placement=$OUT/worst-placement.txt" ;;
-    esac
-    for routing in $ROUTINGS; do
-        dir="$OUT/$pattern-$routing"
-        rm -rf "$dir"
-        mkdir -p "$dir"
-        # shellcheck disable=SC2086
-        "$W" sweep "$top/examples/configs/slimfly-q5.ini" --vary "workload.load=$LOADS" \
-            --out="$dir" --slimfly.q="$Q" --slimfly.p="$P" --slimfly.routing="$routing" \
-            --end="${END:-20us}" --workload.warmup="${WARMUP:-5us}" $traffic ${EXTRA:-} \
-            >"$dir/sweep.out" 2>&1 || { echo "sweep $pattern $routing failed: see $dir/sweep.out" >&2; continue; }
-        if [ $first = 1 ]; then
-            echo "pattern,routing,$(head -1 "$dir/sweep.csv")"
-            first=0
-        fi
-        tail -n +2 "$dir/sweep.csv" | sed "s/^/$pattern,$routing,/"
+RES=$top/bench/results
+mkdir -p "$OUT" "$RES" || exit 3
+# p = floor(k'/2), k' = (3q - d)/2 with q = 4w + d: the base run file's p
+# is for q = 5.
+case $((Q % 4)) in 1) d=1 ;; 0) d=0 ;; *) d=-1 ;; esac
+P=${P:-$(((3 * Q - d) / 4))}
+for pattern in ${PATTERNS:-uniform worst}; do
+    name=slimfly-q$Q-$pattern
+    # shellcheck disable=SC2086
+    "$W" sweep "$top/examples/configs/slimfly-q5.ini" --vary "workload.load=${LOADS:-0.1:1.0:0.1}" \
+        --series "slimfly.routing=${ROUTINGS:-minimal,valiant,ugal}" \
+        --title="Slim Fly q = $Q, $pattern traffic" --out="$OUT/$pattern" \
+        --slimfly.q="$Q" --slimfly.p="$P" --workload.pattern="$pattern" --end="${END:-20us}" \
+        --workload.warmup="${WARMUP:-5us}" --network.reference_bandwidth=bisection ${EXTRA:-} \
+        >"$OUT/$pattern.log" 2>&1 || { echo "sweep $pattern failed: see $OUT/$pattern.log" >&2; exit 1; }
+    cp "$OUT/$pattern/sweep.csv" "$RES/$name.csv"
+    for png in throughput latency; do
+        [ -s "$OUT/$pattern/$png.png" ] && cp "$OUT/$pattern/$png.png" "$RES/$name-$png.png"
     done
-done >"$OUT/all.csv"
-cat "$OUT/all.csv"
-awk -F, 'NR > 1 { k = $1 "/" $2; if ($5 > best[k]) best[k] = $5 }
-         END { line = "saturation (max accepted load):"; for (k in best) line = line " " k " " best[k] ";"; print line }' "$OUT/all.csv"
+    ref=$(sed -n 's/.*"of_injection": \([0-9.eE+-]*\).*/\1/p' "$OUT/$pattern/point-000/summary.json")
+    awk -F, -v pat="$pattern" -v ref="$ref" 'NR > 1 { if ($4 > best[$1]) best[$1] = $4; if (!($1 in seen)) { seen[$1] = 1; order[n++] = $1 } }
+        END { printf "%s saturation:", pat
+              for (i = 0; i < n; i++) printf " %s %.3f (%.0f %% of bisection %.3f);", order[i], best[order[i]], 100 * best[order[i]] / ref, ref
+              print "" }' "$RES/$name.csv"
+done

@@ -123,6 +123,15 @@ typedef struct net_topology_ops {
     /* Optional (NULL): router hops of the minimal route src -> dst, used by
      * tests and the --describe average-distance line. */
     uint32_t (*min_hops)(const void *topo, uint64_t src, uint64_t dst);
+    /* Optional (NULL): the destination terminal of terminal t in the
+     * topology's worst-case traffic pattern ([workload] pattern = worst);
+     * must be a fixed-point-free involution on terminals. */
+    uint64_t (*worst_case_dst)(const void *topo, uint64_t terminal);
+    /* Optional (NULL): bytes/ns crossing, in one direction, the narrowest
+     * cut into two halves of equal terminal count that the topology knows
+     * in closed form (an upper bound on its true bisection), for
+     * [network] reference_bandwidth = bisection. */
+    double (*bisection_bandwidth)(const void *topo);
 } net_topology_ops;
 
 /* ---- Registry (models/net/topologies.c) ------------------------------------ */

@@ -5,7 +5,3 @@ LIBWARPNET_SOURCES += \
 	models/slimfly/sf_route.c models/slimfly/sf_route.h \
 	models/slimfly/sf_traffic.c models/slimfly/sf_traffic.h
 LIBWARPNET_SOURCES += models/slimfly/slimfly.h models/slimfly/slimfly_topo.c
-# The worst-case placement generator (see its header) lives with the benchmark.
-noinst_PROGRAMS += bench/slimfly_worst_placement
-bench_slimfly_worst_placement_SOURCES = bench/slimfly_worst_placement.c
-bench_slimfly_worst_placement_LDADD = libwarpnet.la libwarp.la

@@ -161,11 +161,19 @@ static void sf_label(const void *topo, uint64_t r, char *buf, size_t n)
     snprintf(buf, n, "r(%d,%d,%d)", s, a, b);
 }
 
-uint64_t slimfly_worst_case_dst(const void *topo, uint64_t term)
+static uint64_t sf_worst_case_dst(const void *topo, uint64_t term)
 {
     const slimfly *t = topo;
     uint64_t p = (uint64_t)t->p;
     return (uint64_t)t->partner[term / p] * p + term % p;
+}
+
+/* The column/slope cut of slimfly.h: q(a² + b²) links of one bandwidth. */
+static double sf_bisection(const void *topo)
+{
+    const slimfly *t = topo;
+    double q = t->g.q, a = (double)(t->g.q / 2), b = q - a;
+    return q * (a * a + b * b) * t->bandwidth;
 }
 
 const net_topology_ops slimfly_topology = {
@@ -184,4 +192,6 @@ const net_topology_ops slimfly_topology = {
     .mem_bytes = sf_mem,
     .router_label = sf_label,
     .min_hops = sf_min_hops,
+    .worst_case_dst = sf_worst_case_dst,
+    .bisection_bandwidth = sf_bisection,
 };

@@ -9,11 +9,12 @@
 #include "traffic/traffic.h"
 
 enum pattern {
-    P_UNIFORM, P_NEIGHBOR, P_PERM, P_BITCOMP, P_TRANSPOSE, P_ALLTOALL, P_INCAST, P_PAIR, P_PINGPONG
+    P_UNIFORM, P_NEIGHBOR, P_PERM, P_BITCOMP, P_TRANSPOSE, P_ALLTOALL, P_INCAST, P_PAIR, P_PINGPONG,
+    P_WORST
 };
 static const char *const pattern_names[] = {"uniform",   "neighbor", "permutation", "bitcomplement",
                                             "transpose", "alltoall", "incast",      "pair",
-                                            "pingpong",  NULL};
+                                            "pingpong",  "worst",    NULL};
 static const char *const arrival_names[] = {"poisson", "fixed", NULL};
 
 /* EV_REPLY: a ping-pong message goes out once the receiver's CPU has taken
@@ -26,7 +27,7 @@ typedef struct traffic {
     uint64_t size, count, ranks, src, dst, distance;
     double interval, start;
     int bits;             /* log2(ranks) for bitcomplement / transpose */
-    uint64_t *perm;       /* permutation pattern */
+    uint64_t *dst_of;     /* permutation and worst: each rank's destination */
     warp_lp_type type;
 } traffic;
 
@@ -71,7 +72,8 @@ static uint64_t destination(const traffic *t, warp_lp *lp, uint64_t r, uint64_t 
     case P_NEIGHBOR:
         return (r + t->distance) % n;
     case P_PERM:
-        return t->perm[r];
+    case P_WORST:
+        return t->dst_of[r];
     case P_BITCOMP:
         return ~r & (n - 1);
     case P_TRANSPOSE: {
@@ -162,6 +164,63 @@ static void tr_commit(warp_lp *lp, void *out, const void *msg, const warp_bits *
     }
 }
 
+static uint64_t *rank_table(uint64_t n)
+{
+    uint64_t *a = malloc((n ? n : 1) * sizeof *a);
+    if (!a)
+        warp_fatal(3, "out of memory for the destinations of %llu ranks", (unsigned long long)n);
+    return a;
+}
+
+/* Sattolo's shuffle: one cycle through all ranks, so nobody sends to itself. */
+static void permute(traffic *t, warp_ini *ini)
+{
+    t->dst_of = rank_table(t->ranks);
+    for (uint64_t i = 0; i < t->ranks; i++)
+        t->dst_of[i] = i;
+    uint64_t seed = (uint64_t)warp_ini_int(ini, "workload", "permutation_seed", 1, 0, INT64_MAX);
+    warp_rng rng = warp_rng_stream(seed, UINT64_MAX - 1);
+    for (uint64_t i = t->ranks - 1; i > 0; i--) {
+        uint64_t j = (uint64_t)warp_rng_integer(&rng, 0, (int64_t)i - 1);
+        uint64_t x = t->dst_of[i];
+        t->dst_of[i] = t->dst_of[j];
+        t->dst_of[j] = x;
+    }
+}
+
+/* The topology's worst case, terminal to terminal, read through the
+ * placement: the rank on the terminal's partner. */
+static void worst_case(traffic *t, warp_ini *ini, const net_model *net)
+{
+    const void *topo;
+    const net_topology_ops *ops = net_topology(net, &topo);
+    if (!ops || !ops->worst_case_dst)
+        warp_ini_fail(ini, "workload", "pattern",
+                      "worst needs a topology that defines its worst case (slimfly); topology "
+                      "%s has none: choose another pattern (e.g. permutation or bitcomplement)",
+                      ops ? ops->name : warp_ini_string(ini, "network", "topology", "?"));
+    uint64_t nodes = net_nodes(net);
+    uint64_t *rank_at = rank_table(nodes);
+    for (uint64_t term = 0; term < nodes; term++)
+        rank_at[term] = UINT64_MAX;
+    for (uint64_t r = 0; r < t->ranks; r++)
+        rank_at[net_rank_terminal(net, r)] = r;
+    t->dst_of = rank_table(t->ranks);
+    for (uint64_t r = 0; r < t->ranks; r++) {
+        uint64_t term = net_rank_terminal(net, r), d = ops->worst_case_dst(topo, term);
+        if (rank_at[d] == UINT64_MAX) {
+            free(rank_at);
+            warp_ini_fail(ini, "workload", "pattern",
+                          "rank %llu (terminal %llu) sends to terminal %llu, which holds "
+                          "no rank; give every node a rank ([network] ranks = %llu)",
+                          (unsigned long long)r, (unsigned long long)term,
+                          (unsigned long long)d, (unsigned long long)nodes);
+        }
+        t->dst_of[r] = rank_at[d];
+    }
+    free(rank_at);
+}
+
 static void *tr_setup(warp_ini *ini, const net_model *net)
 {
     traffic *t = calloc(1, sizeof *t);
@@ -202,23 +261,10 @@ static void *tr_setup(warp_ini *ini, const net_model *net)
         warp_ini_fail(ini, "workload", "pattern",
                       "transpose needs a power-of-four number of ranks (have %llu)",
                       (unsigned long long)t->ranks);
-    if (t->pattern == P_PERM) {
-        /* Sattolo's shuffle: one cycle through all ranks, so nobody sends to itself. */
-        t->perm = malloc(t->ranks * sizeof *t->perm);
-        if (!t->perm)
-            warp_fatal(3, "out of memory for the permutation of %llu ranks",
-                       (unsigned long long)t->ranks);
-        for (uint64_t i = 0; i < t->ranks; i++)
-            t->perm[i] = i;
-        uint64_t seed = (uint64_t)warp_ini_int(ini, "workload", "permutation_seed", 1, 0, INT64_MAX);
-        warp_rng rng = warp_rng_stream(seed, UINT64_MAX - 1);
-        for (uint64_t i = t->ranks - 1; i > 0; i--) {
-            uint64_t j = (uint64_t)warp_rng_integer(&rng, 0, (int64_t)i - 1);
-            uint64_t x = t->perm[i];
-            t->perm[i] = t->perm[j];
-            t->perm[j] = x;
-        }
-    }
+    if (t->pattern == P_PERM)
+        permute(t, ini);
+    else if (t->pattern == P_WORST)
+        worst_case(t, ini, net);
     t->type = (warp_lp_type){.name = "traffic",
                              .state_size = sizeof(traffic_state),
                              .out_size = sizeof(traffic_out),
@@ -232,7 +278,7 @@ static void *tr_setup(warp_ini *ini, const net_model *net)
 static void tr_destroy(void *wl)
 {
     traffic *t = wl;
-    free(t->perm);
+    free(t->dst_of);
     free(t);
 }
 

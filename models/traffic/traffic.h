@@ -1,6 +1,7 @@
 /* traffic/traffic.h — synthetic traffic, the `traffic` workload:
  * [workload] type = traffic, pattern = uniform | neighbor | permutation |
- * bitcomplement | transpose | alltoall | incast | pair, message_size = 1KiB,
+ * bitcomplement | transpose | alltoall | incast | pair | pingpong | worst,
+ * message_size = 1KiB,
  * and either load = 0.5 (fraction of a NIC's injection bandwidth; mean
  * interval = message_size / (load * bandwidth)) or interval = 2us;
  * arrivals = poisson (default) | fixed; count = messages per rank (0: no
@@ -16,7 +17,11 @@
  * only rank src sends, to dst; pingpong — src sends to dst at start, dst
  * answers each arrival with a message of the same size, src sends the next
  * when the answer arrives, `count` round trips (load and interval unused);
- * on loggp each answer waits for the receiver's CPU overhead (cpu_ns). */
+ * on loggp each answer waits for the receiver's CPU overhead (cpu_ns);
+ * worst — the topology's worst case (net_topology_ops.worst_case_dst, e.g.
+ * Slim Fly's router pairing), mapped through the placement: the rank on the
+ * partner of the rank's terminal; a config error on topologies without one,
+ * or when a partner terminal holds no rank. */
 #ifndef TRAFFIC_H
 #define TRAFFIC_H
 

@@ -31,4 +31,7 @@ expect "unknown topology" "topology" --network.topology=hypercube
 expect "buffer below a packet" "vc_buffer" --network.vc_buffer=100B
 expect "transpose needs 4^k ranks" "transpose" --workload.pattern=transpose --torus.dims=2,4
 expect "end without unit" "end" --end=5
+expect "worst case needs a topology that has one" "worst needs a topology" --workload.pattern=worst
+expect "reference without unit" "reference_bandwidth" --network.reference_bandwidth=12.5
+expect "bisection reference needs a formula" "no bisection formula" --network.reference_bandwidth=bisection
 exit $fail

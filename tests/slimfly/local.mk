@@ -28,7 +28,7 @@ tests_slimfly_test_slimfly_topo_CFLAGS = $(SF_TEST_CFLAGS)
 tests_slimfly_test_slimfly_topo_LDADD = $(SF_TEST_LDADD)
 endif
 # Runs of the warpnet binary (skipped when it is not built).
-dist_check_SCRIPTS += tests/slimfly/test_slimfly_run.sh
-TESTS += tests/slimfly/test_slimfly_run.sh
+dist_check_SCRIPTS += tests/slimfly/test_slimfly_run.sh tests/slimfly/test_sweep_series.sh
+TESTS += tests/slimfly/test_slimfly_run.sh tests/slimfly/test_sweep_series.sh
 LONG_CHECKS += tests/slimfly/test_slimfly_run.sh
 # What the run test and the benchmarks read ship with the sources.

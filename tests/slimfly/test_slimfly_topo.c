@@ -1,17 +1,19 @@
 /* test_slimfly_topo.c — the Slim Fly topology as the network layer sees it:
  * sizes from [slimfly], symmetric wiring, terminals where attach() says, and
  * routes (route() + peer() hop by hop) that reach the destination terminal
- * within the routing's hop bound on VC = hop index. */
+ * within the routing's hop bound on VC = hop index; the worst-case pairing
+ * and the bisection cut through the optional hooks. */
 #include <criterion/criterion.h>
+#include <stdlib.h>
 
 #include "slimfly/slimfly.h"
 #include "slimfly/sf_mms.h"
 #include "warp_ini.h"
 
-static void *setup(const char *routing, const char *p, net_params *params)
+static void *setup_q(const char *q, const char *routing, const char *p, net_params *params)
 {
     warp_ini *ini = warp_ini_new();
-    warp_ini_set(ini, "slimfly", "q", "5", "test");
+    warp_ini_set(ini, "slimfly", "q", q, "test");
     if (p)
         warp_ini_set(ini, "slimfly", "p", p, "test");
     if (routing)
@@ -21,6 +23,11 @@ static void *setup(const char *routing, const char *p, net_params *params)
     void *t = slimfly_topology.setup(ini, params);
     warp_ini_free(ini);
     return t;
+}
+
+static void *setup(const char *routing, const char *p, net_params *params)
+{
+    return setup_q("5", routing, p, params);
 }
 
 Test(slimfly_topo, sizes_follow_q_and_p)
@@ -64,6 +71,36 @@ Test(slimfly_topo, wiring_is_symmetric)
     slimfly_topology.destroy(t);
 }
 
+/* Routes one packet s -> d hop by hop through route() and peer(), checking
+ * it ejects at d with VC = hop index < vcs; counts each router-to-router
+ * hop in flows[router * max_radix + port] when flows is given. Returns the
+ * hops. */
+static uint32_t walk(void *t, uint64_t s, uint64_t d, uint32_t vcs, warp_rng *rng, uint32_t *flows)
+{
+    int32_t k = slimfly_topology.max_radix(t);
+    net_attach at = slimfly_topology.attach(t, s);
+    net_route_in in = {.router = at.router, .in_port = at.port, .src = s, .dst = d, .rng = rng};
+    for (;;) {
+        net_route_out o = slimfly_topology.route(t, &in);
+        net_peer nx = slimfly_topology.peer(t, in.router, o.port);
+        if (nx.kind == NET_PEER_TERMINAL) {
+            cr_assert_eq(nx.id, d, "%llu -> %llu ejected at terminal %llu", (unsigned long long)s,
+                         (unsigned long long)d, (unsigned long long)nx.id);
+            return in.hops;
+        }
+        cr_assert_eq((uint32_t)o.vc, in.hops, "hop %u on VC %d", in.hops, o.vc);
+        cr_assert_lt((uint32_t)o.vc, vcs);
+        if (flows)
+            flows[in.router * (uint64_t)k + (uint64_t)o.port]++;
+        in.router = nx.id;
+        in.in_port = nx.port;
+        in.in_vc = o.vc;
+        in.hops++;
+        in.aux[0] = o.aux[0];
+        in.aux[1] = o.aux[1];
+    }
+}
+
 /* Routes from every terminal to every 7th terminal; returns the longest. */
 static uint32_t route_all(void *t, uint32_t vcs)
 {
@@ -72,30 +109,10 @@ static uint32_t route_all(void *t, uint32_t vcs)
     warp_rng rng = warp_rng_stream(7, 1);
     for (uint64_t s = 0; s < nodes; s++)
         for (uint64_t d = s % 7; d < nodes; d += 7) {
-            net_attach at = slimfly_topology.attach(t, s);
-            net_route_in in = {.router = at.router, .in_port = at.port, .src = s, .dst = d,
-                               .rng = &rng};
-            for (;;) {
-                net_route_out o = slimfly_topology.route(t, &in);
-                net_peer nx = slimfly_topology.peer(t, in.router, o.port);
-                if (nx.kind == NET_PEER_TERMINAL) {
-                    cr_assert_eq(nx.id, d, "%llu -> %llu ejected at terminal %llu",
-                                 (unsigned long long)s, (unsigned long long)d,
-                                 (unsigned long long)nx.id);
-                    break;
-                }
-                cr_assert_eq((uint32_t)o.vc, in.hops, "hop %u on VC %d", in.hops, o.vc);
-                cr_assert_lt((uint32_t)o.vc, vcs);
-                in.router = nx.id;
-                in.in_port = nx.port;
-                in.in_vc = o.vc;
-                in.hops++;
-                in.aux[0] = o.aux[0];
-                in.aux[1] = o.aux[1];
-            }
+            uint32_t hops = walk(t, s, d, vcs, &rng, NULL);
             if (s / 3 != d / 3)
-                cr_assert_geq(in.hops, slimfly_topology.min_hops(t, s, d));
-            longest = in.hops > longest ? in.hops : longest;
+                cr_assert_geq(hops, slimfly_topology.min_hops(t, s, d));
+            longest = hops > longest ? hops : longest;
         }
     return longest;
 }
@@ -116,17 +133,73 @@ Test(slimfly_topo, valiant_routes_reach_the_terminal_in_4_hops)
     slimfly_topology.destroy(t);
 }
 
-Test(slimfly_topo, worst_case_partner_is_two_hops_away)
+/* Every terminal's worst-case destination holds the same index on a router
+ * at distance 2, the pairing is an involution, and routing all those flows
+ * minimally through route() loads no directed link with more than two router
+ * pairs (2p terminal flows); for even q exactly 2 links per quadruple, i.e.
+ * q² of them, carry two. */
+Test(slimfly_topo, worst_case_flows_share_middle_links_two_by_two)
 {
-    net_params params = {0};
-    void *t = setup(NULL, NULL, &params);
-    for (uint64_t s = 0; s < 150; s++) {
-        uint64_t d = slimfly_worst_case_dst(t, s);
-        cr_assert_eq(slimfly_worst_case_dst(t, d), s);
-        cr_assert_eq(d % 3, s % 3, "same terminal index on the partner router");
-        cr_assert_eq(slimfly_topology.min_hops(t, s, d), 2);
+    static const char *const qs[] = {"4", "5", "8", "9"};
+    for (size_t i = 0; i < sizeof qs / sizeof qs[0]; i++) {
+        net_params params = {0};
+        void *t = setup_q(qs[i], "minimal", NULL, &params);
+        uint64_t nodes = slimfly_topology.nodes(t), routers = slimfly_topology.routers(t);
+        uint64_t p = nodes / routers;
+        int32_t k = slimfly_topology.max_radix(t);
+        int q = atoi(qs[i]);
+        uint32_t *flows = calloc(routers * (uint64_t)k, sizeof *flows);
+        warp_rng rng = warp_rng_stream(3, 1);
+        for (uint64_t s = 0; s < nodes; s++) {
+            uint64_t d = slimfly_topology.worst_case_dst(t, s);
+            cr_assert_eq(slimfly_topology.worst_case_dst(t, d), s, "q = %s: not an involution", qs[i]);
+            cr_assert_eq(d % p, s % p, "q = %s: same terminal index on the partner router", qs[i]);
+            cr_assert_eq(slimfly_topology.min_hops(t, s, d), 2, "q = %s: terminal %llu", qs[i],
+                         (unsigned long long)s);
+            cr_assert_eq(walk(t, s, d, 2, &rng, flows), 2);
+        }
+        uint64_t doubled = 0;
+        for (uint64_t l = 0; l < routers * (uint64_t)k; l++) {
+            cr_assert_leq(flows[l], 2 * p, "q = %s: %u flows on one link", qs[i], flows[l]);
+            doubled += flows[l] == 2 * p;
+        }
+        if (q % 2 == 0)
+            cr_assert_eq(doubled, (uint64_t)q * (uint64_t)q, "q = %s: %llu shared links", qs[i],
+                         (unsigned long long)doubled);
+        else
+            cr_assert_geq(doubled, (uint64_t)(q / 2) * (uint64_t)q * 2);
+        free(flows);
+        slimfly_topology.destroy(t);
     }
-    slimfly_topology.destroy(t);
+}
+
+/* bisection_bandwidth is the cut of slimfly.h, counted here link by link:
+ * points of the first floor(q/2) columns and lines of the first
+ * q - floor(q/2) slopes on one side, q² routers each. */
+Test(slimfly_topo, bisection_is_the_counted_column_slope_cut)
+{
+    static const char *const qs[] = {"4", "5", "7", "8", "9", "13"};
+    for (size_t i = 0; i < sizeof qs / sizeof qs[0]; i++) {
+        net_params params = {0};
+        void *t = setup_q(qs[i], NULL, NULL, &params);
+        uint64_t q = (uint64_t)atoi(qs[i]), a = q / 2, b = q - a, inside = 0, cut = 0;
+        uint64_t routers = slimfly_topology.routers(t);
+        for (uint64_t r = 0; r < routers; r++) {
+            int side = (r % (q * q)) / q < (r < q * q ? a : b);
+            inside += side;
+            for (int32_t port = 0; port < slimfly_topology.radix(t, r); port++) {
+                net_peer nx = slimfly_topology.peer(t, r, port);
+                if (nx.kind != NET_PEER_ROUTER || nx.id < r)
+                    continue;
+                cut += side != ((nx.id % (q * q)) / q < (nx.id < q * q ? a : b));
+            }
+        }
+        cr_assert_eq(inside, q * q, "q = %s: unbalanced cut", qs[i]);
+        cr_assert_eq(slimfly_topology.bisection_bandwidth(t), (double)cut * 12.5,
+                     "q = %s: %g B/ns, counted %llu links", qs[i],
+                     slimfly_topology.bisection_bandwidth(t), (unsigned long long)cut);
+        slimfly_topology.destroy(t);
+    }
 }
 
 static void setup_with(const char *key, const char *value)

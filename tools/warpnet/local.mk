@@ -1,5 +1,5 @@
 # tools/warpnet/local.mk — the warpnet driver.
 bin_PROGRAMS += tools/warpnet/warpnet
 tools_warpnet_warpnet_SOURCES = tools/warpnet/main.c tools/warpnet/summary.c \
-	tools/warpnet/summary.h tools/warpnet/sweep.c
+	tools/warpnet/summary.h tools/warpnet/sweep.c tools/warpnet/reference.c
 tools_warpnet_warpnet_LDADD = libwarpnet.la libwarp.la -lm

@@ -20,7 +20,8 @@ static const char usage[] =
     "usage: warpnet [engine options] RUN.ini [--section.key=value ...] [--out=DIR]\n"
     "       warpnet --describe RUN.ini      print the network's size and memory, no simulation\n"
     "       warpnet --dump-topology=FILE.dot RUN.ini\n"
-    "       warpnet sweep RUN.ini --vary section.key=FIRST:LAST:STEP [--out=DIR] [options]\n"
+    "       warpnet sweep RUN.ini --vary section.key=FIRST:LAST:STEP [--series section.key=A,B,...]\n"
+    "                     [--title=TEXT] [--out=DIR] [options]\n"
     "       warpnet report DIR              plots and report.md/report.html of an --out=DIR run\n";
 
 /* "--section.key=value" (a dot before the '=') is a config override. */
@@ -160,6 +161,8 @@ int main(int argc, char **argv)
 
     double end = warp_end_time(w);
     net_model *n = net_model_build(ini, end, warp_seed(w));
+    wn_reference ref;
+    wn_reference_read(&ref, ini, n);
     warp_ini_reject_unused(ini, NULL);
 
     int rank0 = warp_rank(w) == 0;
@@ -201,7 +204,7 @@ int main(int argc, char **argv)
     int rc = 0;
     if (rank0) {
         wn_summary s;
-        wn_summary_compute(&s, n, r, end, net_warmup(n));
+        wn_summary_compute(&s, n, r, end, net_warmup(n), &ref);
         wn_summary_print(&s, n, r, stdout);
         if (out && wn_summary_write(&s, n, r, warp_last_stats(w), out) != 0)
             warp_fatal(2, "--out=%s: cannot write the result files there", out);

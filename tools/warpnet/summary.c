@@ -12,7 +12,7 @@
 #include "summary.h"
 
 void wn_summary_compute(wn_summary *s, const net_model *n, const net_results *r, double end,
-                        double warmup)
+                        double warmup, const wn_reference *ref)
 {
     memset(s, 0, sizeof *s);
     const net_term_out *t = &r->total;
@@ -24,6 +24,10 @@ void wn_summary_compute(wn_summary *s, const net_model *n, const net_results *r,
     s->accepted = (double)t->delivered_bytes_win / cap;
     s->offered_gbps = (double)t->offered_bytes / s->window_ns / nodes;
     s->accepted_gbps = (double)t->delivered_bytes_win / s->window_ns / nodes;
+    if (ref && ref->gbps > 0) {
+        s->ref = *ref;
+        s->accepted_pct_of_ref = 100 * s->accepted_gbps / ref->gbps;
+    }
     if (t->lat_pkts) {
         s->lat_mean = (double)t->lat_sum_q / NET_LAT_Q / (double)t->lat_pkts;
         s->hops_mean = (double)t->hops_sum / (double)t->lat_pkts;
@@ -74,6 +78,10 @@ void wn_summary_print(const wn_summary *s, const net_model *n, const net_results
             s->offered_gbps);
     fprintf(f, "accepted load     %.4f of injection bandwidth (%.4g GB/s per node)\n", s->accepted,
             s->accepted_gbps);
+    if (s->ref.gbps > 0)
+        fprintf(f, "reference         %.4g GB/s per node, %.4g %% of injection (%s): accepted "
+                   "%.4g %% of reference\n",
+                s->ref.gbps, 100 * s->ref.of_injection, s->ref.source, s->accepted_pct_of_ref);
     fprintf(f, "packets           injected %llu, delivered %llu\n",
             (unsigned long long)t->injected_pkts, (unsigned long long)t->delivered_pkts);
     fprintf(f, "messages          offered %llu, delivered %llu\n",
@@ -129,6 +137,12 @@ static int write_json(const wn_summary *s, const net_model *n, const net_results
             s->accepted);
     fprintf(f, "  \"offered_gbps_per_node\": %.17g,\n  \"accepted_gbps_per_node\": %.17g,\n",
             s->offered_gbps, s->accepted_gbps);
+    if (s->ref.gbps > 0) {
+        fprintf(f, "  \"reference\": {\"gbps_per_node\": %.17g, \"of_injection\": %.17g, "
+                   "\"source\": \"%s\"},\n",
+                s->ref.gbps, s->ref.of_injection, s->ref.source);
+        fprintf(f, "  \"accepted_pct_of_reference\": %.17g,\n", s->accepted_pct_of_ref);
+    }
     fprintf(f, "  \"injected_packets\": %llu,\n  \"delivered_packets\": %llu,\n",
             (unsigned long long)t->injected_pkts, (unsigned long long)t->delivered_pkts);
     fprintf(f, "  \"offered_messages\": %llu,\n  \"delivered_messages\": %llu,\n",

@@ -7,6 +7,19 @@
 
 #include "net/model.h"
 
+/* What throughput is compared with, when the user sets one. */
+typedef struct wn_reference {
+    double gbps;          /* bytes/ns per node; 0: no reference */
+    double of_injection;  /* gbps / injection bandwidth */
+    char source[96];      /* the value as given ("71%", "8.9GB/s") or "bisection of slimfly" */
+} wn_reference;
+
+/* Reads [network] reference_bandwidth (reference.c): NN% of the injection
+ * bandwidth, a bandwidth per node (8.9GB/s) or bisection (the topology's
+ * bisection_bandwidth per node of one half). Call before the run file's
+ * unused keys are rejected; errors name the file and line. */
+void wn_reference_read(wn_reference *ref, warp_ini *ini, const net_model *n);
+
 typedef struct wn_summary {
     double window_ns, inj_gbps;
     double offered, accepted, offered_gbps, accepted_gbps; /* fractions; GB/s per node */
@@ -17,11 +30,13 @@ typedef struct wn_summary {
     int32_t busiest_port;
     uint64_t injected, delivered, queued, on_links, msgs_delivered;
     int conserved;
+    wn_reference ref;              /* ref.gbps == 0: none */
+    double accepted_pct_of_ref;    /* 100 * accepted_gbps / ref.gbps */
 } wn_summary;
 
-/* Derives the summary from reduced results. */
+/* Derives the summary from reduced results; ref may be NULL (no reference). */
 void wn_summary_compute(wn_summary *s, const net_model *n, const net_results *r, double end,
-                        double warmup);
+                        double warmup, const wn_reference *ref);
 /* The human-readable block (rank 0). */
 void wn_summary_print(const wn_summary *s, const net_model *n, const net_results *r, FILE *f);
 /* summary.json, terminals.csv, ports.csv, latency_hist.csv in dir; returns

@@ -1,7 +1,11 @@
 /* warpnet/sweep.c — `warpnet sweep`: runs one simulation per value of a
  * config key (each a separate process, optionally under $MPIEXEC -n NP),
  * collects their summary.json into sweep.csv and plots throughput and
- * latency against the swept value with gnuplot when it is installed. */
+ * latency against the swept value with gnuplot when it is installed.
+ * `--series section.key=a,b,c` (repeatable: every combination) repeats the
+ * sweep once per value and draws one curve per series in the same plots;
+ * sweep.csv then starts with one column per series key, rows series-major,
+ * and point-NNN counts on across series. `--title=TEXT` titles the plots. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,6 +15,16 @@
 #include "summary.h"
 
 #define SWEEP_MAX_POINTS 1000
+#define SWEEP_MAX_KEYS 4     /* --series options */
+#define SWEEP_MAX_VALUES 16  /* values of one --series */
+
+/* One --series option: a key and its values (pointers into a copy of argv). */
+typedef struct series_key {
+    char *key;
+    char *val[SWEEP_MAX_VALUES];
+    int n;
+    char *text;
+} series_key;
 
 static void sweep_fail(const char *what)
 {
@@ -70,21 +84,78 @@ static void add_word(char *cmd, size_t cap, const char *w)
     cmd[len] = 0;
 }
 
-static void plot(const char *dir)
+/* The value of key k in series j: series count every combination, the
+ * last key's values varying fastest. */
+static const char *series_value(const series_key *sk, int nk, int j, int k)
+{
+    for (int m = nk - 1; m > k; m--)
+        j /= sk[m].n;
+    return sk[k].val[j % sk[k].n];
+}
+
+/* Values of series j joined by " / " (the legend). */
+static void series_label(const series_key *sk, int nk, int j, char *buf, size_t n)
+{
+    buf[0] = 0;
+    for (int k = 0; k < nk; k++)
+        snprintf(buf + strlen(buf), n - strlen(buf), "%s%s", k ? " / " : "",
+                 series_value(sk, nk, j, k));
+}
+
+/* Appends to script a plot of column ycol (1-based, not counting the
+ * series columns) against offered load: one curve per series, titled by
+ * its values, or for a single series one titled `single`; then `extra`. */
+static void plot_lines(char *script, size_t cap, const char *dir, const series_key *sk, int nk,
+                       int nseries, int npts, int ycol, const char *single, const char *extra)
+{
+    size_t len = strlen(script);
+    len += (size_t)snprintf(script + len, cap - len, "plot");
+    for (int j = 0; j < nseries; j++) {
+        char label[300];
+        series_label(sk, nk, j, label, sizeof label);
+        len += (size_t)snprintf(script + len, cap - len,
+                                "%s '%s/sweep.csv' using %d:%d skip 1 every ::%d::%d with "
+                                "linespoints title '%s'",
+                                j ? "," : "", dir, 2 + nk, ycol + nk, j * npts,
+                                j * npts + npts - 1, nseries > 1 ? label : single);
+    }
+    snprintf(script + len, cap - len, "%s;\n", extra);
+    if (strlen(script) + 1 >= cap)
+        sweep_fail("too many series to plot");
+}
+
+static void plot(const char *dir, const char *title_arg, const series_key *sk, int nk,
+                 int nseries, int npts)
 {
     if (system("command -v gnuplot >/dev/null 2>&1") != 0) {
         fprintf(stderr, "warpnet: sweep: gnuplot not found; wrote %s/sweep.csv only "
                         "(install gnuplot-nox for PNG plots)\n", dir);
         return;
     }
-    char script[20000];
+    char script[40000], extra[2000], title[600] = "";
+    for (int k = 0; k < nk && !title_arg; k++)
+        snprintf(title + strlen(title), sizeof title - strlen(title), "%s%s", k ? " / " : "",
+                 sk[k].key);
+    if (title_arg)
+        for (size_t i = 0; title_arg[i] && i + 1 < sizeof title; i++) /* no quote ends it */
+            title[i] = title_arg[i] == '\'' ? '"' : title_arg[i];
     snprintf(script, sizeof script,
              "set datafile separator ','; set terminal pngcairo size 800,500 noenhanced; set key left top; set grid;\n"
+             "set title '%s';\n"
              "set output '%s/throughput.png'; set xlabel 'offered load (fraction of injection bandwidth)';\n"
-             "set ylabel 'accepted load'; plot '%s/sweep.csv' using 2:3 skip 1 with linespoints title 'accepted', x title 'offered' dt 2;\n"
-             "set output '%s/latency.png'; set ylabel 'packet latency (ns)'; set logscale y;\n"
-             "plot '%s/sweep.csv' using 2:4 skip 1 with linespoints title 'mean', '' using 2:6 skip 1 with linespoints title 'p99';\n",
-             dir, dir, dir, dir);
+             "set ylabel 'accepted load';\n",
+             title, dir);
+    plot_lines(script, sizeof script, dir, sk, nk, nseries, npts, 3, "accepted",
+               ", x title 'offered' dt 2");
+    snprintf(script + strlen(script), sizeof script - strlen(script),
+             "set output '%s/latency.png'; set ylabel 'packet latency (ns)%s'; set logscale y;\n",
+             dir, nseries > 1 ? ", mean" : "");
+    if (nseries > 1)
+        extra[0] = 0;
+    else
+        snprintf(extra, sizeof extra, ", '' using %d:%d skip 1 with linespoints title 'p99'",
+                 2 + nk, 6 + nk);
+    plot_lines(script, sizeof script, dir, sk, nk, nseries, npts, 4, "mean", extra);
     char path[1200];
     snprintf(path, sizeof path, "%s/plot.gp", dir);
     FILE *f = fopen(path, "w");
@@ -99,29 +170,113 @@ static void plot(const char *dir)
         fprintf(stderr, "warpnet: sweep: gnuplot failed; the data are in %s/sweep.csv\n", dir);
 }
 
+/* Parses "section.key=a,b,c" into sk (keeps a copy of the text). */
+static void parse_series(series_key *sk, const char *arg)
+{
+    sk->text = strdup(arg);
+    char *eq = sk->text ? strchr(sk->text, '=') : NULL;
+    if (!eq || eq == sk->text || !memchr(sk->text, '.', (size_t)(eq - sk->text)) || !eq[1])
+        sweep_fail("--series wants section.key=VALUE,VALUE,... (e.g. slimfly.routing=minimal,ugal)");
+    *eq = 0;
+    sk->key = sk->text;
+    for (char *v = strtok(eq + 1, ","); v; v = strtok(NULL, ",")) {
+        if (sk->n == SWEEP_MAX_VALUES)
+            sweep_fail("--series: more than 16 values for one key");
+        sk->val[sk->n++] = v;
+    }
+    if (!sk->n)
+        sweep_fail("--series: no values after '='");
+}
+
+/* Runs one point: the command line of the run, its summary.json into a row
+ * of f after the series values. Returns 0, or -1 when the run failed. */
+static int run_point(FILE *f, const char *self, const char *run, const char *key, double v,
+                     const series_key *sk, int nk, int series, const char *passthrough, int np,
+                     const char *dir)
+{
+    const char *mpiexec = getenv("MPIEXEC");
+    char cmd[32768] = "", arg[1100];
+    if (np > 0)
+        snprintf(cmd, sizeof cmd, "%s -n %d", mpiexec && *mpiexec ? mpiexec : "mpiexec", np);
+    add_word(cmd, sizeof cmd, self);
+    add_word(cmd, sizeof cmd, run);
+    snprintf(arg, sizeof arg, "--%s=%.10g", key, v);
+    add_word(cmd, sizeof cmd, arg);
+    for (int k = 0; k < nk; k++) {
+        snprintf(arg, sizeof arg, "--%s=%s", sk[k].key, series_value(sk, nk, series, k));
+        add_word(cmd, sizeof cmd, arg);
+    }
+    snprintf(arg, sizeof arg, "--out=%s", dir);
+    add_word(cmd, sizeof cmd, arg);
+    size_t len = strlen(cmd);
+    snprintf(cmd + len, sizeof cmd - len, "%s > '%s.log' 2>&1", passthrough, dir);
+    int rc = system(cmd);
+    char path[4200];
+    snprintf(path, sizeof path, "%s/summary.json", dir);
+    char *js = slurp(path);
+    if (rc != 0 || !js) {
+        free(js);
+        return -1;
+    }
+    const char *names[] = {"offered_load", "accepted_load", "mean", "p50", "p99"};
+    double x[9] = {0};
+    for (int k = 0; k < 2; k++)
+        json_number(js, names[k], &x[k]);
+    const char *pl = strstr(js, "\"packet_latency_ns\"");
+    for (int k = 2; k < 5 && pl; k++)
+        json_number(pl, names[k], &x[k]);
+    const char *ml = strstr(js, "\"message_latency_ns\"");
+    if (ml)
+        json_number(ml, "mean", &x[5]);
+    json_number(js, "hops_mean", &x[6]);
+    json_number(js, "committed", &x[7]);
+    json_number(js, "run_s", &x[8]);
+    for (int k = 0; k < nk; k++)
+        fprintf(f, "%s,", series_value(sk, nk, series, k));
+    fprintf(f, "%.10g,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.6g,%.0f,%.4g\n", v, x[0], x[1], x[2], x[3],
+            x[4], x[5], x[6], x[7], x[8]);
+    free(js);
+    return 0;
+}
+
 int wn_sweep_main(const char *self, int argc, char **argv)
 {
-    const char *run = NULL, *vary = NULL, *out = "sweep.out";
+    const char *run = NULL, *vary = NULL, *out = "sweep.out", *title = NULL;
     char csv[1200];
-    int np = 0;
+    int np = 0, nk = 0, nseries = 1;
+    series_key sk[SWEEP_MAX_KEYS] = {{0}};
     char passthrough[16384] = "";
     for (int i = 1; i < argc; i++) {
+        const char *series = NULL;
         if (strcmp(argv[i], "--vary") == 0 && i + 1 < argc)
             vary = argv[++i];
         else if (strncmp(argv[i], "--vary=", 7) == 0)
             vary = argv[i] + 7;
+        else if (strcmp(argv[i], "--series") == 0 && i + 1 < argc)
+            series = argv[++i];
+        else if (strncmp(argv[i], "--series=", 9) == 0)
+            series = argv[i] + 9;
         else if (strncmp(argv[i], "--out=", 6) == 0)
             out = argv[i] + 6;
+        else if (strncmp(argv[i], "--title=", 8) == 0)
+            title = argv[i] + 8;
         else if (strncmp(argv[i], "--np=", 5) == 0)
             np = atoi(argv[i] + 5);
         else if (!run && argv[i][0] != '-')
             run = argv[i];
         else
             add_word(passthrough, sizeof passthrough, argv[i]);
+        if (series) {
+            if (nk == SWEEP_MAX_KEYS)
+                sweep_fail("more than 4 --series options");
+            parse_series(&sk[nk], series);
+            nseries *= sk[nk++].n;
+        }
     }
     if (!run || !vary)
         sweep_fail("usage: warpnet sweep RUN.ini --vary section.key=FIRST:LAST:STEP "
-                   "[--out=DIR] [--np=RANKS] [options]");
+                   "[--series section.key=A,B,...] [--title=TEXT] [--out=DIR] [--np=RANKS] "
+                   "[options]");
     char key[256];
     double a = 0, b = 0, step = 0;
     const char *eq = strchr(vary, '=');
@@ -131,9 +286,12 @@ int wn_sweep_main(const char *self, int argc, char **argv)
                    "(e.g. workload.load=0.1:1.0:0.1)");
     memcpy(key, vary, (size_t)(eq - vary));
     key[eq - vary] = 0;
+    for (int k = 0; k < nk; k++)
+        if (strcmp(sk[k].key, key) == 0)
+            sweep_fail("--series and --vary name the same key");
     int npts = (int)((b - a) / step + 1e-9) + 1;
-    if (npts > SWEEP_MAX_POINTS)
-        sweep_fail("more than 1000 points; use a larger STEP");
+    if ((long)npts * nseries > SWEEP_MAX_POINTS)
+        sweep_fail("more than 1000 points in all; use a larger STEP or fewer series");
     if (mkdir(out, 0777) != 0 && !is_dir(out))
         sweep_fail("cannot create the --out directory");
     if (strlen(out) > 900)
@@ -142,55 +300,29 @@ int wn_sweep_main(const char *self, int argc, char **argv)
     FILE *f = fopen(csv, "w");
     if (!f)
         sweep_fail("cannot write sweep.csv in the --out directory");
+    for (int k = 0; k < nk; k++)
+        fprintf(f, "%s,", sk[k].key);
     fprintf(f, "%s,offered_load,accepted_load,latency_mean_ns,latency_p50_ns,latency_p99_ns,"
                "message_latency_mean_ns,hops_mean,committed_events,run_s\n", key);
-    const char *mpiexec = getenv("MPIEXEC");
-    for (int i = 0; i < npts; i++) {
-        double v = a + i * step;
-        char dir[1024], cmd[32768] = "", arg[1100];
-        snprintf(dir, sizeof dir, "%s/point-%03d", out, i);
-        if (np > 0) {
-            snprintf(cmd, sizeof cmd, "%s -n %d", mpiexec && *mpiexec ? mpiexec : "mpiexec", np);
+    for (int j = 0; j < nseries; j++)
+        for (int i = 0; i < npts; i++) {
+            double v = a + i * step;
+            char dir[1024], label[300];
+            snprintf(dir, sizeof dir, "%s/point-%03d", out, j * npts + i);
+            series_label(sk, nk, j, label, sizeof label);
+            fprintf(stderr, "warpnet: sweep: %s%s%s = %.10g (%d of %d)\n", label, nk ? ", " : "",
+                    key, v, j * npts + i + 1, npts * nseries);
+            if (run_point(f, self, run, key, v, sk, nk, j, passthrough, np, dir) != 0) {
+                fprintf(stderr, "warpnet: sweep: the run for %s%s%s = %.10g failed; see %s.log\n",
+                        label, nk ? ", " : "", key, v, dir);
+                fclose(f);
+                return 2;
+            }
         }
-        add_word(cmd, sizeof cmd, self);
-        add_word(cmd, sizeof cmd, run);
-        snprintf(arg, sizeof arg, "--%s=%.10g", key, v);
-        add_word(cmd, sizeof cmd, arg);
-        snprintf(arg, sizeof arg, "--out=%s", dir);
-        add_word(cmd, sizeof cmd, arg);
-        size_t len = strlen(cmd);
-        snprintf(cmd + len, sizeof cmd - len, "%s > '%s.log' 2>&1", passthrough, dir);
-        fprintf(stderr, "warpnet: sweep: %s = %.10g (%d of %d)\n", key, v, i + 1, npts);
-        int rc = system(cmd);
-        char path[4200];
-        snprintf(path, sizeof path, "%s/summary.json", dir);
-        char *js = slurp(path);
-        if (rc != 0 || !js) {
-            fprintf(stderr, "warpnet: sweep: the run for %s = %.10g failed; see %s.log\n", key, v,
-                    dir);
-            free(js);
-            fclose(f);
-            return 2;
-        }
-        const char *names[] = {"offered_load", "accepted_load", "mean", "p50", "p99"};
-        double x[9] = {0};
-        for (int k = 0; k < 2; k++)
-            json_number(js, names[k], &x[k]);
-        const char *pl = strstr(js, "\"packet_latency_ns\"");
-        for (int k = 2; k < 5 && pl; k++)
-            json_number(pl, names[k], &x[k]);
-        const char *ml = strstr(js, "\"message_latency_ns\"");
-        if (ml)
-            json_number(ml, "mean", &x[5]);
-        json_number(js, "hops_mean", &x[6]);
-        json_number(js, "committed", &x[7]);
-        json_number(js, "run_s", &x[8]);
-        fprintf(f, "%.10g,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.6g,%.0f,%.4g\n", v, x[0], x[1], x[2],
-                x[3], x[4], x[5], x[6], x[7], x[8]);
-        free(js);
-    }
     fclose(f);
-    plot(out);
-    printf("sweep: %d points in %s/sweep.csv\n", npts, out);
+    plot(out, title, sk, nk, nseries, npts);
+    for (int k = 0; k < nk; k++)
+        free(sk[k].text);
+    printf("sweep: %d points in %s/sweep.csv\n", npts * nseries, out);
     return 0;
 }
