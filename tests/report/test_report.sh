@@ -122,6 +122,13 @@ if "$WARPNET" --quiet "$RUN" $NET --out="$TMP/real" --sample=500ns >"$TMP/log" 2
     del=$(json "$TMP/real/summary.json" delivered_packets)
     has "$TMP/real" "samples.csv: 8 sample times; packets sent by terminals $inj, received by terminals $del (summary.json: injected $inj, delivered $del)" \
         "sampled totals of a --sample run equal summary.json"
+    # samples.csv leaves zero rows out; the heat maps still cover every port,
+    # terminal and router (ports.csv lists every port) and every interval.
+    nports=$(($(wc -l <"$TMP/real/ports.csv") - 1))
+    has "$TMP/real" "rows are the $nports router ports, router-major, columns the 8 intervals" \
+        "occupancy heat map over all $nports ports"
+    has "$TMP/real" "($(json "$TMP/real/summary.json" nodes) terminals, 8 intervals)" \
+        "terminal heat maps over all terminals"
 else
     cat "$TMP/log"; bad "warpnet --sample run failed"
 fi
