@@ -37,12 +37,7 @@ static void vfatal(int code, const char *fmt, va_list ap) __attribute__((noretur
 static void vfatal(int code, const char *fmt, va_list ap)
 {
     char line[1024];
-    int n = snprintf(line, sizeof line, "%s: ", prog_name);
-    int m = vsnprintf(line + n, sizeof line - (size_t)n, fmt, ap);
-    size_t len = (size_t)n + (m < 0 ? 0 : (size_t)m);
-    if (len > sizeof line - 2)
-        len = sizeof line - 2;
-    line[len++] = '\n';
+    size_t len = warp_error_line(line, sizeof line, prog_name, fmt, ap);
     fflush(stdout);
     /* One write: mpiexec forwards a line written in pieces in pieces, and
      * an abort may cut it. */

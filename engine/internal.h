@@ -7,6 +7,7 @@
 #include "config.h"
 
 #include <mpi.h>
+#include <stdarg.h>
 #include <stdbool.h>
 #include <string.h>
 
@@ -269,6 +270,11 @@ struct warp_ctx {
     size_t nrows, cap_rows;
     warp_stats stats;
 };
+
+/* errline.c: formats "PROG: message\n" into line (cap >= 4 bytes), control
+ * characters of the message shown as '?', cut to fit; returns its length. */
+size_t warp_error_line(char *line, size_t cap, const char *prog, const char *fmt, va_list ap)
+    __attribute__((format(printf, 4, 0)));
 
 /* context.c */
 double warp_wtime(void);

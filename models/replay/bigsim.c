@@ -431,7 +431,9 @@ static int read_timeline(const bs_trace *t, const replay_opts *o, int32_t pe, re
                     trunc_rec(err, file, i, pe, rec, "a dependency starts", c.pos);
                     goto out;
                 }
-                d = d < 0 ? -d : d;
+                /* A sign marks the dependency kind; INT32_MIN has no positive
+                 * twin and fails the range checks below as INT32_MAX. */
+                d = d >= 0 ? d : d == INT32_MIN ? INT32_MAX : -d;
                 if (dir == 0) {
                     if (d >= i) {
                         replay_errf(err, "%s: task record %d of PE %d depends on task %d, which is "
