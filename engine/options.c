@@ -49,9 +49,26 @@ void warp_print_engine_help(FILE *f)
     }
 }
 
+/* where is "--name" (command line: "--name=VALUE: what") or a config place
+ * such as "run.ini:3: [engine] quiet" ("... quiet = VALUE: what"). */
 static void bad(const char *where, const char *value, const char *what)
 {
-    warp_fatal(WARP_EXIT_USAGE, "%s=%s: %s", where, value ? value : "", what);
+    warp_fatal(WARP_EXIT_USAGE, "%s%s%s: %s", where, strncmp(where, "--", 2) ? " = " : "=",
+               value ? value : "", what);
+}
+
+/* The place bad() names: "--key", where itself when it is an option, else
+ * "FILE:LINE: [section] key". */
+static const char *place_of(char *buf, size_t n, const char *where, const char *section,
+                            const char *key)
+{
+    if (!where)
+        snprintf(buf, n, "--%s", key);
+    else if (!strncmp(where, "--", 2))
+        snprintf(buf, n, "%s", where);
+    else
+        snprintf(buf, n, "%s: [%s] %s", where, section, key);
+    return buf;
 }
 
 static uint64_t parse_uint(const char *where, const char *v, uint64_t min)
@@ -109,11 +126,8 @@ static int parse_synch(const char *v)
 
 int warp_set_option(warp_ctx *w, const char *key, const char *v, const char *where)
 {
-    char place[256];
-    if (!where) {
-        snprintf(place, sizeof place, "--%s", key);
-        where = place;
-    }
+    char place[320];
+    where = place_of(place, sizeof place, where, "engine", key);
     if (!strcmp(key, "synch")) {
         int s = parse_synch(v);
         if (!s)
@@ -244,6 +258,7 @@ static void print_help(const warp_ctx *w, const warp_opt *model_opts, const char
 typedef struct cfg_apply {
     warp_ctx *w;
     const warp_opt *model_opts;
+    const char *model_section;
     bool engine;
 } cfg_apply;
 
@@ -262,7 +277,8 @@ static void apply_cfg_key(const char *key, const char *value, const char *where,
     const warp_opt *o = find_model_opt(c->model_opts, key);
     if (!o)
         warp_fatal(WARP_EXIT_USAGE, "%s: %s = %s: unknown model option; see --help", where, key, value);
-    set_model_opt(o, v, where);
+    char place[320];
+    set_model_opt(o, v, place_of(place, sizeof place, where, c->model_section, key));
     if (o->kind != WARP_OPT_STRING)
         free(v);
 }
@@ -275,7 +291,7 @@ void warp_parse_args(warp_ctx *w, int *argc, char **argv, const warp_opt *model_
         if (strncmp(argv[i], "--config=", 9))
             continue;
         warp_ini *ini = warp_ini_load(argv[i] + 9);
-        cfg_apply c = {w, model_opts, true};
+        cfg_apply c = {w, model_opts, model_section, true};
         warp_ini_each(ini, "engine", apply_cfg_key, &c);
         if (model_section) {
             c.engine = false;

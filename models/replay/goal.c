@@ -392,7 +392,7 @@ static int open_lexer(lexer *lx, const char *path, replay_err *err)
     lx->line = 1;
     lx->f = fopen(path, "rb");
     if (!lx->f)
-        return replay_errf(err, "%s: cannot open: %s", path, strerror(errno));
+        return replay_errf(err, "%s: cannot open: %s; check the trace path", path, strerror(errno));
     return 0;
 }
 

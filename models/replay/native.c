@@ -163,7 +163,7 @@ static int text_load(replay_source *s, int32_t rank, replay_rank *out, replay_er
     native_file *nf = s->impl;
     FILE *f = fopen(s->path, "rb");
     if (!f)
-        return replay_errf(err, "%s: cannot open: %s", s->path, strerror(errno));
+        return replay_errf(err, "%s: cannot open: %s; check the trace path", s->path, strerror(errno));
     char *buf = NULL;
     size_t cap = 0;
     long line = nf->line[rank];
@@ -292,7 +292,7 @@ static int bin_load(replay_source *s, int32_t rank, replay_rank *out, replay_err
     long at = nf->pos[rank], len = nf->pos[rank + 1] - at;
     FILE *f = fopen(s->path, "rb");
     if (!f)
-        return replay_errf(err, "%s: cannot open: %s", s->path, strerror(errno));
+        return replay_errf(err, "%s: cannot open: %s; check the trace path", s->path, strerror(errno));
     uint8_t *b = NULL;
     int rc = -1;
     replay_rank_begin(out, rank);
@@ -400,7 +400,7 @@ int replay_native_open(const char *path, const replay_opts *o, replay_source **o
 {
     FILE *f = fopen(path, "rb");
     if (!f)
-        return replay_errf(err, "%s: cannot open: %s", path, strerror(errno));
+        return replay_errf(err, "%s: cannot open: %s; check the trace path", path, strerror(errno));
     native_file *nf = replay_xcalloc(1, sizeof *nf);
     char head[16] = {0};
     size_t got = fread(head, 1, sizeof head, f);
