@@ -112,9 +112,7 @@ warp_ctx *warp_init(int *argc, char ***argv)
 
 void warp_finalize(warp_ctx *w)
 {
-    free(w->stats_json);
-    free(w->engine_stats);
-    free(w->heartbeat_file);
+    warp_free_options(w);
     free(w);
     int fin = 0;
     MPI_Finalized(&fin);

@@ -262,25 +262,36 @@ typedef struct cfg_apply {
     bool engine;
 } cfg_apply;
 
-/* Config values must outlive the ini (string options point at them). */
+/* Values are used straight from the ini; a model's string option points
+ * into it, so the ini lives until warp_free_options. */
 static void apply_cfg_key(const char *key, const char *value, const char *where, void *arg)
 {
     cfg_apply *c = arg;
-    char *v = strdup(value);
     if (c->engine) {
-        if (!warp_set_option(c->w, key, v, where))
+        if (!warp_set_option(c->w, key, value, where))
             warp_fatal(WARP_EXIT_USAGE, "%s: [engine] %s = %s: unknown engine option; see --help",
                        where, key, value);
-        free(v);
         return;
     }
     const warp_opt *o = find_model_opt(c->model_opts, key);
     if (!o)
-        warp_fatal(WARP_EXIT_USAGE, "%s: %s = %s: unknown model option; see --help", where, key, value);
+        warp_fatal(WARP_EXIT_USAGE, "%s: [%s] %s = %s: unknown model option; see --help", where,
+                   c->model_section, key, value);
     char place[320];
-    set_model_opt(o, v, place_of(place, sizeof place, where, c->model_section, key));
-    if (o->kind != WARP_OPT_STRING)
-        free(v);
+    set_model_opt(o, value, place_of(place, sizeof place, where, c->model_section, key));
+}
+
+void warp_free_options(warp_ctx *w)
+{
+    free(w->stats_json);
+    free(w->engine_stats);
+    free(w->heartbeat_file);
+    for (int i = 0; i < w->nconfigs; i++)
+        warp_ini_free(w->configs[i]);
+    free(w->configs);
+    w->stats_json = w->engine_stats = w->heartbeat_file = NULL;
+    w->configs = NULL;
+    w->nconfigs = 0;
 }
 
 void warp_parse_args(warp_ctx *w, int *argc, char **argv, const warp_opt *model_opts,
@@ -291,13 +302,17 @@ void warp_parse_args(warp_ctx *w, int *argc, char **argv, const warp_opt *model_
         if (strncmp(argv[i], "--config=", 9))
             continue;
         warp_ini *ini = warp_ini_load(argv[i] + 9);
+        warp_ini **more = realloc(w->configs, (size_t)(w->nconfigs + 1) * sizeof *more);
+        if (!more)
+            warp_fatal(WARP_EXIT_RESOURCE, "%s: out of memory", argv[i]);
+        w->configs = more;
+        w->configs[w->nconfigs++] = ini;
         cfg_apply c = {w, model_opts, model_section, true};
         warp_ini_each(ini, "engine", apply_cfg_key, &c);
         if (model_section) {
             c.engine = false;
             warp_ini_each(ini, model_section, apply_cfg_key, &c);
         }
-        warp_ini_free(ini);
     }
     int out = 1;
     for (int i = 1; i < *argc; i++) {

@@ -4,15 +4,15 @@
  * from options.c, ini.c and units.c alone: this file stands in for the rest
  * of the engine. warp_fatal normally prints its line and exits; here it
  * formats its line as the engine does (warp_error_line), checks it and
- * longjmps back, so one process can run millions of
- * inputs without a fork. What a fatal error abandons is not freed (in the
- * program the process ends), so this target runs with -detect_leaks=0.
+ * longjmps back, so one process runs millions of inputs without a fork.
+ * Everything option parsing allocates hangs off the context (freed by
+ * warp_free_options), so nothing leaks even past a fatal error.
  *
  * Input: the config file's text, a NUL byte, then the arguments separated by
  * NUL bytes (no NUL: all config, no arguments). Config texts the INI parser
  * rejects are skipped: warp_ini_load exits on them, and fuzz_ini covers them.
  *
- * Checks, for every input: no crash or sanitizer report; every rejection is
+ * Checks, for every input: no crash, leak or sanitizer report; every rejection is
  * one line with exit code 2 that starts with the option ("--name") or the
  * config file and line ("FILE:LINE"); an accepted end time, window and
  * heartbeat keep their contracts. */
@@ -156,9 +156,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         assert(w.window_auto || !(w.window < 0));
         assert(!(w.heartbeat_s < 0));
     }
-    free(w.stats_json);
-    free(w.engine_stats);
-    free(w.heartbeat_file);
+    warp_free_options(&w);
     free(args);
     return 0;
 }

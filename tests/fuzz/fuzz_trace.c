@@ -7,8 +7,9 @@
  * 8 bytes FUZZ_BIGSIM_SEP (tests/fuzz/mkseed_bigsim.py makes seeds).
  *
  * Checks, for every input: no crash, leak or sanitizer report; open and load
- * either succeed or fill one line naming the file ("PATH:LINE: ..." or
- * "PATH: ... byte N"); a loaded rank passes replay_rank_validate. */
+ * either succeed or fill one line naming the file ("PATH:LINE: ..." in the
+ * text formats, "PATH: ... byte N" in the binary ones); a loaded rank
+ * passes replay_rank_validate. */
 #define _GNU_SOURCE /* memmem */
 #include <assert.h>
 #include <stdint.h>
@@ -105,13 +106,18 @@ static const char *write_trace(const uint8_t *data, size_t size)
     return dir;
 }
 
-/* A reader's message: one non-empty line that starts with the path. */
-static void check_error(const replay_err *err, const char *path)
+/* A reader's message: one non-empty line that starts with the path; in the
+ * text formats, with "PATH:LINE:". */
+static void check_error(const replay_err *err, const char *path, int text)
 {
     size_t n = strlen(path);
     assert(err->msg[0] && !strchr(err->msg, '\n'));
     assert(strncmp(err->msg, path, n) == 0);
     assert(err->msg[n] == ':' || err->msg[n] == '/');
+    if (text && err->msg[n] == ':' && !(err->msg[n + 1] >= '0' && err->msg[n + 1] <= '9')) {
+        fprintf(stderr, "text-format error without a line number: %s\n", err->msg);
+        abort();
+    }
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -120,10 +126,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     const char *path = write_trace(data, size);
     replay_opts o = replay_opts_default();
     o.keep_init = (int)(size & 1); /* both BigSim start-skip paths */
+    int text = !strcmp(FORMAT, "goal") ||
+               (!strcmp(FORMAT, "native") && (size < 8 || memcmp(data, "WNTRACE", 8) != 0));
     replay_source *s = NULL;
     replay_err err = {{0}};
     if (replay_source_open(path, FORMAT, &o, &s, &err) != 0) {
-        check_error(&err, path);
+        check_error(&err, path, text);
         return 0;
     }
     assert(s->nranks > 0);
@@ -132,7 +140,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         memset(&rk, 0, sizeof rk);
         err.msg[0] = 0;
         if (replay_source_load(s, r, &rk, &err) != 0) {
-            check_error(&err, path);
+            check_error(&err, path, text);
             continue;
         }
         replay_err verr = {{0}};

@@ -26,8 +26,7 @@ fuzz_ini_seeds = $(srcdir)/examples/configs
 fuzz_options_src = $(srcdir)/tests/fuzz/fuzz_options.c $(srcdir)/engine/options.c \
 	$(srcdir)/engine/errline.c $(FUZZ_INI_SRC)
 fuzz_options_flags = -I. -I$(srcdir)/engine -I$(srcdir)/rng `$(FUZZ_MPI_INCLUDES)`
-fuzz_options_run = -max_len=2048 -detect_leaks=0
-fuzz_options_env = ASAN_OPTIONS=detect_leaks=0
+fuzz_options_run = -max_len=2048
 fuzz_options_seeds = $(srcdir)/tests/fuzz/seeds/options
 fuzz_trace_flags = -I$(srcdir)/models
 fuzz_bigsim_src = $(srcdir)/tests/fuzz/fuzz_trace.c $(FUZZ_REPLAY_SRC)
@@ -61,9 +60,9 @@ fuzz:
 	  echo "  dpkg -S libclang_rt.fuzzer), or set FUZZ_CC=/path/to/clang"; exit 2; \
 	fi; rm -f tests/fuzz/probe
 	@fail=0; for t in $(FUZZ_TARGETS); do \
-	  env=; case $$t in \
+	  case $$t in \
 	    ini) src="$(fuzz_ini_src)"; flags=""; run="$(fuzz_ini_run)"; seeds="$(fuzz_ini_seeds)";; \
-	    options) src="$(fuzz_options_src)"; flags="$(fuzz_options_flags)"; run="$(fuzz_options_run)"; env="$(fuzz_options_env)"; seeds="$(fuzz_options_seeds)";; \
+	    options) src="$(fuzz_options_src)"; flags="$(fuzz_options_flags)"; run="$(fuzz_options_run)"; seeds="$(fuzz_options_seeds)";; \
 	    bigsim) src="$(fuzz_bigsim_src)"; flags="$(fuzz_bigsim_flags)"; run="$(fuzz_bigsim_run)"; seeds="$(fuzz_bigsim_seeds)";; \
 	    goal) src="$(fuzz_goal_src)"; flags="$(fuzz_goal_flags)"; run="$(fuzz_goal_run)"; seeds="$(fuzz_goal_seeds)";; \
 	    native) src="$(fuzz_native_src)"; flags="$(fuzz_native_flags)"; run="$(fuzz_native_run)"; seeds="$(fuzz_native_seeds)";; \
@@ -77,7 +76,7 @@ fuzz:
 	  for d in $$seeds; do cp $$d/* $$corpus/ 2>/dev/null; done; \
 	  $(SHELL) $(srcdir)/tests/fuzz/samples.sh $$t '$(FUZZ_SAMPLES)' $$corpus; \
 	  echo "== fuzz $$t: $(FUZZ_SECONDS) s on $$(ls $$corpus | wc -l) seeds"; \
-	  if ! env $$env ./$$bin $(FUZZ_RUN_FLAGS) $$run -max_total_time=$(FUZZ_SECONDS) \
+	  if ! ./$$bin $(FUZZ_RUN_FLAGS) $$run -max_total_time=$(FUZZ_SECONDS) \
 	       -artifact_prefix=tests/fuzz/crash-$$t- $$corpus > tests/fuzz/fuzz-$$t.log 2>&1; then \
 	    tail -n 40 tests/fuzz/fuzz-$$t.log; \
 	    echo "make fuzz: $$t FAILED; input: $$(ls tests/fuzz/crash-$$t-* 2>/dev/null | head -1)"; \
