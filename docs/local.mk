@@ -1,2 +1,2 @@
 # docs/local.mk
-dist_doc_DATA = docs/trace-format.md
+dist_doc_DATA = docs/trace-format.md docs/errors.md
