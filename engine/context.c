@@ -37,12 +37,7 @@ static void vfatal(int code, const char *fmt, va_list ap) __attribute__((noretur
 static void vfatal(int code, const char *fmt, va_list ap)
 {
     char line[1024];
-    int n = snprintf(line, sizeof line, "%s: ", prog_name);
-    int m = vsnprintf(line + n, sizeof line - (size_t)n, fmt, ap);
-    size_t len = (size_t)n + (m < 0 ? 0 : (size_t)m);
-    if (len > sizeof line - 2)
-        len = sizeof line - 2;
-    line[len++] = '\n';
+    size_t len = warp_error_line(line, sizeof line, prog_name, fmt, ap);
     fflush(stdout);
     /* One write: mpiexec forwards a line written in pieces in pieces, and
      * an abort may cut it. */
@@ -117,9 +112,7 @@ warp_ctx *warp_init(int *argc, char ***argv)
 
 void warp_finalize(warp_ctx *w)
 {
-    free(w->stats_json);
-    free(w->engine_stats);
-    free(w->heartbeat_file);
+    warp_free_options(w);
     free(w);
     int fin = 0;
     MPI_Finalized(&fin);

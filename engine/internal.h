@@ -7,6 +7,7 @@
 #include "config.h"
 
 #include <mpi.h>
+#include <stdarg.h>
 #include <stdbool.h>
 #include <string.h>
 
@@ -226,6 +227,8 @@ struct warp_ctx {
     char *stats_json;
     char *engine_stats;   /* per-round instrumentation CSV, or NULL */
     char *heartbeat_file;
+    struct warp_ini **configs; /* the --config files: model string options point into them */
+    int nconfigs;
     double heartbeat_s;   /* 0: no heartbeat */
     bool progress, quiet;
     uint64_t debug_seed;
@@ -270,6 +273,14 @@ struct warp_ctx {
     size_t nrows, cap_rows;
     warp_stats stats;
 };
+
+/* options.c: frees what option parsing allocated (file names, config files). */
+void warp_free_options(warp_ctx *w);
+
+/* errline.c: formats "PROG: message\n" into line (cap >= 4 bytes), control
+ * characters of the message shown as '?', cut to fit; returns its length. */
+size_t warp_error_line(char *line, size_t cap, const char *prog, const char *fmt, va_list ap)
+    __attribute__((format(printf, 4, 0)));
 
 /* context.c */
 double warp_wtime(void);

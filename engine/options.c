@@ -49,9 +49,26 @@ void warp_print_engine_help(FILE *f)
     }
 }
 
+/* where is "--name" (command line: "--name=VALUE: what") or a config place
+ * such as "run.ini:3: [engine] quiet" ("... quiet = VALUE: what"). */
 static void bad(const char *where, const char *value, const char *what)
 {
-    warp_fatal(WARP_EXIT_USAGE, "%s=%s: %s", where, value ? value : "", what);
+    warp_fatal(WARP_EXIT_USAGE, "%s%s%s: %s", where, strncmp(where, "--", 2) ? " = " : "=",
+               value ? value : "", what);
+}
+
+/* The place bad() names: "--key", where itself when it is an option, else
+ * "FILE:LINE: [section] key". */
+static const char *place_of(char *buf, size_t n, const char *where, const char *section,
+                            const char *key)
+{
+    if (!where)
+        snprintf(buf, n, "--%s", key);
+    else if (!strncmp(where, "--", 2))
+        snprintf(buf, n, "%s", where);
+    else
+        snprintf(buf, n, "%s: [%s] %s", where, section, key);
+    return buf;
 }
 
 static uint64_t parse_uint(const char *where, const char *v, uint64_t min)
@@ -109,11 +126,8 @@ static int parse_synch(const char *v)
 
 int warp_set_option(warp_ctx *w, const char *key, const char *v, const char *where)
 {
-    char place[256];
-    if (!where) {
-        snprintf(place, sizeof place, "--%s", key);
-        where = place;
-    }
+    char place[320];
+    where = place_of(place, sizeof place, where, "engine", key);
     if (!strcmp(key, "synch")) {
         int s = parse_synch(v);
         if (!s)
@@ -244,27 +258,40 @@ static void print_help(const warp_ctx *w, const warp_opt *model_opts, const char
 typedef struct cfg_apply {
     warp_ctx *w;
     const warp_opt *model_opts;
+    const char *model_section;
     bool engine;
 } cfg_apply;
 
-/* Config values must outlive the ini (string options point at them). */
+/* Values are used straight from the ini; a model's string option points
+ * into it, so the ini lives until warp_free_options. */
 static void apply_cfg_key(const char *key, const char *value, const char *where, void *arg)
 {
     cfg_apply *c = arg;
-    char *v = strdup(value);
     if (c->engine) {
-        if (!warp_set_option(c->w, key, v, where))
+        if (!warp_set_option(c->w, key, value, where))
             warp_fatal(WARP_EXIT_USAGE, "%s: [engine] %s = %s: unknown engine option; see --help",
                        where, key, value);
-        free(v);
         return;
     }
     const warp_opt *o = find_model_opt(c->model_opts, key);
     if (!o)
-        warp_fatal(WARP_EXIT_USAGE, "%s: %s = %s: unknown model option; see --help", where, key, value);
-    set_model_opt(o, v, where);
-    if (o->kind != WARP_OPT_STRING)
-        free(v);
+        warp_fatal(WARP_EXIT_USAGE, "%s: [%s] %s = %s: unknown model option; see --help", where,
+                   c->model_section, key, value);
+    char place[320];
+    set_model_opt(o, value, place_of(place, sizeof place, where, c->model_section, key));
+}
+
+void warp_free_options(warp_ctx *w)
+{
+    free(w->stats_json);
+    free(w->engine_stats);
+    free(w->heartbeat_file);
+    for (int i = 0; i < w->nconfigs; i++)
+        warp_ini_free(w->configs[i]);
+    free(w->configs);
+    w->stats_json = w->engine_stats = w->heartbeat_file = NULL;
+    w->configs = NULL;
+    w->nconfigs = 0;
 }
 
 void warp_parse_args(warp_ctx *w, int *argc, char **argv, const warp_opt *model_opts,
@@ -275,13 +302,17 @@ void warp_parse_args(warp_ctx *w, int *argc, char **argv, const warp_opt *model_
         if (strncmp(argv[i], "--config=", 9))
             continue;
         warp_ini *ini = warp_ini_load(argv[i] + 9);
-        cfg_apply c = {w, model_opts, true};
+        warp_ini **more = realloc(w->configs, (size_t)(w->nconfigs + 1) * sizeof *more);
+        if (!more)
+            warp_fatal(WARP_EXIT_RESOURCE, "%s: out of memory", argv[i]);
+        w->configs = more;
+        w->configs[w->nconfigs++] = ini;
+        cfg_apply c = {w, model_opts, model_section, true};
         warp_ini_each(ini, "engine", apply_cfg_key, &c);
         if (model_section) {
             c.engine = false;
             warp_ini_each(ini, model_section, apply_cfg_key, &c);
         }
-        warp_ini_free(ini);
     }
     int out = 1;
     for (int i = 1; i < *argc; i++) {

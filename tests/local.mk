@@ -13,3 +13,4 @@ include tests/slimfly/local.mk
 include tests/simple/local.mk
 include tests/replay/local.mk
 include tests/report/local.mk
+include tests/fuzz/local.mk

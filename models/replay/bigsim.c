@@ -35,7 +35,8 @@ typedef struct bs_file {
 
 typedef struct bs_trace {
     int32_t total_pes, num_wth, num_nodes, nfiles, log_version;
-    bs_file *files;
+    bs_file *files;  /* nfiles once open; while opening, the first nfiles_read */
+    int32_t nfiles_read;
     int32_t skip_msg_id; /* msgID of the start broadcast, -1 if none */
 } bs_trace;
 
@@ -431,7 +432,9 @@ static int read_timeline(const bs_trace *t, const replay_opts *o, int32_t pe, re
                     trunc_rec(err, file, i, pe, rec, "a dependency starts", c.pos);
                     goto out;
                 }
-                d = d < 0 ? -d : d;
+                /* A sign marks the dependency kind; INT32_MIN has no positive
+                 * twin and fails the range checks below as INT32_MAX. */
+                d = d >= 0 ? d : d == INT32_MIN ? INT32_MAX : -d;
                 if (dir == 0) {
                     if (d >= i) {
                         replay_errf(err, "%s: task record %d of PE %d depends on task %d, which is "
@@ -475,7 +478,7 @@ static void free_trace(bs_trace *t)
 {
     if (!t)
         return;
-    for (int32_t e = 0; t->files && e < t->nfiles; e++) {
+    for (int32_t e = 0; t->files && e < t->nfiles_read; e++) {
         free(t->files[e].path);
         free(t->files[e].offsets);
     }
@@ -569,6 +572,11 @@ static int read_file_table(const char *dir, bs_trace *t, int32_t e, replay_err *
                     t->num_nodes, t->num_wth, t->nfiles, want);
         goto out;
     }
+    if ((long)f->nlocal > (f->size - 20) / 4) {
+        replay_errf(err, "%s: the offset table of %d PEs needs %ld bytes after byte 20, but the file "
+                    "has %ld; the file is truncated", f->path, f->nlocal, 4L * f->nlocal, f->size);
+        goto out;
+    }
     f->offsets = replay_xcalloc((size_t)f->nlocal, sizeof *f->offsets);
     for (int32_t i = 0; i < f->nlocal; i++)
         if (!cur_i32(&c, &f->offsets[i])) {
@@ -597,10 +605,16 @@ int replay_bigsim_open(const char *path, const replay_opts *o, replay_source **o
     bs_trace *t = replay_xcalloc(1, sizeof *t);
     t->skip_msg_id = -1;
     int rc = read_summary(dir, t, err);
-    if (!rc) {
-        t->files = replay_xcalloc((size_t)t->nfiles, sizeof *t->files);
-        for (int32_t e = 0; e < t->nfiles && !rc; e++)
-            rc = read_file_table(dir, t, e, err);
+    /* The table grows with the files found: a summary announcing 2^31 files
+     * fails on the first missing one instead of allocating for all. */
+    for (int32_t e = 0, cap = 0; !rc && e < t->nfiles; e++) {
+        if (e == cap) {
+            cap = cap > t->nfiles / 2 ? t->nfiles : cap ? 2 * cap : (t->nfiles < 64 ? t->nfiles : 64);
+            t->files = replay_xrealloc(t->files, (size_t)cap * sizeof *t->files);
+            memset(t->files + e, 0, (size_t)(cap - e) * sizeof *t->files);
+        }
+        t->nfiles_read = e + 1;
+        rc = read_file_table(dir, t, e, err);
     }
     if (!rc && !o->keep_init) {
         replay_bigsim_counts cnt;

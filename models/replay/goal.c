@@ -392,7 +392,7 @@ static int open_lexer(lexer *lx, const char *path, replay_err *err)
     lx->line = 1;
     lx->f = fopen(path, "rb");
     if (!lx->f)
-        return replay_errf(err, "%s: cannot open: %s", path, strerror(errno));
+        return replay_errf(err, "%s: cannot open: %s; check the trace path", path, strerror(errno));
     return 0;
 }
 
@@ -471,11 +471,16 @@ int replay_goal_open(const char *path, const replay_opts *o, replay_source **out
     if (next(&lx) || parse_int(&lx, "a rank count", 0, 1, INT32_MAX, &n))
         goto out;
     g->nranks = (int32_t)n;
-    g->blocks = replay_xcalloc((size_t)n, sizeof *g->blocks);
-    /* Structure check: every block parses (into a scratch graph freed at once). */
-    for (int32_t r = 0; r < g->nranks; r++) {
+    /* Structure check: every block parses (into a scratch graph freed at once).
+     * The block table grows with the blocks found, so a huge num_ranks in a
+     * short file is reported as such instead of allocated. */
+    for (int32_t r = 0, cap = 0; r < g->nranks; r++) {
         if (next(&lx))
             goto out;
+        if (r == cap) {
+            cap = cap ? (cap > g->nranks / 2 ? g->nranks : 2 * cap) : (g->nranks < 64 ? g->nranks : 64);
+            g->blocks = replay_xrealloc(g->blocks, (size_t)cap * sizeof *g->blocks);
+        }
         if (lx.kind == T_EOF) {
             char a[24], b[24];
             snprintf(a, sizeof a, "%d", r);

@@ -163,7 +163,7 @@ static int text_load(replay_source *s, int32_t rank, replay_rank *out, replay_er
     native_file *nf = s->impl;
     FILE *f = fopen(s->path, "rb");
     if (!f)
-        return replay_errf(err, "%s: cannot open: %s", s->path, strerror(errno));
+        return replay_errf(err, "%s: cannot open: %s; check the trace path", s->path, strerror(errno));
     char *buf = NULL;
     size_t cap = 0;
     long line = nf->line[rank];
@@ -246,6 +246,12 @@ static int text_open(FILE *f, const char *path, native_file *nf, int32_t *nranks
                 replay_errf(err, "%s:%ld: expected 'ranks N'", path, line);
                 goto out;
             }
+            if (n > nf->size / 8) { /* each rank needs a "rank R T" line */
+                replay_errf(err, "%s:%ld: 'ranks %" PRId64 "' but the file (%ld bytes) cannot hold "
+                            "that many rank blocks; the file is truncated or corrupt", path, line, n,
+                            nf->size);
+                goto out;
+            }
             nf->pos = replay_xcalloc((size_t)n + 1, sizeof *nf->pos);
             nf->line = replay_xcalloc((size_t)n + 1, sizeof *nf->line);
             continue;
@@ -286,7 +292,7 @@ static int bin_load(replay_source *s, int32_t rank, replay_rank *out, replay_err
     long at = nf->pos[rank], len = nf->pos[rank + 1] - at;
     FILE *f = fopen(s->path, "rb");
     if (!f)
-        return replay_errf(err, "%s: cannot open: %s", s->path, strerror(errno));
+        return replay_errf(err, "%s: cannot open: %s; check the trace path", s->path, strerror(errno));
     uint8_t *b = NULL;
     int rc = -1;
     replay_rank_begin(out, rank);
@@ -296,8 +302,13 @@ static int bin_load(replay_source *s, int32_t rank, replay_rank *out, replay_err
                     rank, at, nf->size);
         goto out;
     }
+    if (len < BIN_RANK_HEAD) {
+        replay_errf(err, "%s: record of rank %d at byte %ld has %ld bytes, less than its %d-byte "
+                    "head; the file is corrupt", s->path, rank, at, len, BIN_RANK_HEAD);
+        goto out;
+    }
     uint64_t nt = get_le(b, 4), nd = get_le(b + 4, 4), nm = get_le(b + 8, 4);
-    if (len < BIN_RANK_HEAD || (uint64_t)len != BIN_RANK_HEAD + nt * BIN_TASK_BYTES + nd * 4 + nm * 16) {
+    if ((uint64_t)len != BIN_RANK_HEAD + nt * BIN_TASK_BYTES + nd * 4 + nm * 16) {
         replay_errf(err, "%s: record of rank %d at byte %ld has %ld bytes, but its counts (%" PRIu64
                     " tasks, %" PRIu64 " deps, %" PRIu64 " messages) need %" PRIu64 "; the file is corrupt",
                     s->path, rank, at, len, nt, nd, nm, BIN_RANK_HEAD + nt * BIN_TASK_BYTES + nd * 4 + nm * 16);
@@ -389,7 +400,7 @@ int replay_native_open(const char *path, const replay_opts *o, replay_source **o
 {
     FILE *f = fopen(path, "rb");
     if (!f)
-        return replay_errf(err, "%s: cannot open: %s", path, strerror(errno));
+        return replay_errf(err, "%s: cannot open: %s; check the trace path", path, strerror(errno));
     native_file *nf = replay_xcalloc(1, sizeof *nf);
     char head[16] = {0};
     size_t got = fread(head, 1, sizeof head, f);

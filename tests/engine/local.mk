@@ -11,8 +11,6 @@ tests_engine_test_ini_LDADD = libwarp.la $(CRITERION_LIBS) -lm
 tests_engine_test_units_CFLAGS = $(AM_CFLAGS) $(CRITERION_CFLAGS)
 tests_engine_test_units_LDADD = libwarp.la $(CRITERION_LIBS) -lm
 endif
-# Built by hand with clang (compile line inside); shipped in the tarball.
-EXTRA_DIST += tests/fuzz/fuzz_ini.c
 
 # --- rollback, determinism and option tests (torture helper) ---
 # The torture model: every state-saving style, warp_alloc queues, all RNG

@@ -48,6 +48,14 @@ rejected --total-lps --total-lps=many
 rejected --remote --remote=1.5
 rejected --mean --mean=x
 
+# A bad value in --config=FILE names FILE:LINE, the section and the key.
+cfg=$(mktemp) || exit 99
+printf '[engine]\nseed = 3\nbatch = 0\n' >"$cfg"
+rejected "$cfg:3: \[engine\] batch = 0: must be at least 1" --config="$cfg"
+printf '[phold]\nremote = x\n' >"$cfg"
+rejected "$cfg:2: \[phold\] remote = x: expected a finite number" --config="$cfg"
+rm -f "$cfg"
+
 run 0 "$PHOLD" --help
 [ "$TT_RC" = 0 ] || fail "phold --help: exit $TT_RC, expected 0"
 for opt in --synch --end --seed --events --queue --batch --gvt-interval --gvt --lps-per-kp --kps \

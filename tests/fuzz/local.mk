@@ -1,0 +1,122 @@
+# tests/fuzz/local.mk — `make fuzz [FUZZ_SECONDS=N] [FUZZ_TARGETS="ini goal"]`:
+# builds each libFuzzer harness with clang (ASan + UBSan) straight from the
+# parser sources, and runs it for FUZZ_SECONDS on a fresh copy of its seed
+# corpus in the build tree. Fails when clang's libFuzzer is missing (saying
+# what to install) or when any harness finds a crash, leak or sanitizer
+# report; the input is left as tests/fuzz/crash-TARGET-* in the build tree.
+# Never part of `make check`: the inputs fuzzing found live on as regression
+# tests in tests/fuzz/regress/ (test_fuzz_regress.sh).
+FUZZ_CC = clang
+FUZZ_SECONDS = 60
+FUZZ_TARGETS = ini options bigsim goal native otf2map
+FUZZ_CFLAGS = -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
+	-fno-omit-frame-pointer
+FUZZ_RUN_FLAGS = -rss_limit_mb=2048 -timeout=10 -print_final_stats=1
+FUZZ_REPLAY_SRC = $(srcdir)/models/replay/error.c $(srcdir)/models/replay/util.c \
+	$(srcdir)/models/replay/taskgraph.c $(srcdir)/models/replay/source.c \
+	$(srcdir)/models/replay/bigsim.c $(srcdir)/models/replay/goal.c \
+	$(srcdir)/models/replay/native.c $(srcdir)/models/replay/gen.c \
+	$(srcdir)/models/replay/otf2map.c
+FUZZ_INI_SRC = $(srcdir)/engine/ini.c $(srcdir)/engine/units.c
+
+# Per target: sources, extra flags, run flags and seed directories.
+fuzz_ini_src = $(srcdir)/tests/fuzz/fuzz_ini.c $(FUZZ_INI_SRC)
+fuzz_ini_run = -max_len=4096
+fuzz_ini_seeds = $(srcdir)/examples/configs
+fuzz_options_src = $(srcdir)/tests/fuzz/fuzz_options.c $(srcdir)/engine/options.c \
+	$(srcdir)/engine/errline.c $(FUZZ_INI_SRC)
+fuzz_options_flags = -I. -I$(srcdir)/engine -I$(srcdir)/rng `$(FUZZ_MPI_INCLUDES)`
+fuzz_options_run = -max_len=2048
+fuzz_options_seeds = $(srcdir)/tests/fuzz/seeds/options
+fuzz_trace_flags = -I$(srcdir)/models
+fuzz_bigsim_src = $(srcdir)/tests/fuzz/fuzz_trace.c $(FUZZ_REPLAY_SRC)
+fuzz_bigsim_flags = $(fuzz_trace_flags) -DFUZZ_FORMAT=bigsim
+fuzz_bigsim_run = -max_len=16384
+fuzz_bigsim_seeds = $(srcdir)/tests/fuzz/seeds/bigsim
+fuzz_goal_src = $(fuzz_bigsim_src)
+fuzz_goal_flags = $(fuzz_trace_flags) -DFUZZ_FORMAT=goal
+fuzz_goal_run = -max_len=4096
+fuzz_goal_seeds = $(srcdir)/tests/fuzz/seeds/goal
+fuzz_native_src = $(fuzz_bigsim_src)
+fuzz_native_flags = $(fuzz_trace_flags) -DFUZZ_FORMAT=native
+fuzz_native_run = -max_len=8192
+fuzz_native_seeds = $(srcdir)/tests/fuzz/seeds/native
+fuzz_otf2map_src = $(srcdir)/tests/fuzz/fuzz_otf2map.c $(FUZZ_REPLAY_SRC)
+fuzz_otf2map_flags = $(fuzz_trace_flags)
+fuzz_otf2map_run = -max_len=4096
+fuzz_otf2map_seeds = $(srcdir)/tests/fuzz/seeds/otf2map
+
+# mpi.h for options.c (internal.h): the -I flags of the MPI compiler wrapper.
+FUZZ_MPI_INCLUDES = $(MPICC) -show 2>/dev/null | tr ' ' '\n' | grep '^-I'
+# The sample traces (as the replay tests find them): the BigSim sample as one
+# bundle; its size is cut to max_len when libFuzzer loads it.
+FUZZ_SAMPLES = $(abs_top_srcdir)/../shared/traces
+
+fuzz:
+	@$(MKDIR_P) tests/fuzz; if ! printf 'int LLVMFuzzerTestOneInput(const char *d, long n) { return 0; }\n' | \
+	    $(FUZZ_CC) -x c -fsanitize=fuzzer,address,undefined -o tests/fuzz/probe - 2>/dev/null; then \
+	  echo "make fuzz: '$(FUZZ_CC) -fsanitize=fuzzer' does not work: install clang and its"; \
+	  echo "  runtime (Debian: apt-get install clang libclang-rt-14-dev; check with"; \
+	  echo "  dpkg -S libclang_rt.fuzzer), or set FUZZ_CC=/path/to/clang"; exit 2; \
+	fi; rm -f tests/fuzz/probe
+	@fail=0; for t in $(FUZZ_TARGETS); do \
+	  case $$t in \
+	    ini) src="$(fuzz_ini_src)"; flags=""; run="$(fuzz_ini_run)"; seeds="$(fuzz_ini_seeds)";; \
+	    options) src="$(fuzz_options_src)"; flags="$(fuzz_options_flags)"; run="$(fuzz_options_run)"; seeds="$(fuzz_options_seeds)";; \
+	    bigsim) src="$(fuzz_bigsim_src)"; flags="$(fuzz_bigsim_flags)"; run="$(fuzz_bigsim_run)"; seeds="$(fuzz_bigsim_seeds)";; \
+	    goal) src="$(fuzz_goal_src)"; flags="$(fuzz_goal_flags)"; run="$(fuzz_goal_run)"; seeds="$(fuzz_goal_seeds)";; \
+	    native) src="$(fuzz_native_src)"; flags="$(fuzz_native_flags)"; run="$(fuzz_native_run)"; seeds="$(fuzz_native_seeds)";; \
+	    otf2map) src="$(fuzz_otf2map_src)"; flags="$(fuzz_otf2map_flags)"; run="$(fuzz_otf2map_run)"; seeds="$(fuzz_otf2map_seeds)";; \
+	    *) echo "make fuzz: unknown target '$$t' (known: $(FUZZ_TARGETS))"; exit 2;; \
+	  esac; \
+	  bin=tests/fuzz/fuzz-$$t; corpus=tests/fuzz/corpus-$$t; \
+	  echo "== fuzz $$t: build"; \
+	  $(FUZZ_CC) $(FUZZ_CFLAGS) -I$(srcdir)/engine $$flags $$src -lm -o $$bin || { fail=1; continue; }; \
+	  rm -rf $$corpus; mkdir -p $$corpus; \
+	  for d in $$seeds; do cp $$d/* $$corpus/ 2>/dev/null; done; \
+	  $(SHELL) $(srcdir)/tests/fuzz/samples.sh $$t '$(FUZZ_SAMPLES)' $$corpus; \
+	  echo "== fuzz $$t: $(FUZZ_SECONDS) s on $$(ls $$corpus | wc -l) seeds"; \
+	  if ! ./$$bin $(FUZZ_RUN_FLAGS) $$run -max_total_time=$(FUZZ_SECONDS) \
+	       -artifact_prefix=tests/fuzz/crash-$$t- $$corpus > tests/fuzz/fuzz-$$t.log 2>&1; then \
+	    tail -n 40 tests/fuzz/fuzz-$$t.log; \
+	    echo "make fuzz: $$t FAILED; input: $$(ls tests/fuzz/crash-$$t-* 2>/dev/null | head -1)"; \
+	    echo "  reproduce: tests/fuzz/fuzz-$$t FILE; add it to tests/fuzz/regress/$$t/ with the fix"; \
+	    fail=1; \
+	  else \
+	    grep -E '^stat::number_of_executed_units|^stat::peak_rss_mb' tests/fuzz/fuzz-$$t.log | tr '\n' ' '; \
+	    echo "corpus now $$(ls $$corpus | wc -l) inputs"; \
+	  fi; \
+	done; test $$fail = 0
+
+.PHONY: fuzz
+EXTRA_DIST += tests/fuzz/fuzz_ini.c tests/fuzz/fuzz_options.c tests/fuzz/fuzz_trace.c \
+	tests/fuzz/fuzz_otf2map.c \
+	tests/fuzz/samples.sh tests/fuzz/mkseed_bigsim.py \
+	tests/fuzz/seeds tests/fuzz/regress
+
+# make check: the harnesses without libFuzzer, over the regression inputs and
+# the seeds (test_fuzz_regress.sh). The option harness replaces warp_fatal,
+# so it links the option parser's sources instead of libwarp.
+FUZZ_REGRESS_TRACE_SRC = tests/fuzz/fuzz_trace.c tests/fuzz/regress_main.c
+FUZZ_REGRESS_TRACE_LDADD = libwarpnet.la libwarp.la $(OTF2_LIBS) -lm
+check_PROGRAMS += tests/fuzz/regress-ini tests/fuzz/regress-options tests/fuzz/regress-bigsim \
+	tests/fuzz/regress-goal tests/fuzz/regress-native tests/fuzz/regress-otf2map
+tests_fuzz_regress_ini_SOURCES = tests/fuzz/fuzz_ini.c tests/fuzz/regress_main.c
+tests_fuzz_regress_ini_LDADD = libwarp.la -lm
+tests_fuzz_regress_options_SOURCES = tests/fuzz/fuzz_options.c tests/fuzz/regress_main.c \
+	engine/options.c engine/errline.c engine/ini.c engine/units.c
+tests_fuzz_regress_options_CFLAGS = $(AM_CFLAGS)
+tests_fuzz_regress_options_LDADD = -lm
+tests_fuzz_regress_bigsim_SOURCES = $(FUZZ_REGRESS_TRACE_SRC)
+tests_fuzz_regress_bigsim_CPPFLAGS = $(AM_CPPFLAGS) -DFUZZ_FORMAT=bigsim
+tests_fuzz_regress_bigsim_LDADD = $(FUZZ_REGRESS_TRACE_LDADD)
+tests_fuzz_regress_goal_SOURCES = $(FUZZ_REGRESS_TRACE_SRC)
+tests_fuzz_regress_goal_CPPFLAGS = $(AM_CPPFLAGS) -DFUZZ_FORMAT=goal
+tests_fuzz_regress_goal_LDADD = $(FUZZ_REGRESS_TRACE_LDADD)
+tests_fuzz_regress_native_SOURCES = $(FUZZ_REGRESS_TRACE_SRC)
+tests_fuzz_regress_native_CPPFLAGS = $(AM_CPPFLAGS) -DFUZZ_FORMAT=native
+tests_fuzz_regress_native_LDADD = $(FUZZ_REGRESS_TRACE_LDADD)
+tests_fuzz_regress_otf2map_SOURCES = tests/fuzz/fuzz_otf2map.c tests/fuzz/regress_main.c
+tests_fuzz_regress_otf2map_LDADD = $(FUZZ_REGRESS_TRACE_LDADD)
+TESTS += tests/fuzz/test_fuzz_regress.sh
+EXTRA_DIST += tests/fuzz/regress_main.c tests/fuzz/test_fuzz_regress.sh
