@@ -172,10 +172,13 @@ typedef struct warp_allocator {
 
 /* ---- transport (transport.c) ---------------------------------------------- */
 typedef struct warp_sendbuf warp_sendbuf;
+/* Send buffer size classes: 1 KiB << class, the last one buf_bytes. */
+#define WARP_SEND_CLASSES 24
 typedef struct warp_transport {
     size_t buf_bytes;        /* size of one aggregation buffer */
     warp_sendbuf **out;      /* per destination PE: buffer being filled */
-    warp_sendbuf *spare;     /* free buffers */
+    warp_sendbuf *spare[WARP_SEND_CLASSES]; /* free buffers, per size class */
+    int top_class;           /* the class of buf_bytes: aggregation buffers */
     warp_sendbuf *inflight;  /* MPI_Isend not yet complete */
     int *dirty;              /* destinations with a buffer being filled */
     int ndirty;

@@ -23,10 +23,16 @@ typedef struct wire_hdr {
     uint64_t parent_uid; /* the sending event's uid if it came from another PE, else 0 */
 } wire_hdr;
 
+/* Events are packed into a full-size buffer per destination; what is sent
+ * goes out in a copy sized to its contents (the next power of two from 1
+ * KiB): a batch typically flushes a few hundred bytes per destination, and
+ * hundreds of sends can be in flight behind a busy receiver, so full-size
+ * buffers in flight made the memory of long runs creep up. */
 struct warp_sendbuf {
     warp_sendbuf *next;
     MPI_Request req;
     int dest;
+    int cls;
     size_t used;
     char data[];
 };
@@ -47,6 +53,8 @@ void transport_init(warp_ctx *w)
     t->buf_bytes = 64 * 1024;
     if (t->buf_bytes < 4 * rec)
         t->buf_bytes = 4 * rec;
+    while (t->top_class < WARP_SEND_CLASSES - 1 && ((size_t)1024 << t->top_class) < t->buf_bytes)
+        t->top_class++;
     t->out = calloc((size_t)w->nranks, sizeof *t->out);
     t->nrecv = NRECV;
     t->rreq = malloc(NRECV * sizeof *t->rreq);
@@ -72,16 +80,22 @@ void transport_init(warp_ctx *w)
     t->next_uid = (uint64_t)w->rank << 44;
 }
 
-static warp_sendbuf *buf_get(warp_ctx *w, int dest)
+static size_t class_bytes(const warp_transport *t, int cls)
+{
+    return cls >= t->top_class ? t->buf_bytes : (size_t)1024 << cls;
+}
+
+static warp_sendbuf *buf_get(warp_ctx *w, int dest, int cls)
 {
     warp_transport *t = &w->tr;
-    warp_sendbuf *b = t->spare;
+    warp_sendbuf *b = t->spare[cls];
     if (b) {
-        t->spare = b->next;
+        t->spare[cls] = b->next;
     } else {
-        b = malloc(sizeof *b + t->buf_bytes);
+        b = malloc(sizeof *b + class_bytes(t, cls));
         if (!b)
             warp_fatal(WARP_EXIT_RESOURCE, "out of memory for send buffers on rank %d", w->rank);
+        b->cls = cls;
     }
     b->next = NULL;
     b->dest = dest;
@@ -89,11 +103,27 @@ static warp_sendbuf *buf_get(warp_ctx *w, int dest)
     return b;
 }
 
+static void buf_put(warp_transport *t, warp_sendbuf *b)
+{
+    b->next = t->spare[b->cls];
+    t->spare[b->cls] = b;
+}
+
 static void buf_send(warp_ctx *w, int dest)
 {
     warp_transport *t = &w->tr;
     warp_sendbuf *b = t->out[dest];
     t->out[dest] = NULL;
+    int cls = 0;
+    while (cls < t->top_class && class_bytes(t, cls) < b->used)
+        cls++;
+    if (cls < t->top_class) {
+        warp_sendbuf *s = buf_get(w, dest, cls);
+        memcpy(s->data, b->data, b->used);
+        s->used = b->used;
+        buf_put(t, b);
+        b = s;
+    }
     MPI_Isend(b->data, (int)b->used, MPI_BYTE, dest, WARP_TAG, MPI_COMM_WORLD, &b->req);
     b->next = t->inflight;
     t->inflight = b;
@@ -108,7 +138,7 @@ static char *reserve(warp_ctx *w, int dest, size_t len)
         b = NULL;
     }
     if (!b) {
-        b = t->out[dest] = buf_get(w, dest);
+        b = t->out[dest] = buf_get(w, dest, t->top_class);
         t->dirty[t->ndirty++] = dest;
     }
     char *p = b->data + b->used;
@@ -177,8 +207,7 @@ void transport_flush(warp_ctx *w)
         MPI_Test(&b->req, &done, MPI_STATUS_IGNORE);
         if (done) {
             *pp = b->next;
-            b->next = t->spare;
-            t->spare = b;
+            buf_put(t, b);
         } else {
             pp = &b->next;
         }
@@ -357,11 +386,12 @@ void transport_destroy(warp_ctx *w)
         t->inflight = b->next;
         free(b);
     }
-    while (t->spare) {
-        warp_sendbuf *b = t->spare;
-        t->spare = b->next;
-        free(b);
-    }
+    for (int c = 0; c < WARP_SEND_CLASSES; c++)
+        while (t->spare[c]) {
+            warp_sendbuf *b = t->spare[c];
+            t->spare[c] = b->next;
+            free(b);
+        }
     for (int i = 0; i < w->nranks; i++)
         free(t->out[i]);
     for (int i = 0; i < t->nrecv; i++) {
