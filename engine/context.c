@@ -1,6 +1,7 @@
 /* engine/context.c — the one engine context per process: MPI start and stop,
  * user-facing fatal errors, and small accessors. Errors print one line on the
- * rank that found them and stop every rank (MPI_Abort when several run). */
+ * rank that found them (rank 0 first, when several did) and stop every rank
+ * (MPI_Abort when several run). */
 #include "internal.h"
 
 #include <math.h>
@@ -25,6 +26,7 @@ bool warp_signal_pending(void)
     return signal_seen != 0;
 }
 static int fatal_multi; /* several ranks: stop them all */
+static int fatal_rank;
 
 double warp_wtime(void)
 {
@@ -39,6 +41,13 @@ static void vfatal(int code, const char *fmt, va_list ap)
     char line[1024];
     size_t len = warp_error_line(line, sizeof line, prog_name, fmt, ap);
     fflush(stdout);
+    if (fatal_multi && fatal_rank != 0) {
+        /* Errors in the options or the run file reach every rank at once:
+         * let rank 0 report and stop them all, so the user reads one line.
+         * If rank 0 is fine, this rank speaks after the pause. */
+        struct timespec defer = {1, 0};
+        nanosleep(&defer, NULL);
+    }
     /* One write: mpiexec forwards a line written in pieces in pieces, and
      * an abort may cut it. */
     ssize_t written = write(STDERR_FILENO, line, len);
@@ -96,6 +105,7 @@ warp_ctx *warp_init(int *argc, char ***argv)
     MPI_Comm_rank(MPI_COMM_WORLD, &w->rank);
     MPI_Comm_size(MPI_COMM_WORLD, &w->nranks);
     fatal_multi = w->nranks > 1;
+    fatal_rank = w->rank;
     signal(SIGINT, on_signal);
     signal(SIGTERM, on_signal);
     w->synch = w->nranks > 1 ? SYNCH_OPT : SYNCH_SEQ;

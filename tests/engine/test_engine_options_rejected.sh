@@ -1,6 +1,7 @@
 #!/bin/sh
 # Option parsing: every bad engine or model option stops the run with exit
-# code 2 and one line that names the option; unknown options are named too;
+# code 2 and one line that names the option (once, on 2 ranks too); unknown
+# options are named too;
 # --help exits 0 and lists the engine's and the model's options.
 . "$top_srcdir/tests/engine/test_torture_lib.sh"
 RUN_LIMIT=30
@@ -19,6 +20,18 @@ rejected() {
     grep -q -- "$name" "$TT_OUT" || fail "phold $*: the error does not name $name: $(head -n 1 "$TT_OUT")"
     grep -q '^phold: ' "$TT_OUT" || fail "phold $*: the error does not start with 'phold: ': $(head -n 1 "$TT_OUT")"
 }
+
+# On 2 ranks every rank finds the same error; the user still reads one line.
+rejected_2ranks() {
+    name=$1
+    shift
+    run_failing 2 "$PHOLD" --total-lps=4 --end=5 "$@"
+    [ "$TT_RC" = 2 ] || { fail "2 ranks: phold $*: exit $TT_RC, expected 2"; return; }
+    n=$(grep -c -- "$name" "$TT_OUT")
+    [ "$n" = 1 ] || fail "2 ranks: phold $*: the error is printed $n times, expected once: $(cat "$TT_OUT")"
+}
+rejected_2ranks --batch --batch=0
+rejected_2ranks --foo --foo=1
 
 rejected --batch --batch=0
 rejected --batch --batch=-3
