@@ -154,8 +154,8 @@ static void read_sampling(warp_ini *ini, net_model *n)
                       n->kind == NET_KIND_SIMPLE ? "simplenet" : "loggp");
     double count = ceil(n->end / iv);
     const double limit = (double)(UINT64_C(2) << 30); /* bytes of results per process */
-    double per = (double)n->routers * (double)n->max_radix * (double)n->vcs * sizeof(float) +
-                 (double)(n->nodes + n->routers) * 2 * sizeof(uint32_t);
+    uint32_t ports = (uint32_t)(n->max_radix * n->vcs);
+    double per = net_sample_interval_bytes(ports, n->nodes, n->routers);
     if (count * per > limit)
         warp_ini_fail(ini, "network", "sample",
                       "%.0f intervals of %g ns make %.1f GiB of time series per process; "
@@ -165,7 +165,7 @@ static void read_sampling(warp_ini *ini, net_model *n)
     s->interval = iv;
     s->end = n->end;
     s->count = (uint32_t)count;
-    s->ports = (uint32_t)(n->max_radix * n->vcs);
+    s->ports = ports;
 }
 
 static const warp_lp_type *lp_type_of(warp_lpid gid, const void *arg)

@@ -78,12 +78,10 @@ void net_sample_router_finish(const net_sampling *s, const void *area, uint64_t 
     }
 }
 
-uint64_t net_sample_result_bytes(const net_sampling *s, uint64_t nodes, uint64_t routers)
+double net_sample_interval_bytes(uint32_t ports, uint64_t nodes, uint64_t routers)
 {
-    if (!(s->interval > 0))
-        return 0;
-    return (uint64_t)s->count *
-           (routers * s->ports * sizeof(float) + (nodes + routers) * 2 * sizeof(uint32_t));
+    return (double)routers * ports * sizeof(float) +
+           (double)(nodes + routers) * 2 * sizeof(uint32_t);
 }
 
 int net_sample_results_alloc(net_results *r, const net_sampling *s)

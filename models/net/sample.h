@@ -52,8 +52,8 @@ void net_sample_term_finish(const net_sampling *s, const void *area, uint64_t te
 void net_sample_router_finish(const net_sampling *s, const void *area, uint64_t router,
                               net_results *r);
 
-/* Bytes of the results arrays for this grid (to refuse runs that cannot fit). */
-uint64_t net_sample_result_bytes(const net_sampling *s, uint64_t nodes, uint64_t routers);
+/* Bytes of the results arrays per interval (to refuse grids that cannot fit). */
+double net_sample_interval_bytes(uint32_t ports, uint64_t nodes, uint64_t routers);
 /* Allocates r's sample arrays; 0 on success. */
 int net_sample_results_alloc(net_results *r, const net_sampling *s);
 
