@@ -8,7 +8,7 @@
 
 #include "net/model.h"
 #include "net/net_impl.h"
-#include "net/registry.h"
+#include "catalog/catalog.h"
 
 static const char *const switching_names[] = {"cut-through", "store-forward", NULL};
 

@@ -3,7 +3,7 @@
  * [workload] type. A new topology or workload adds one line here. */
 #include <string.h>
 
-#include "net/registry.h"
+#include "catalog/catalog.h"
 #include "fattree/fattree_topo.h"
 #include "slimfly/slimfly.h"
 #include "torus/torus.h"
