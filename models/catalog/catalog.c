@@ -1,50 +1,38 @@
-/* net/topologies.c — the registry of packet topologies and workloads,
- * looked up by the names users write in [network] topology and
- * [workload] type. A new topology or workload adds one line here. */
-#include <string.h>
-
+/* catalog/catalog.c — every topology, network and workload Warpnet ships,
+ * by the names users write in [network] topology and [workload] type.
+ * The one file that knows them all: adding a model adds one line here (and
+ * its folder's local.mk to models/local.mk). Read by the warpnet driver. */
 #include "catalog/catalog.h"
 #include "fattree/fattree_topo.h"
+#include "replay/workload.h"
+#include "simple/simple.h"
 #include "slimfly/slimfly.h"
 #include "torus/torus.h"
-#include "replay/workload.h"
 #include "traffic/traffic.h"
 
+/* Topologies run on the packet network (the network layer's routers). */
 static const net_topology_ops *const topologies[] = {
     &torus_topology,
     &fattree_topology,
     &slimfly_topology,
+    NULL,
+};
+
+/* Networks with LP kinds of their own. */
+static const net_network_ops *const networks[] = {
+    &simplenet_network,
+    &loggp_network,
+    NULL,
 };
 
 static const net_workload_ops *const workloads[] = {
     &traffic_workload,
     &replay_workload,
+    NULL,
 };
 
-#define COUNT(a) (sizeof(a) / sizeof((a)[0]))
-
-const net_topology_ops *net_topology_find(const char *name)
-{
-    for (size_t i = 0; i < COUNT(topologies); i++)
-        if (strcmp(topologies[i]->name, name) == 0)
-            return topologies[i];
-    return NULL;
-}
-
-const char *net_topology_names(void)
-{
-    return "torus, fattree, slimfly, simplenet, loggp";
-}
-
-const net_workload_ops *net_workload_find(const char *name)
-{
-    for (size_t i = 0; i < COUNT(workloads); i++)
-        if (strcmp(workloads[i]->name, name) == 0)
-            return workloads[i];
-    return NULL;
-}
-
-const char *net_workload_names(void)
-{
-    return "traffic, replay";
-}
+const net_catalog catalog_builtin = {
+    .topologies = topologies,
+    .networks = networks,
+    .workloads = workloads,
+};

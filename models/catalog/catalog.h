@@ -1,12 +1,12 @@
-/* net/registry.h — lookup of workloads by name (topologies: topology.h). */
-#ifndef NET_REGISTRY_H
-#define NET_REGISTRY_H
+/* catalog/catalog.h — what a run can be built from: the topologies, networks
+ * and workloads of this build (net/model.h's net_catalog). It sits above
+ * every model; the network layer itself knows none of them by name. */
+#ifndef CATALOG_CATALOG_H
+#define CATALOG_CATALOG_H
 
-#include "net/net.h"
+#include "net/model.h"
 
-/* The workload named `name` ([workload] type), or NULL. */
-const net_workload_ops *net_workload_find(const char *name);
-/* Comma-separated list of known workload names, for error messages. */
-const char *net_workload_names(void);
+/* Everything Warpnet ships. */
+extern const net_catalog catalog_builtin;
 
 #endif

@@ -133,8 +133,11 @@ double net_injection_bandwidth(const net_model *net); /* bytes/ns of one NIC */
 double net_warmup(const net_model *net);
 /* Terminal of a rank (placement). */
 uint64_t net_rank_terminal(const net_model *net, uint64_t rank);
-/* The topology (NULL for analytic networks) and its description. */
+/* The topology (NULL for networks without one) and its description. */
 const net_topology_ops *net_topology(const net_model *net, const void **topo);
+/* Bytes above which an MPI-like workload uses a rendezvous protocol on this
+ * network (LogGOPS's S), or 0 when the network prescribes none. */
+uint64_t net_eager_limit(const net_model *net);
 
 #ifdef __cplusplus
 }

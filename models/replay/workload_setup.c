@@ -15,7 +15,6 @@
 
 #include "replay/util.h"
 #include "replay/workload_impl.h"
-#include "simple/simple.h"
 
 static const char *const format_names[] = {"bigsim", "otf2", "goal", "native", "gen", NULL};
 
@@ -102,7 +101,7 @@ static void *rp_setup(warp_ini *ini, const net_model *net)
     rp_config *c = replay_xcalloc(1, sizeof *c);
     c->nranks = net_ranks(net);
     c->overhead_ns = warp_ini_time_ns(ini, "replay", "overhead", 0);
-    c->loggp_S = net_loggp_eager_limit(net);
+    c->loggp_S = net_eager_limit(net);
     c->loggops = c->loggp_S > 0;
     c->per_byte_ns = warp_ini_double(ini, "replay", "per_byte_ns", 0, 0, 1e9);
     if (c->overhead_ns < 0)

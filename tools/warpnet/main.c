@@ -10,6 +10,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "catalog/catalog.h"
 #include "net/model.h"
 #include "net/sample.h"
 #include "summary.h"
@@ -160,7 +161,7 @@ int main(int argc, char **argv)
                    warp_ini_where(ini, "network", "sample"));
 
     double end = warp_end_time(w);
-    net_model *n = net_model_build(ini, end, warp_seed(w));
+    net_model *n = net_model_build(ini, &catalog_builtin, end, warp_seed(w));
     wn_reference ref;
     wn_reference_read(&ref, ini, n);
     warp_ini_reject_unused(ini, NULL);
