@@ -1,4 +1,4 @@
-/* ini_internal.h — what engine/ini.c, engine/units.c and the INI fuzz harness
+/* ini_internal.h — what config/ini.c, config/units.c and the INI fuzz harness
  * share; not installed. The *_parse functions never exit: they report errors
  * as values so that a fuzzer can drive them, and ini.c turns those into the
  * one-line "warpnet: ..." exit of warp_ini.h. */

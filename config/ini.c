@@ -1,4 +1,4 @@
-/* engine/ini.c — INI run files: parsing, overrides, typed getters, unused keys.
+/* config/ini.c — INI run files: parsing, overrides, typed getters, unused keys.
  * Invariant: every stored value carries its origin ("file:LINE", "--sec.key"),
  * and every user error leaves through ini_vdie() as ONE "warpnet: PLACE: ..."
  * line, exit code 2 (3 when memory runs out); the parser itself returns errors

@@ -1,4 +1,4 @@
-/* engine/errline.c — the text of a user-facing fatal error: "PROG: message\n"
+/* config/errline.c — the text of a user-facing fatal error: "PROG: message\n"
  * on exactly one line, whatever the message quotes. Option values and names
  * come from the user and may hold newlines or terminal escapes; they are
  * shown as '?'. Called by warp_fatal (context.c) and the option fuzz harness. */

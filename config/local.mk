@@ -1,0 +1,4 @@
+# config/local.mk — the configuration part of libwarp, below the engine: INI
+# run files, numbers with units, and the one-line error path.
+libwarp_la_SOURCES += config/ini.c config/units.c config/ini_internal.h config/errline.c
+include_HEADERS += config/warp_ini.h
