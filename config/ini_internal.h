@@ -8,6 +8,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "warp_error.h"
 #include "warp_ini.h"
 
 /* The `why` of the unit parsers for a bare number; ini.c compares the pointer

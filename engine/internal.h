@@ -13,15 +13,6 @@
 
 #include "warp.h"
 
-/* Exit codes (documented in the README). */
-enum {
-    WARP_EXIT_INTERNAL = 1, /* an engine invariant broke: a bug */
-    WARP_EXIT_USAGE = 2,    /* bad option, config or input file */
-    WARP_EXIT_RESOURCE = 3, /* out of event memory or similar */
-    WARP_EXIT_CHECK = 4,    /* --synch=check found a reverse-handler bug */
-    WARP_EXIT_SIGNAL = 5,   /* interrupted */
-};
-
 typedef enum warp_synch {
     SYNCH_SEQ = 1,
     SYNCH_CONS = 2,
@@ -279,11 +270,6 @@ struct warp_ctx {
 
 /* options.c: frees what option parsing allocated (file names, config files). */
 void warp_free_options(warp_ctx *w);
-
-/* errline.c: formats "PROG: message\n" into line (cap >= 4 bytes), control
- * characters of the message shown as '?', cut to fit; returns its length. */
-size_t warp_error_line(char *line, size_t cap, const char *prog, const char *fmt, va_list ap)
-    __attribute__((format(printf, 4, 0)));
 
 /* context.c */
 double warp_wtime(void);

@@ -287,10 +287,11 @@ void warp_run(warp_ctx *w, const warp_model *m)
         w->stats.run_s = run_s;
         stats_finish(w);
         report_close(w, false);
+        const char *prog = warp_program_name();
         if (w->rank == 0)
-            fprintf(stderr, "warpnet: interrupted by a signal at GVT %.9g of %.9g: the statistics above "
+            fprintf(stderr, "%s%sinterrupted by a signal at GVT %.9g of %.9g: the statistics above "
                             "are partial and no model results were written\n",
-                    w->gvt_value, w->end);
+                    prog ? prog : "", prog ? ": " : "", w->gvt_value, w->end);
         fflush(NULL);
         /* Messages may still be in flight: no orderly MPI_Finalize, but no
          * rank aborts before rank 0 has said why. */

@@ -9,6 +9,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "warp_error.h" /* warp_fatal, exit codes WARP_EXIT_*, warp_xcalloc */
 #include "warp_rng.h"
 
 #ifdef __cplusplus
@@ -97,7 +98,8 @@ typedef struct warp_opt {
     const char *help;
 } warp_opt;
 
-/* Initialises MPI and the engine context. Call once, first thing in main. */
+/* Initialises MPI and the engine context. Call once, first thing in main
+ * (after warp_set_program_name, if the program names itself). */
 warp_ctx *warp_init(int *argc, char ***argv);
 
 /* Parses engine options and the model's options (model_opts may be NULL) from
@@ -126,9 +128,8 @@ void warp_finalize(warp_ctx *w);
 int warp_rank(const warp_ctx *w);
 int warp_nranks(const warp_ctx *w);
 
-/* Stops the run on every rank with a user-facing error (exit code 2 for usage
- * and input errors, 3 for resource exhaustion). printf-style. */
-void warp_fatal(int code, const char *fmt, ...) __attribute__((noreturn, format(printf, 2, 3)));
+/* warp_fatal (warp_error.h) stops the run on every rank once warp_init has
+ * run: the rank that failed reports (rank 0 first when all did). */
 
 /* Engine settings a model may read after warp_parse_args. */
 double warp_end_time(const warp_ctx *w);

@@ -11,29 +11,20 @@
 #include "net/model.h"
 #include "net/net_impl.h"
 
-static void *xcalloc(size_t n, size_t size)
-{
-    void *p = calloc(n ? n : 1, size);
-    if (!p)
-        warp_fatal(3, "out of memory building the network (%zu x %zu bytes); use a "
-                      "smaller network or more ranks", n, size);
-    return p;
-}
-
 /* Places ranks on terminals: linear, random (seeded), or a file listing one
  * terminal per line for ranks 0, 1, ... */
 static void place(warp_ini *ini, net_model *n, uint64_t seed)
 {
     const char *how = warp_ini_string(ini, "network", "placement", "linear");
-    n->rank_term = xcalloc(n->ranks, sizeof *n->rank_term);
-    n->term_rank = xcalloc(n->nodes, sizeof *n->term_rank);
+    n->rank_term = warp_xcalloc(n->ranks, sizeof *n->rank_term);
+    n->term_rank = warp_xcalloc(n->nodes, sizeof *n->term_rank);
     for (uint64_t t = 0; t < n->nodes; t++)
         n->term_rank[t] = -1;
     if (strcmp(how, "linear") == 0) {
         for (uint64_t r = 0; r < n->ranks; r++)
             n->rank_term[r] = r;
     } else if (strcmp(how, "random") == 0) {
-        uint64_t *perm = xcalloc(n->nodes, sizeof *perm);
+        uint64_t *perm = warp_xcalloc(n->nodes, sizeof *perm);
         for (uint64_t t = 0; t < n->nodes; t++)
             perm[t] = t;
         warp_rng rng = warp_rng_stream(seed, UINT64_MAX);
@@ -176,7 +167,7 @@ static const net_workload_ops *find_workload(warp_ini *ini, const net_catalog *c
 
 net_model *net_model_build(warp_ini *ini, const net_catalog *cat, double end, uint64_t seed)
 {
-    net_model *n = xcalloc(1, sizeof *n);
+    net_model *n = warp_xcalloc(1, sizeof *n);
     n->end = end;
     n->net_ops = find_network(ini, cat, n);
     n->net = n->net_ops->setup(ini, n);
@@ -195,7 +186,7 @@ net_model *net_model_build(warp_ini *ini, const net_catalog *cat, double end, ui
 
     n->res = net_results_new(n->nodes, n->routers, n->max_radix);
     if (!n->res || net_sample_results_alloc(n->res, &n->sampling) != 0)
-        warp_fatal(3, "out of memory for per-terminal statistics of %llu nodes",
+        warp_fatal(WARP_EXIT_RESOURCE, "out of memory for per-terminal statistics of %llu nodes",
                    (unsigned long long)n->nodes);
     n->model.name = "warpnet";
     n->model.total_lps = n->nodes + n->lps + n->ranks;

@@ -50,7 +50,7 @@ static void *packet_setup(warp_ini *ini, net_model *n)
     n->vcs = n->topo_ops->vcs(n->topo);
     n->max_radix = n->topo_ops->max_radix(n->topo);
     if (n->vcs < 1 || n->vcs > NET_MAX_VCS)
-        warp_fatal(2, "topology %s asks for %d VCs; at most %d are supported",
+        warp_fatal(WARP_EXIT_USAGE, "topology %s asks for %d VCs; at most %d are supported",
                    n->topo_ops->name, (int)n->vcs, NET_MAX_VCS);
     read_buffers(ini, &n->params, n->vcs);
     net_attach a = n->topo_ops->attach(n->topo, 0);

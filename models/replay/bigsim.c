@@ -15,7 +15,7 @@
 
 #include "replay/bigsim.h"
 #include "replay/source.h"
-#include "replay/util.h"
+#include "warp_error.h"
 
 #define BS_MAGIC 0xF9BDEA10u /* bytes 10 EA BD F9 read little-endian */
 #define BS_MAX_LOG_VERSION 6
@@ -170,7 +170,7 @@ static long file_size(const char *path)
 static char *join(const char *dir, const char *name)
 {
     size_t n = strlen(dir) + strlen(name) + 2;
-    char *p = replay_xcalloc(n, 1);
+    char *p = warp_xcalloc(n, 1);
     snprintf(p, n, "%s/%s", dir, name);
     return p;
 }
@@ -577,7 +577,7 @@ static int read_file_table(const char *dir, bs_trace *t, int32_t e, replay_err *
                     "has %ld; the file is truncated", f->path, f->nlocal, 4L * f->nlocal, f->size);
         goto out;
     }
-    f->offsets = replay_xcalloc((size_t)f->nlocal, sizeof *f->offsets);
+    f->offsets = warp_xcalloc((size_t)f->nlocal, sizeof *f->offsets);
     for (int32_t i = 0; i < f->nlocal; i++)
         if (!cur_i32(&c, &f->offsets[i])) {
             replay_errf(err, "%s: truncated offset table at byte %ld (file ends at %ld)", f->path,
@@ -593,7 +593,7 @@ out:
 int replay_bigsim_open(const char *path, const replay_opts *o, replay_source **out, replay_err *err)
 {
     /* Accept the directory or the summary file itself. */
-    char *dir = replay_xstrdup(path);
+    char *dir = warp_xstrdup(path);
     size_t n = strlen(dir);
     if (n >= 7 && strcmp(dir + n - 7, "bgTrace") == 0) {
         dir[n - 7] = 0;
@@ -602,7 +602,7 @@ int replay_bigsim_open(const char *path, const replay_opts *o, replay_source **o
         if (!*dir)
             strcpy(dir, ".");
     }
-    bs_trace *t = replay_xcalloc(1, sizeof *t);
+    bs_trace *t = warp_xcalloc(1, sizeof *t);
     t->skip_msg_id = -1;
     int rc = read_summary(dir, t, err);
     /* The table grows with the files found: a summary announcing 2^31 files
@@ -610,7 +610,7 @@ int replay_bigsim_open(const char *path, const replay_opts *o, replay_source **o
     for (int32_t e = 0, cap = 0; !rc && e < t->nfiles; e++) {
         if (e == cap) {
             cap = cap > t->nfiles / 2 ? t->nfiles : cap ? 2 * cap : (t->nfiles < 64 ? t->nfiles : 64);
-            t->files = replay_xrealloc(t->files, (size_t)cap * sizeof *t->files);
+            t->files = warp_xrealloc(t->files, (size_t)cap * sizeof *t->files);
             memset(t->files + e, 0, (size_t)(cap - e) * sizeof *t->files);
         }
         t->nfiles_read = e + 1;

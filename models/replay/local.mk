@@ -2,7 +2,6 @@
 # task-graph representation and its reference timing.
 LIBWARPNET_SOURCES += \
 	models/replay/error.c models/replay/error.h \
-	models/replay/util.c models/replay/util.h \
 	models/replay/taskgraph.c models/replay/taskgraph.h \
 	models/replay/source.c models/replay/source.h \
 	models/replay/bigsim.c models/replay/bigsim.h \

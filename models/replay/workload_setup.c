@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "replay/util.h"
+#include "warp_error.h"
 #include "replay/workload_impl.h"
 
 static const char *const format_names[] = {"bigsim", "otf2", "goal", "native", "gen", NULL};
@@ -24,7 +24,7 @@ static void place_job(warp_ini *ini, rp_config *c, int j, const char *sec, uint6
 {
     rp_job *job = &c->jobs[j];
     const char *how = warp_ini_string(ini, sec, "placement", "linear");
-    job->global = replay_xcalloc((size_t)job->ranks, sizeof *job->global);
+    job->global = warp_xcalloc((size_t)job->ranks, sizeof *job->global);
     if (!strcmp(how, "linear")) {
         for (int32_t r = 0; r < job->ranks; r++) {
             while (*next_linear < c->nranks && c->rank_job[*next_linear] >= 0)
@@ -37,7 +37,7 @@ static void place_job(warp_ini *ini, rp_config *c, int j, const char *sec, uint6
         }
     } else if (!strcmp(how, "random")) {
         uint64_t nfree = 0;
-        uint64_t *free_ranks = replay_xcalloc(c->nranks, sizeof *free_ranks);
+        uint64_t *free_ranks = warp_xcalloc(c->nranks, sizeof *free_ranks);
         for (uint64_t r = 0; r < c->nranks; r++)
             if (c->rank_job[r] < 0)
                 free_ranks[nfree++] = r;
@@ -98,7 +98,7 @@ static FILE *open_output(warp_ini *ini, const char *key, const char *header)
 
 static void *rp_setup(warp_ini *ini, const net_model *net)
 {
-    rp_config *c = replay_xcalloc(1, sizeof *c);
+    rp_config *c = warp_xcalloc(1, sizeof *c);
     c->nranks = net_ranks(net);
     c->overhead_ns = warp_ini_time_ns(ini, "replay", "overhead", 0);
     c->loggp_S = net_eager_limit(net);
@@ -112,8 +112,8 @@ static void *rp_setup(warp_ini *ini, const net_model *net)
     replay_opts o = replay_opts_default();
     o.ampi_overhead_ns = (uint64_t)warp_ini_time_ns(ini, "replay", "ampi_overhead", 100);
     o.otf2_eager_limit = warp_ini_bytes(ini, "replay", "eager_limit", 65536);
-    c->rank_job = replay_xcalloc(c->nranks, sizeof *c->rank_job);
-    c->rank_local = replay_xcalloc(c->nranks, sizeof *c->rank_local);
+    c->rank_job = warp_xcalloc(c->nranks, sizeof *c->rank_job);
+    c->rank_local = warp_xcalloc(c->nranks, sizeof *c->rank_local);
     for (uint64_t r = 0; r < c->nranks; r++)
         c->rank_job[r] = c->rank_local[r] = -1;
     char sec[32];
@@ -121,7 +121,7 @@ static void *rp_setup(warp_ini *ini, const net_model *net)
         c->njobs++;
     if (!c->njobs)
         warp_ini_fail(ini, "workload", "type", "replay needs at least one [job.0] section with trace = PATH");
-    c->jobs = replay_xcalloc((size_t)c->njobs, sizeof *c->jobs);
+    c->jobs = warp_xcalloc((size_t)c->njobs, sizeof *c->jobs);
     uint64_t next_linear = 0;
     uint64_t seed = (uint64_t)warp_ini_int(ini, "replay", "placement_seed", 1, 0, INT64_MAX);
     for (int j = 0; j < c->njobs; j++) {
@@ -130,19 +130,19 @@ static void *rp_setup(warp_ini *ini, const net_model *net)
         const char *trace = warp_ini_string(ini, sec, "trace", NULL);
         if (!trace)
             warp_ini_fail(ini, sec, "trace", "missing; give the trace path (or gen:KIND:...)");
-        job->trace = replay_xstrdup(trace);
+        job->trace = warp_xstrdup(trace);
         int f = warp_ini_choice(ini, sec, "format", format_names, -1);
-        job->format = f >= 0 ? replay_xstrdup(format_names[f]) : NULL;
+        job->format = f >= 0 ? warp_xstrdup(format_names[f]) : NULL;
         replay_err err;
         if (replay_source_open(job->trace, job->format, &o, &job->src, &err))
-            warp_fatal(2, "%s", err.msg);
+            warp_fatal(WARP_EXIT_USAGE, "%s", err.msg);
         job->ranks = (int32_t)warp_ini_int(ini, sec, "ranks", job->src->nranks, 1, INT32_MAX);
         if (job->ranks != job->src->nranks)
             warp_ini_fail(ini, sec, "ranks", "the trace has %d ranks", job->src->nranks);
         job->iterations = (uint32_t)warp_ini_int(ini, sec, "iterations", 1, 1, 1 << 20);
         place_job(ini, c, j, sec, &next_linear, seed + (uint64_t)j);
     }
-    c->res = replay_xcalloc(c->nranks, sizeof *c->res);
+    c->res = warp_xcalloc(c->nranks, sizeof *c->res);
     replay_lp_type(&c->type);
     return c;
 }
@@ -205,8 +205,8 @@ static void rp_reduce(const void *wl)
     if (nprocs == 1)
         return;
     uint64_t n = c->nranks;
-    double *d = replay_xcalloc(2 * n, sizeof *d);
-    uint64_t *u = replay_xcalloc(6 * n, sizeof *u);
+    double *d = warp_xcalloc(2 * n, sizeof *d);
+    uint64_t *u = warp_xcalloc(6 * n, sizeof *u);
     for (uint64_t i = 0; i < n; i++) {
         const rp_result *x = &c->res[i];
         d[2 * i] = x->kickoff;

@@ -172,9 +172,7 @@ static void read_loggp(warp_ini *ini, nic_net *c)
 static void *nic_setup(warp_ini *ini, net_model *n, int loggp)
 {
     const char *sec = loggp ? "loggp" : "simplenet";
-    nic_net *c = calloc(1, sizeof *c);
-    if (!c)
-        warp_fatal(3, "out of memory for the %s network", sec);
+    nic_net *c = warp_xcalloc(1, sizeof *c);
     c->loggp = loggp;
     if (loggp)
         read_loggp(ini, c);

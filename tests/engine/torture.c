@@ -427,11 +427,11 @@ int main(int argc, char **argv)
     };
     warp_parse_args(w, &argc, argv, opts, "torture", "usage: torture [options]");
     if (argc > 1)
-        warp_fatal(2, "unexpected argument '%s'; see --help", argv[1]);
+        warp_fatal(WARP_EXIT_USAGE, "unexpected argument '%s'; see --help", argv[1]);
     if (!total)
-        warp_fatal(2, "--lps=0: the torture model needs at least one LP");
+        warp_fatal(WARP_EXIT_USAGE, "--lps=0: the torture model needs at least one LP");
     if (!(lookahead >= 0))
-        warp_fatal(2, "--lookahead=%g: must be >= 0", lookahead);
+        warp_fatal(WARP_EXIT_USAGE, "--lookahead=%g: must be >= 0", lookahead);
     tort_acc acc = {0};
     tort_cfg cfg = {
         .total = total,

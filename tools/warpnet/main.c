@@ -1,8 +1,8 @@
 /* warpnet/main.c — the warpnet driver: reads a run file, builds the network
  * and workload, runs the engine, and reports on rank 0.
  * Precedence of settings: run file < --section.key=value < engine options
- * on the command line. Exit codes: 0 ok, 1 conservation violated (a bug),
- * 2 usage or input error, 3 resources. */
+ * on the command line. Exit codes (warp_error.h): 0 ok, 1 conservation
+ * violated (a bug), 2 usage or input error, 3 resources. */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -51,7 +51,7 @@ static const char *end_in_ns(const char *value, const char *where, char *buf, si
     double ns;
     const char *why;
     if (warp_parse_time_ns(value, &ns, &why) != 0)
-        warp_fatal(2, "%s: end = %s: %s (write e.g. end = 100us)", where, value, why);
+        warp_fatal(WARP_EXIT_USAGE, "%s: end = %s: %s (write e.g. end = 100us)", where, value, why);
     snprintf(buf, n, "%.17g", ns);
     return buf;
 }
@@ -63,7 +63,7 @@ static void apply_engine_key(const char *key, const char *value, const char *whe
     if (strcmp(key, "end") == 0)
         value = end_in_ns(value, where, buf, sizeof buf);
     if (!warp_set_option(a->w, key, value, where))
-        warp_fatal(2, "%s: [engine] %s = %s: not an engine option; see warpnet --help",
+        warp_fatal(WARP_EXIT_USAGE, "%s: [engine] %s = %s: not an engine option; see warpnet --help",
                    where, key, value);
 }
 
@@ -85,11 +85,12 @@ static int report_main(const char *argv0, char **argv)
     execvp("warpnet-report", argv);
     fprintf(stderr, "warpnet: report: cannot run warpnet-report (%s); install it next to warpnet "
                     "or put it on PATH\n", strerror(errno));
-    return 3;
+    return WARP_EXIT_RESOURCE;
 }
 
 int main(int argc, char **argv)
 {
+    warp_set_program_name("warpnet");
     if (argc > 1 && strcmp(argv[1], "report") == 0)
         return report_main(argv[0], argv + 1);
     if (argc > 1 && strcmp(argv[1], "sweep") == 0)
@@ -147,17 +148,17 @@ int main(int argc, char **argv)
     warp_parse_args(w, &argc, argv, opts, "warpnet", usage);
     if (!ini) {
         if (argc > 1)
-            warp_fatal(2, "%s: cannot read the run file; give an existing RUN.ini",
+            warp_fatal(WARP_EXIT_USAGE, "%s: cannot read the run file; give an existing RUN.ini",
                        argv[1]);
-        warp_fatal(2, "no run file given; usage: warpnet [options] RUN.ini");
+        warp_fatal(WARP_EXIT_USAGE, "no run file given; usage: warpnet [options] RUN.ini");
     }
     if (argc > 1)
-        warp_fatal(2, "%s: unexpected argument; options take the form --name=value",
+        warp_fatal(WARP_EXIT_USAGE, "%s: unexpected argument; options take the form --name=value",
                    argv[1]);
     if (sample)
         warp_ini_set(ini, "network", "sample", sample, "--sample");
     if (warp_ini_get(ini, "network", "sample") && !out)
-        warp_fatal(2, "%s: time series go into samples.csv of the output directory; add --out=DIR",
+        warp_fatal(WARP_EXIT_USAGE, "%s: time series go into samples.csv of the output directory; add --out=DIR",
                    warp_ini_where(ini, "network", "sample"));
 
     double end = warp_end_time(w);
@@ -170,7 +171,7 @@ int main(int argc, char **argv)
     if (dot) {
         const char *why = NULL;
         if (rank0 && net_dump_dot(n, dot, &why) != 0)
-            warp_fatal(2, "--dump-topology=%s: %s", dot, why);
+            warp_fatal(WARP_EXIT_USAGE, "--dump-topology=%s: %s", dot, why);
     }
     if (describe || dot) {
         if (describe && rank0)
@@ -184,7 +185,7 @@ int main(int argc, char **argv)
 
     if (out) {
         if (rank0 && mkdir(out, 0777) != 0 && errno != EEXIST)
-            warp_fatal(2, "--out=%s: cannot create the directory (%s)", out, strerror(errno));
+            warp_fatal(WARP_EXIT_USAGE, "--out=%s: cannot create the directory (%s)", out, strerror(errno));
         char file[4096];
         if (!engine_stats_given) {
             snprintf(file, sizeof file, "%s/engine.csv", out);
@@ -208,14 +209,14 @@ int main(int argc, char **argv)
         wn_summary_compute(&s, n, r, end, net_warmup(n), &ref);
         wn_summary_print(&s, n, r, stdout);
         if (out && wn_summary_write(&s, n, r, warp_last_stats(w), out) != 0)
-            warp_fatal(2, "--out=%s: cannot write the result files there", out);
+            warp_fatal(WARP_EXIT_USAGE, "--out=%s: cannot write the result files there", out);
         if (out && r->samples) {
             char file[4096];
             snprintf(file, sizeof file, "%s/samples.csv", out);
             if (net_samples_write(r, file) != 0)
-                warp_fatal(2, "--out=%s: cannot write samples.csv there", out);
+                warp_fatal(WARP_EXIT_USAGE, "--out=%s: cannot write samples.csv there", out);
         }
-        rc = s.conserved ? 0 : 1;
+        rc = s.conserved ? WARP_EXIT_OK : WARP_EXIT_INTERNAL;
     }
     net_model_free(n);
     warp_ini_free(ini);
