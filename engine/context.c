@@ -94,8 +94,11 @@ warp_ctx *warp_init(int *argc, char ***argv)
     warp_ctx *w = calloc(1, sizeof *w);
     if (!w)
         warp_fatal(WARP_EXIT_RESOURCE, "out of memory for the engine context");
-    MPI_Comm_rank(MPI_COMM_WORLD, &w->rank);
-    MPI_Comm_size(MPI_COMM_WORLD, &w->nranks);
+    /* Its own communicator: a host program's MPI traffic beside the engine's
+     * can never match the engine's receives. */
+    MPI_Comm_dup(MPI_COMM_WORLD, &w->comm);
+    MPI_Comm_rank(w->comm, &w->rank);
+    MPI_Comm_size(w->comm, &w->nranks);
     fatal_multi = w->nranks > 1;
     fatal_rank = w->rank;
     warp_set_fatal_stop(stop_ranks);
@@ -116,8 +119,11 @@ warp_ctx *warp_init(int *argc, char ***argv)
 void warp_finalize(warp_ctx *w)
 {
     warp_free_options(w);
-    free(w);
     int fin = 0;
+    MPI_Finalized(&fin);
+    if (!fin)
+        MPI_Comm_free(&w->comm);
+    free(w);
     MPI_Finalized(&fin);
     if (!fin)
         MPI_Finalize();

@@ -206,6 +206,7 @@ typedef struct warp_timers {
 
 struct warp_ctx {
     int rank, nranks;
+    MPI_Comm comm;        /* the engine's own duplicate of MPI_COMM_WORLD */
     /* options */
     warp_synch synch;
     bool synch_set;

@@ -106,7 +106,7 @@ static void check_memory(const warp_ctx *w, uint64_t lp_bytes)
     uint64_t avail = mem_available();
     int per_node = 1;
     MPI_Comm node;
-    MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node);
+    MPI_Comm_split_type(w->comm, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node);
     MPI_Comm_size(node, &per_node);
     MPI_Comm_free(&node);
     if (!avail || lp_bytes <= avail / (uint64_t)per_node)
@@ -260,7 +260,7 @@ void warp_run(warp_ctx *w, const warp_model *m)
             w->cur_lp = NULL;
         }
     }
-    MPI_Barrier(MPI_COMM_WORLD);
+    MPI_Barrier(w->comm);
     w->t_setup = warp_wtime() - t0;
     w->t_start = warp_wtime();
     w->last_progress = w->last_heartbeat = w->t_start;
@@ -295,7 +295,7 @@ void warp_run(warp_ctx *w, const warp_model *m)
         fflush(NULL);
         /* Messages may still be in flight: no orderly MPI_Finalize, but no
          * rank aborts before rank 0 has said why. */
-        MPI_Barrier(MPI_COMM_WORLD);
+        MPI_Barrier(w->comm);
         if (w->nranks > 1)
             MPI_Abort(MPI_COMM_WORLD, WARP_EXIT_SIGNAL);
         exit(WARP_EXIT_SIGNAL);

@@ -160,6 +160,28 @@ typedef struct warp_stats {
 /* Statistics of the last warp_run, identical on every rank. */
 const warp_stats *warp_last_stats(const warp_ctx *w);
 
+/* ---- Model results across ranks ------------------------------------------- */
+
+typedef enum warp_type {
+    WARP_TYPE_U32,    /* uint32_t */
+    WARP_TYPE_U64,    /* uint64_t */
+    WARP_TYPE_FLOAT,  /* float */
+    WARP_TYPE_DOUBLE, /* double */
+} warp_type;
+
+typedef enum warp_op {
+    WARP_OP_SUM,
+    WARP_OP_MAX,
+} warp_op;
+
+/* Collective (every rank calls it, outside handlers): combines the n values
+ * of type t at buf of every rank with op into buf on rank 0; the other
+ * ranks' buf is left as it was. Any n (sent in pieces). Sums of floating
+ * values are exact only when each value is nonzero on at most one rank. */
+void warp_reduce_to_root(const warp_ctx *w, void *buf, uint64_t n, warp_type t, warp_op op);
+/* (The engine's own MPI communicator, for host programs that use MPI
+ * beside libwarp: warp_comm in warp_mpi.h.) */
+
 /* ---- Inside handlers ------------------------------------------------------ */
 
 warp_lpid warp_lp_id(const warp_lp *lp);

@@ -165,9 +165,11 @@ static const net_workload_ops *find_workload(warp_ini *ini, const net_catalog *c
                            offsetof(net_workload_ops, name), &len));
 }
 
-net_model *net_model_build(warp_ini *ini, const net_catalog *cat, double end, uint64_t seed)
+net_model *net_model_build(warp_ini *ini, const net_catalog *cat, const warp_ctx *w)
 {
     net_model *n = warp_xcalloc(1, sizeof *n);
+    double end = warp_end_time(w);
+    n->engine = w;
     n->end = end;
     n->net_ops = find_network(ini, cat, n);
     n->net = n->net_ops->setup(ini, n);
@@ -175,7 +177,7 @@ net_model *net_model_build(warp_ini *ini, const net_catalog *cat, double end, ui
         net_sampling_read(ini, n); /* refuses time series without ports to sample */
     n->ranks = (uint64_t)warp_ini_int(ini, "network", "ranks", (int64_t)n->nodes, 1,
                                       (int64_t)n->nodes);
-    place(ini, n, seed);
+    place(ini, n, warp_seed(w));
     n->warmup = warp_ini_time_ns(ini, "workload", "warmup", 0);
     if (n->warmup < 0 || n->warmup >= end)
         warp_ini_fail(ini, "workload", "warmup", "must lie in [0, end) (end is %g ns)", end);
@@ -244,6 +246,7 @@ uint64_t net_model_links(const net_model *n)
 const net_model *net_of(const warp_lp *lp) { return warp_model_arg(lp); }
 const void *net_workload_of(const warp_lp *lp) { return net_of(lp)->wl; }
 uint64_t net_ranks(const net_model *n) { return n->ranks; }
+const warp_ctx *net_engine(const net_model *n) { return n->engine; }
 uint64_t net_nodes(const net_model *n) { return n->nodes; }
 double net_injection_bandwidth(const net_model *n) { return n->inj_bandwidth; }
 double net_warmup(const net_model *n) { return n->warmup; }

@@ -21,9 +21,10 @@ typedef struct net_catalog {
 
 /* Reads [network], the network's or topology's section and [workload] from
  * ini and builds the network, the placement and the LP types from what
- * `cat` offers. `end` is the engine's end time (ns), `seed` its seed
- * (random placement). Stops on any config error with the place and key. */
-net_model *net_model_build(warp_ini *ini, const net_catalog *cat, double end, uint64_t seed);
+ * `cat` offers, for the engine w (after its options are parsed: its end
+ * time in ns, its seed for random placement, its ranks for collectives).
+ * Stops on any config error with the place and key. */
+net_model *net_model_build(warp_ini *ini, const net_catalog *cat, const warp_ctx *w);
 void net_model_free(net_model *n);
 
 /* The engine's view of the run (valid while n lives). */

@@ -27,6 +27,7 @@ struct net_model {
     int32_t vcs, max_radix;
     uint64_t *rank_term;      /* rank -> terminal */
     int64_t *term_rank;       /* terminal -> rank, -1 when no rank is placed there */
+    const warp_ctx *engine;   /* the engine the run is built for */
     double warmup, end;       /* statistics window [warmup, end] */
     double inj_bandwidth;     /* bytes/ns of a NIC's link */
     net_sampling sampling;    /* --sample grid; interval 0 when off */

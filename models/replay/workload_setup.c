@@ -8,7 +8,6 @@
 #ifdef HAVE_CONFIG_H
 #include "config.h"
 #endif
-#include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -76,14 +75,12 @@ static void place_job(warp_ini *ini, rp_config *c, int j, const char *sec, uint6
 
 /* Opens [replay] KEY = PATH for this process's rows (PATH.P on process P of
  * several), with a CSV header; NULL when the key is absent. */
-static FILE *open_output(warp_ini *ini, const char *key, const char *header)
+static FILE *open_output(warp_ini *ini, const net_model *net, const char *key, const char *header)
 {
     const char *path = warp_ini_string(ini, "replay", key, NULL);
     if (!path)
         return NULL;
-    int rank = 0, n = 1;
-    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-    MPI_Comm_size(MPI_COMM_WORLD, &n);
+    int rank = warp_rank(net_engine(net)), n = warp_nranks(net_engine(net));
     char name[4096];
     if (n > 1)
         snprintf(name, sizeof name, "%s.%d", path, rank);
@@ -106,8 +103,8 @@ static void *rp_setup(warp_ini *ini, const net_model *net)
     c->per_byte_ns = warp_ini_double(ini, "replay", "per_byte_ns", 0, 0, 1e9);
     if (c->overhead_ns < 0)
         warp_ini_fail(ini, "replay", "overhead", "must not be negative");
-    c->ranks_f = open_output(ini, "ranks_csv", "job,rank,finish_ns");
-    c->timeline_f = open_output(ini, "timeline", "job,rank,task,start_ns,end_ns");
+    c->ranks_f = open_output(ini, net, "ranks_csv", "job,rank,finish_ns");
+    c->timeline_f = open_output(ini, net, "timeline", "job,rank,task,start_ns,end_ns");
     c->timeline_ranks = (int32_t)warp_ini_int(ini, "replay", "timeline_ranks", 64, 1, INT32_MAX);
     replay_opts o = replay_opts_default();
     o.ampi_overhead_ns = (uint64_t)warp_ini_time_ns(ini, "replay", "ampi_overhead", 100);
@@ -196,13 +193,11 @@ int replay_workload_job_result(const void *wl, int job, replay_job_result *out)
 
 /* Every rank's results live on the one process that ran it and are zero
  * elsewhere, so a sum over processes gathers them all on process 0. */
-static void rp_reduce(const void *wl)
+static void rp_reduce(const void *wl, const net_model *net)
 {
     const rp_config *c = wl;
-    int nprocs = 1, me = 0;
-    MPI_Comm_size(MPI_COMM_WORLD, &nprocs);
-    MPI_Comm_rank(MPI_COMM_WORLD, &me);
-    if (nprocs == 1)
+    const warp_ctx *w = net_engine(net);
+    if (warp_nranks(w) == 1)
         return;
     uint64_t n = c->nranks;
     double *d = warp_xcalloc(2 * n, sizeof *d);
@@ -215,17 +210,9 @@ static void rp_reduce(const void *wl)
                          (uint64_t)x->loaded};
         memcpy(u + 6 * i, v, sizeof v);
     }
-    for (uint64_t off = 0; off < 6 * n; off += 1u << 24) { /* MPI counts are int */
-        uint64_t k = 6 * n - off < (1u << 24) ? 6 * n - off : (1u << 24);
-        MPI_Reduce(me ? u + off : MPI_IN_PLACE, u + off, (int)k, MPI_UINT64_T, MPI_SUM, 0,
-                   MPI_COMM_WORLD);
-    }
-    for (uint64_t off = 0; off < 2 * n; off += 1u << 24) {
-        uint64_t k = 2 * n - off < (1u << 24) ? 2 * n - off : (1u << 24);
-        MPI_Reduce(me ? d + off : MPI_IN_PLACE, d + off, (int)k, MPI_DOUBLE, MPI_SUM, 0,
-                   MPI_COMM_WORLD);
-    }
-    if (me == 0)
+    warp_reduce_to_root(w, u, 6 * n, WARP_TYPE_U64, WARP_OP_SUM);
+    warp_reduce_to_root(w, d, 2 * n, WARP_TYPE_DOUBLE, WARP_OP_SUM);
+    if (warp_rank(w) == 0)
         for (uint64_t i = 0; i < n; i++) {
             rp_result *x = &c->res[i];
             x->kickoff = d[2 * i];

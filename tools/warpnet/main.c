@@ -162,7 +162,7 @@ int main(int argc, char **argv)
                    warp_ini_where(ini, "network", "sample"));
 
     double end = warp_end_time(w);
-    net_model *n = net_model_build(ini, &catalog_builtin, end, warp_seed(w));
+    net_model *n = net_model_build(ini, &catalog_builtin, w);
     wn_reference ref;
     wn_reference_read(&ref, ini, n);
     warp_ini_reject_unused(ini, NULL);
@@ -198,11 +198,11 @@ int main(int argc, char **argv)
     }
     warp_run(w, net_model_warp(n));
     net_results *r = net_model_results(n);
-    net_results_reduce(r);
+    net_results_reduce(r, w);
     const void *wl;
     const net_workload_ops *wo = net_model_workload(n, &wl);
     if (wo->reduce)
-        wo->reduce(wl);
+        wo->reduce(wl, n);
     int rc = 0;
     if (rank0) {
         wn_summary s;
