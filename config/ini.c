@@ -687,62 +687,16 @@ static int section_known(const char *sec, const char *const *known)
     return 0;
 }
 
-/* Edit distance (insertions, deletions, substitutions) between a and b. */
-static size_t edit_distance(const char *a, const char *b)
-{
-    size_t n = strlen(b), *row = warp_xrealloc(NULL, (n + 1) * sizeof *row);
-    for (size_t j = 0; j <= n; j++)
-        row[j] = j;
-    for (size_t i = 1; a[i - 1]; i++) {
-        size_t diag = row[0];
-        row[0] = i;
-        for (size_t j = 1; j <= n; j++) {
-            size_t up = row[j], d = diag + (a[i - 1] != b[j - 1]);
-            if (up + 1 < d)
-                d = up + 1;
-            if (row[j - 1] + 1 < d)
-                d = row[j - 1] + 1;
-            row[j] = d;
-            diag = up;
-        }
-    }
-    size_t d = row[n];
-    free(row);
-    return d;
-}
-
-/* The names a misspelt `target` may have meant: all of them as a malloc'd
- * comma-separated list, and the closest within 2 edits (or NULL). */
-typedef struct suggest {
-    const char *target, *best;
-    size_t best_d;
-    char *list;
-    size_t len;
-} suggest;
-
-static void suggest_add(suggest *sg, const char *name)
-{
-    sg->len += strlen(name) + 2;
-    sg->list = warp_xrealloc(sg->list, sg->len);
-    strcat(strcat(sg->list, sg->list[0] ? ", " : ""), name);
-    size_t n = strlen(name), d = edit_distance(sg->target, name);
-    int pattern = n >= 2 && strcmp(name + n - 2, ".*") == 0; /* not a name to suggest */
-    if (!pattern && d < sg->best_d && d <= 2 && d < strlen(sg->target)) {
-        sg->best = name;
-        sg->best_d = d;
-    }
-}
-
 /* Candidates for an unknown key of sec: the keys of sec a getter asked for.
  * For an unknown section (sec NULL): the known sections when given, else the
  * sections a getter asked any key of. */
-static suggest suggest_names(const warp_ini *ini, const char *target, const char *sec,
-                             const char *const *known)
+static warp_suggest suggest_names(const warp_ini *ini, const char *target, const char *sec,
+                                  const char *const *known)
 {
-    suggest sg = {.target = target, .best_d = SIZE_MAX, .list = warp_xrealloc(NULL, 1), .len = 1};
-    sg.list[0] = '\0';
+    warp_suggest sg;
+    warp_suggest_init(&sg, target);
     for (; !sec && known && *known; known++)
-        suggest_add(&sg, *known);
+        warp_suggest_add(&sg, *known);
     if (!sec && known)
         return sg;
     ini_table seen = {0};
@@ -754,7 +708,7 @@ static suggest suggest_names(const warp_ini *ini, const char *target, const char
             if (!e->used || (sec && strcmp(e->sec, sec) != 0) || table_find(&seen, name, ""))
                 continue;
             table_add(&seen, name, "", NULL, NULL);
-            suggest_add(&sg, name);
+            warp_suggest_add(&sg, name);
         }
     }
     table_free(&seen);
@@ -779,7 +733,7 @@ static void unknown_section(const warp_ini *ini, const ini_entry *e, const char 
 static void unknown_section(const warp_ini *ini, const ini_entry *e, const char *const *known)
 {
     const char *what = known ? "known sections" : "sections read by this run";
-    suggest sg = suggest_names(ini, e->sec, NULL, known);
+    warp_suggest sg = suggest_names(ini, e->sec, NULL, known);
     if (sg.best)
         ini_die(WARP_EXIT_USAGE, e, "unknown section; did you mean [%s]? (%s: %s)", sg.best, what, sg.list);
     if (sg.list[0])
@@ -799,7 +753,7 @@ void warp_ini_reject_unused(const warp_ini *ini, const char *const *known_sectio
             continue;
         if (!known_sections && !section_read(ini, e->sec))
             unknown_section(ini, table_find(&ini->secs, e->sec, ""), NULL);
-        suggest sg = suggest_names(ini, e->key, e->sec, NULL);
+        warp_suggest sg = suggest_names(ini, e->key, e->sec, NULL);
         if (sg.best)
             ini_die(WARP_EXIT_USAGE, e, "unknown key; did you mean %s? (keys of [%s] read by this run: %s)",
                     sg.best, e->sec, sg.list);

@@ -8,6 +8,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "warp_cfg.h"
 #include "warp_error.h"
 #include "warp_ini.h"
 

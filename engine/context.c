@@ -104,15 +104,7 @@ warp_ctx *warp_init(int *argc, char ***argv)
     warp_set_fatal_stop(stop_ranks);
     signal(SIGINT, on_signal);
     signal(SIGTERM, on_signal);
-    w->synch = w->nranks > 1 ? SYNCH_OPT : SYNCH_SEQ;
-    w->end = 100.0;
-    w->seed = 1;
-    w->qkind = QUEUE_HEAP;
-    w->batch = 16;
-    w->gvt_interval = 16;
-    w->gvt_kind = 0;
-    w->window = INFINITY;
-    w->window_auto = true;
+    warp_options_defaults(w);
     return w;
 }
 

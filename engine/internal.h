@@ -208,8 +208,9 @@ struct warp_ctx {
     int rank, nranks;
     MPI_Comm comm;        /* the engine's own duplicate of MPI_COMM_WORLD */
     /* options */
+    uint64_t given;       /* bit i: engine option row i was set (options.c) */
+    bool time_in_ns;      /* model time is ns: end takes a unit */
     warp_synch synch;
-    bool synch_set;
     double end;
     uint64_t seed;
     uint64_t events_opt; /* 0 = automatic */
@@ -269,7 +270,9 @@ struct warp_ctx {
     warp_stats stats;
 };
 
-/* options.c: frees what option parsing allocated (file names, config files). */
+/* options.c: the defaults of the option table (warp_init); frees what option
+ * parsing allocated (file names, config files). */
+void warp_options_defaults(warp_ctx *w);
 void warp_free_options(warp_ctx *w);
 
 /* context.c */

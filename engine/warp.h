@@ -9,6 +9,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "warp_cfg.h"   /* option tables: warp_engine_options */
 #include "warp_error.h" /* warp_fatal, exit codes WARP_EXIT_*, warp_xcalloc */
 #include "warp_rng.h"
 
@@ -19,6 +20,7 @@ extern "C" {
 typedef uint64_t warp_lpid;      /* global LP id, 0 .. total_lps-1 */
 typedef struct warp_lp warp_lp;  /* an LP as handlers see it (opaque) */
 typedef struct warp_ctx warp_ctx; /* the one engine context of this process */
+typedef struct warp_ini warp_ini; /* a run file (warp_ini.h) */
 
 /* Per-event bit field: forward handlers record branch decisions here; the
  * reverse and commit handlers of the same event see the same bits. */
@@ -110,10 +112,24 @@ void warp_parse_args(warp_ctx *w, int *argc, char **argv, const warp_opt *model_
                      const char *model_section, const char *usage);
 
 /* Sets one engine option by name ("synch", "end", ...); `where` names the
- * origin for messages ("run.ini:12" or "--synch"). Exits on a bad value.
- * Returns 0 when the key is not an engine option. */
+ * origin for messages ("run.ini:12", another option such as "--out", or NULL
+ * for the option itself). Exits on a bad value. Returns 0 when the key is
+ * not an engine option. */
 int warp_set_option(warp_ctx *w, const char *key, const char *value, const char *where);
+/* Whether an engine option was set (by a run file, --config or the command
+ * line) rather than left at its default. */
+int warp_option_given(const warp_ctx *w, const char *name);
+/* Applies a run file's [engine] section (each key an engine option; an
+ * unknown key stops, suggesting the closest). Call before warp_parse_args,
+ * so that the command line wins. */
+void warp_apply_ini(warp_ctx *w, warp_ini *ini);
+/* Declares that model time is in ns: --end and [engine] end then take a
+ * time with its unit (20us) and refuse a bare number. Call before parsing. */
+void warp_set_time_unit_ns(warp_ctx *w);
 
+/* The engine's options, one row each (name, argument, default, help), for
+ * help texts and manual pages; ends with a zeroed row. */
+const warp_cfg_opt *warp_engine_options(void);
 /* Prints the engine options with their defaults and help to f. */
 void warp_print_engine_help(FILE *f);
 

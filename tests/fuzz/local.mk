@@ -18,7 +18,8 @@ FUZZ_REPLAY_SRC = $(srcdir)/models/replay/error.c $(srcdir)/config/xalloc.c \
 	$(srcdir)/models/replay/bigsim.c $(srcdir)/models/replay/goal.c \
 	$(srcdir)/models/replay/native.c $(srcdir)/models/replay/gen.c \
 	$(srcdir)/models/replay/otf2map.c
-FUZZ_INI_SRC = $(srcdir)/config/ini.c $(srcdir)/config/units.c $(srcdir)/config/xalloc.c
+FUZZ_INI_SRC = $(srcdir)/config/ini.c $(srcdir)/config/units.c $(srcdir)/config/xalloc.c \
+	$(srcdir)/config/suggest.c
 
 # Per target: sources, extra flags, run flags and seed directories.
 fuzz_ini_src = $(srcdir)/tests/fuzz/fuzz_ini.c $(FUZZ_INI_SRC) $(srcdir)/config/fatal.c \
@@ -26,7 +27,7 @@ fuzz_ini_src = $(srcdir)/tests/fuzz/fuzz_ini.c $(FUZZ_INI_SRC) $(srcdir)/config/
 fuzz_ini_run = -max_len=4096
 fuzz_ini_seeds = $(srcdir)/examples/configs
 fuzz_options_src = $(srcdir)/tests/fuzz/fuzz_options.c $(srcdir)/engine/options.c \
-	$(srcdir)/config/errline.c $(FUZZ_INI_SRC)
+	$(srcdir)/config/errline.c $(srcdir)/config/cfg_table.c $(FUZZ_INI_SRC)
 fuzz_options_flags = -I. -I$(srcdir)/config -I$(srcdir)/engine -I$(srcdir)/rng `$(FUZZ_MPI_INCLUDES)`
 fuzz_options_run = -max_len=2048
 fuzz_options_seeds = $(srcdir)/tests/fuzz/seeds/options
@@ -106,7 +107,8 @@ check_PROGRAMS += tests/fuzz/regress-ini tests/fuzz/regress-options tests/fuzz/r
 tests_fuzz_regress_ini_SOURCES = tests/fuzz/fuzz_ini.c tests/fuzz/regress_main.c
 tests_fuzz_regress_ini_LDADD = libwarp.la -lm
 tests_fuzz_regress_options_SOURCES = tests/fuzz/fuzz_options.c tests/fuzz/regress_main.c \
-	engine/options.c config/errline.c config/ini.c config/units.c config/xalloc.c
+	engine/options.c config/errline.c config/ini.c config/units.c config/xalloc.c \
+	config/suggest.c config/cfg_table.c
 tests_fuzz_regress_options_CFLAGS = $(AM_CFLAGS)
 tests_fuzz_regress_options_LDADD = -lm
 tests_fuzz_regress_bigsim_SOURCES = $(FUZZ_REGRESS_TRACE_SRC)

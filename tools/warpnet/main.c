@@ -40,33 +40,6 @@ static int is_regular_file(const char *p)
     return stat(p, &st) == 0 && S_ISREG(st.st_mode);
 }
 
-typedef struct engine_apply {
-    warp_ctx *w;
-} engine_apply;
-
-/* The engine's end is a bare number of model units (ns here); the run file
- * and --end take a time with its unit, as every other time. */
-static const char *end_in_ns(const char *value, const char *where, char *buf, size_t n)
-{
-    double ns;
-    const char *why;
-    if (warp_parse_time_ns(value, &ns, &why) != 0)
-        warp_fatal(WARP_EXIT_USAGE, "%s: end = %s: %s (write e.g. end = 100us)", where, value, why);
-    snprintf(buf, n, "%.17g", ns);
-    return buf;
-}
-
-static void apply_engine_key(const char *key, const char *value, const char *where, void *arg)
-{
-    engine_apply *a = arg;
-    char buf[64];
-    if (strcmp(key, "end") == 0)
-        value = end_in_ns(value, where, buf, sizeof buf);
-    if (!warp_set_option(a->w, key, value, where))
-        warp_fatal(WARP_EXIT_USAGE, "%s: [engine] %s = %s: not an engine option; see warpnet --help",
-                   where, key, value);
-}
-
 /* `warpnet report DIR` runs the warpnet-report script: next to this binary
  * when installed, in tools/report/ of the build tree (also from libtool's
  * .libs/), else from PATH. Returns only when no exec succeeded. */
@@ -96,16 +69,14 @@ int main(int argc, char **argv)
     if (argc > 1 && strcmp(argv[1], "sweep") == 0)
         return wn_sweep_main(argv[0], argc - 1, argv + 1);
     warp_ctx *w = warp_init(&argc, &argv);
+    warp_set_time_unit_ns(w); /* network models count time in ns */
 
     /* Split off the run file and the overrides; the rest is engine options. */
     const char *path = NULL;
-    char **over = calloc((size_t)argc + 1, sizeof *over);
+    char **over = warp_xcalloc((size_t)argc + 1, sizeof *over);
     int nover = 0, keep = 1;
-    const char *end_arg = NULL;
     for (int i = 1; i < argc; i++) {
-        if (strncmp(argv[i], "--end=", 6) == 0)
-            end_arg = argv[i] + 6;
-        else if (is_override(argv[i]))
+        if (is_override(argv[i]))
             over[nover++] = argv[i];
         else if (!path && argv[i][0] != '-' && is_regular_file(argv[i]))
             path = argv[i];
@@ -119,11 +90,8 @@ int main(int argc, char **argv)
     if (ini) {
         for (int i = 0; i < nover; i++)
             warp_ini_override(ini, over[i]);
-        engine_apply a = {w};
-        warp_ini_each(ini, "engine", apply_engine_key, &a);
+        warp_apply_ini(w, ini);
     }
-    if (end_arg)
-        apply_engine_key("end", end_arg, "--end", &(engine_apply){w});
     const char *out = NULL, *dot = NULL, *sample = NULL;
     int describe = 0;
     warp_opt opts[] = {
@@ -134,17 +102,6 @@ int main(int argc, char **argv)
         {"dump-topology", WARP_OPT_STRING, &dot, "write the router graph as Graphviz (small networks)"},
         {0},
     };
-    /* With --out, the engine's instrumentation goes there too (the names
-     * warpnet-report reads), unless the user chose other files. */
-    int engine_stats_given = 0, stats_json_given = 0;
-    for (int i = 1; i < argc; i++) {
-        engine_stats_given |= !strncmp(argv[i], "--engine-stats=", 15);
-        stats_json_given |= !strncmp(argv[i], "--stats-json=", 13);
-    }
-    if (ini) {
-        engine_stats_given |= warp_ini_where(ini, "engine", "engine-stats") != NULL;
-        stats_json_given |= warp_ini_where(ini, "engine", "stats-json") != NULL;
-    }
     warp_parse_args(w, &argc, argv, opts, "warpnet", usage);
     if (!ini) {
         if (argc > 1)
@@ -186,12 +143,14 @@ int main(int argc, char **argv)
     if (out) {
         if (rank0 && mkdir(out, 0777) != 0 && errno != EEXIST)
             warp_fatal(WARP_EXIT_USAGE, "--out=%s: cannot create the directory (%s)", out, strerror(errno));
+        /* The engine's instrumentation goes there too (the names
+         * warpnet-report reads), unless the user chose other files. */
         char file[4096];
-        if (!engine_stats_given) {
+        if (!warp_option_given(w, "engine-stats")) {
             snprintf(file, sizeof file, "%s/engine.csv", out);
             warp_set_option(w, "engine-stats", file, "--out");
         }
-        if (!stats_json_given) {
+        if (!warp_option_given(w, "stats-json")) {
             snprintf(file, sizeof file, "%s/engine.json", out);
             warp_set_option(w, "stats-json", file, "--out");
         }
