@@ -14,10 +14,10 @@ FUZZ_CFLAGS = -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=u
 FUZZ_RUN_FLAGS = -rss_limit_mb=2048 -timeout=10 -print_final_stats=1
 FUZZ_REPLAY_SRC = $(srcdir)/models/replay/error.c $(srcdir)/config/xalloc.c \
 	$(srcdir)/config/fatal.c $(srcdir)/config/errline.c \
-	$(srcdir)/models/replay/taskgraph.c $(srcdir)/models/replay/source.c \
-	$(srcdir)/models/replay/bigsim.c $(srcdir)/models/replay/goal.c \
-	$(srcdir)/models/replay/native.c $(srcdir)/models/replay/gen.c \
-	$(srcdir)/models/replay/otf2map.c
+	$(srcdir)/models/replay/taskgraph.c $(srcdir)/models/replay/readers/source.c \
+	$(srcdir)/models/replay/readers/bigsim.c $(srcdir)/models/replay/readers/goal.c \
+	$(srcdir)/models/replay/readers/native.c $(srcdir)/models/replay/readers/gen.c \
+	$(srcdir)/models/replay/readers/otf2map.c
 FUZZ_INI_SRC = $(srcdir)/config/ini.c $(srcdir)/config/units.c $(srcdir)/config/xalloc.c \
 	$(srcdir)/config/suggest.c
 

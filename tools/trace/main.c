@@ -12,11 +12,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "replay/bigsim.h"
+#include "replay/readers/bigsim.h"
 #include "replay/critpath.h"
-#include "replay/gen.h"
-#include "replay/native.h"
-#include "replay/source.h"
+#include "replay/readers/gen.h"
+#include "replay/readers/native.h"
+#include "replay/readers/source.h"
 #include "warp_error.h"
 
 static const char usage[] =

@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "replay/source.h"
+#include "replay/readers/source.h"
 #include "warp_error.h"
 
 #define TOK_MAX 128

@@ -10,7 +10,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "replay/source.h"
+#include "replay/readers/source.h"
 #include "warp_error.h"
 
 replay_opts replay_opts_default(void)

@@ -13,8 +13,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "replay/gen.h"
-#include "replay/source.h"
+#include "replay/readers/gen.h"
+#include "replay/readers/source.h"
 #include "warp_error.h"
 
 enum gen_kind { G_STENCIL3D, G_STENCIL2D, G_ALLREDUCE, G_ALLTOALL, G_RANDOM };

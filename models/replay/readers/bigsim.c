@@ -13,8 +13,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "replay/bigsim.h"
-#include "replay/source.h"
+#include "replay/readers/bigsim.h"
+#include "replay/readers/source.h"
 #include "warp_error.h"
 
 #define BS_MAGIC 0xF9BDEA10u /* bytes 10 EA BD F9 read little-endian */

@@ -17,8 +17,8 @@
 
 #include <otf2/otf2.h>
 
-#include "replay/otf2map.h"
-#include "replay/source.h"
+#include "replay/readers/otf2map.h"
+#include "replay/readers/source.h"
 #include "warp_error.h"
 
 typedef struct o2_group {

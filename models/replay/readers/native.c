@@ -14,8 +14,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "replay/native.h"
-#include "replay/source.h"
+#include "replay/readers/native.h"
+#include "replay/readers/source.h"
 #include "warp_error.h"
 
 static const char BIN_MAGIC[8] = {'W', 'N', 'T', 'R', 'A', 'C', 'E', 0};

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "replay/otf2map.h"
+#include "replay/readers/otf2map.h"
 #include "warp_error.h"
 
 #define NONE UINT32_MAX
