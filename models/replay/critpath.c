@@ -210,21 +210,9 @@ static void setup_rank(cp_rank *r, const replay_rank *g)
     uint32_t n = g->ntasks;
     r->left = warp_xcalloc(n, sizeof *r->left);
     r->state = warp_xcalloc(n, 1);
-    r->out_end = warp_xcalloc((size_t)n + 1, sizeof *r->out_end);
-    r->out = warp_xcalloc(g->ndeps, sizeof *r->out);
-    for (uint32_t k = 0; k < g->ndeps; k++)
-        r->out_end[REPLAY_DEP_INDEX(g->deps[k]) + 1]++;
+    replay_rank_dependants(g, &r->out_end, &r->out);
     for (uint32_t i = 0; i < n; i++)
-        r->out_end[i + 1] += r->out_end[i];
-    uint32_t *fill = warp_xcalloc(n, sizeof *fill);
-    for (uint32_t i = 0; i < n; i++) {
         r->left[i] = g->tasks[i].dep_end - replay_dep_begin(g, i);
-        for (uint32_t k = replay_dep_begin(g, i); k < g->tasks[i].dep_end; k++) {
-            uint32_t d = REPLAY_DEP_INDEX(g->deps[k]);
-            r->out[r->out_end[d] + fill[d]++] = i | (g->deps[k] & REPLAY_DEP_START);
-        }
-    }
-    free(fill);
 }
 
 static void free_rank(cp_rank *r)

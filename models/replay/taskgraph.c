@@ -58,27 +58,37 @@ void replay_add_msg(replay_rank *r, uint32_t task, int32_t dst, uint64_t bytes, 
     r->b_nmsgs++;
 }
 
+void replay_rank_dependants(const replay_rank *r, uint32_t **out_end, uint32_t **out)
+{
+    uint32_t n = r->ntasks;
+    uint32_t *end = warp_xcalloc((size_t)n + 1, sizeof *end);
+    uint32_t *dep = warp_xcalloc(r->ndeps, sizeof *dep);
+    for (uint32_t k = 0; k < r->ndeps; k++)
+        end[REPLAY_DEP_INDEX(r->deps[k]) + 1]++;
+    for (uint32_t i = 0; i < n; i++)
+        end[i + 1] += end[i];
+    uint32_t *fill = warp_xcalloc(n, sizeof *fill);
+    for (uint32_t i = 0; i < n; i++)
+        for (uint32_t k = replay_dep_begin(r, i); k < r->tasks[i].dep_end; k++) {
+            uint32_t d = REPLAY_DEP_INDEX(r->deps[k]);
+            dep[end[d] + fill[d]++] = i | (r->deps[k] & REPLAY_DEP_START);
+        }
+    free(fill);
+    *out_end = end;
+    *out = dep;
+}
+
 /* Kahn's algorithm over the frozen dependency lists; returns a task on a
  * cycle, or UINT32_MAX when there is none. */
 static uint32_t find_cycle(const replay_rank *r)
 {
     uint32_t n = r->ntasks;
-    uint32_t *indeg = warp_xcalloc(n ? n : 1, sizeof *indeg);
-    uint32_t *out_end = warp_xcalloc((size_t)n + 1, sizeof *out_end);
-    uint32_t *out = warp_xcalloc(r->ndeps ? r->ndeps : 1, sizeof *out);
-    for (uint32_t k = 0; k < r->ndeps; k++)
-        out_end[REPLAY_DEP_INDEX(r->deps[k]) + 1]++;
+    uint32_t *indeg = warp_xcalloc(n, sizeof *indeg);
+    uint32_t *out_end, *out;
+    replay_rank_dependants(r, &out_end, &out);
     for (uint32_t i = 0; i < n; i++)
-        out_end[i + 1] += out_end[i];
-    uint32_t *fill = warp_xcalloc(n ? n : 1, sizeof *fill);
-    for (uint32_t i = 0; i < n; i++) {
         indeg[i] = r->tasks[i].dep_end - replay_dep_begin(r, i);
-        for (uint32_t k = replay_dep_begin(r, i); k < r->tasks[i].dep_end; k++) {
-            uint32_t d = REPLAY_DEP_INDEX(r->deps[k]);
-            out[out_end[d] + fill[d]++] = i;
-        }
-    }
-    uint32_t *stack = fill; /* reused: fill is no longer needed */
+    uint32_t *stack = warp_xcalloc(n, sizeof *stack);
     uint32_t top = 0, seen = 0;
     for (uint32_t i = 0; i < n; i++)
         if (!indeg[i])
@@ -87,8 +97,8 @@ static uint32_t find_cycle(const replay_rank *r)
         uint32_t t = stack[--top];
         seen++;
         for (uint32_t k = out_end[t]; k < out_end[t + 1]; k++)
-            if (--indeg[out[k]] == 0)
-                stack[top++] = out[k];
+            if (--indeg[REPLAY_DEP_INDEX(out[k])] == 0)
+                stack[top++] = REPLAY_DEP_INDEX(out[k]);
     }
     uint32_t bad = UINT32_MAX;
     if (seen != n)
@@ -98,7 +108,7 @@ static uint32_t find_cycle(const replay_rank *r)
     free(indeg);
     free(out_end);
     free(out);
-    free(fill);
+    free(stack);
     return bad;
 }
 

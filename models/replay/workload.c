@@ -259,21 +259,9 @@ static rp_graph *load_graph(const rp_config *c, int32_t job, int32_t local)
             warp_fatal(WARP_EXIT_USAGE, "%s: rank %d task %u uses cpu %u / nic %u: the replay runs one CPU and one NIC "
                        "per rank; remove the cpu/nic clauses or map them to 0", j->trace, local, i,
                        g->tasks[i].cpu, g->tasks[i].nic);
-    gr->out_end = warp_xcalloc((size_t)g->ntasks + 1, sizeof *gr->out_end);
-    gr->out = warp_xcalloc(g->ndeps, sizeof *gr->out);
-    for (uint32_t k = 0; k < g->ndeps; k++)
-        gr->out_end[REPLAY_DEP_INDEX(g->deps[k]) + 1]++;
+    replay_rank_dependants(g, &gr->out_end, &gr->out);
     for (uint32_t i = 0; i < g->ntasks; i++)
-        gr->out_end[i + 1] += gr->out_end[i];
-    uint32_t *fill = warp_xcalloc(g->ntasks, sizeof *fill);
-    for (uint32_t i = 0; i < g->ntasks; i++) {
         gr->ntrig += (g->tasks[i].flags & REPLAY_TRIGGERED) != 0;
-        for (uint32_t k = replay_dep_begin(g, i); k < g->tasks[i].dep_end; k++) {
-            uint32_t d = REPLAY_DEP_INDEX(g->deps[k]);
-            gr->out[gr->out_end[d] + fill[d]++] = i | (g->deps[k] & REPLAY_DEP_START);
-        }
-    }
-    free(fill);
     return gr;
 }
 
