@@ -11,6 +11,7 @@ include tests/torus/local.mk
 include tests/fattree/local.mk
 include tests/slimfly/local.mk
 include tests/simple/local.mk
+include tests/optical/local.mk
 include tests/replay/local.mk
 include tests/report/local.mk
 include tests/fuzz/local.mk

@@ -4,6 +4,7 @@
  * its folder's local.mk to models/local.mk). Read by the warpnet driver. */
 #include "catalog/catalog.h"
 #include "fattree/fattree_topo.h"
+#include "optical/optical.h"
 #include "replay/workload.h"
 #include "simple/simple.h"
 #include "slimfly/slimfly.h"
@@ -22,6 +23,7 @@ static const net_topology_ops *const topologies[] = {
 static const net_network_ops *const networks[] = {
     &simplenet_network,
     &loggp_network,
+    &optical_network,
     NULL,
 };
 
