@@ -4,7 +4,9 @@
  * switch's reconfiguration and the signalling back, and refuses at once
  * (the answer still takes the signalling time) otherwise; a release frees
  * both links. Invariant: tx[r] / rx[r] count the circuits granted from / to
- * rack r and not yet released, never above ocs_links. Built by optical.c. */
+ * rack r and not yet released, never above ocs_links. Its statistics are
+ * counted where the answers and releases take effect, at the ToRs. Built
+ * by optical.c. */
 #include <assert.h>
 #include <string.h>
 
@@ -51,23 +53,13 @@ static void ocs_forward(warp_lp *lp, void *state, void *msg, warp_bits *bits)
     warp_event_send(lp, a);
 }
 
-static void ocs_commit(warp_lp *lp, void *out, const void *msg, const warp_bits *bits)
-{
-    (void)lp, (void)bits; /* set-ups, refusals and circuit time: counted by the ToRs */
-    opt_results *r = out;
-    r->ocs_requests += ((const opt_msg *)msg)->opt.kind == OPT_EV_OCS_REQUEST;
-}
-
 void opt_ocs_type(opt_net *o, warp_lp_type *t)
 {
     memset(t, 0, sizeof *t);
     t->name = "ocs-control";
     t->state_size = 2 * o->racks.racks * sizeof(uint32_t);
-    t->out_size = sizeof(opt_results);
     t->save = WARP_SAVE_NONE;
     t->init = ocs_init;
     t->forward = ocs_forward;
-    t->commit = ocs_commit;
-    t->finish = opt_finish_results;
     t->event_name = opt_event_name;
 }

@@ -37,7 +37,7 @@ typedef struct opt_results {
     uint64_t ops_passed, ops_dropped;
     uint64_t buffer_max;             /* most photonic packets one ToR held unacknowledged */
     uint64_t ocs_sent;               /* photonic packets sent on circuits */
-    uint64_t ocs_requests, ocs_setups, ocs_refusals;
+    uint64_t ocs_requests, ocs_setups, ocs_refusals; /* sent; answers taken */
     uint64_t ocs_release_idle, ocs_release_capacity;
     /* Circuit time, grant -> release or end, 1/NET_LAT_Q ns: a grant
      * subtracts its time, a release (or the end) adds its own. */
@@ -148,7 +148,7 @@ void opt_ops_type(opt_net *o, warp_lp_type *t);
 void opt_ocs_type(opt_net *o, warp_lp_type *t);
 /* Adds an LP's committed block into the per-process results. */
 void opt_results_add(opt_results *acc, const opt_results *b);
-/* A finish handler that only does that (OPS ports, the control plane). */
+/* A finish handler that only does that (OPS ports). */
 void opt_finish_results(warp_lp *lp, void *state, void *out);
 
 #endif

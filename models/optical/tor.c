@@ -175,7 +175,7 @@ static void tor_forward(warp_lp *lp, void *state, void *msg, warp_bits *bits)
         tor_ocs_answer(lp, o, &v, &m->opt, bits);
         break;
     case OPT_EV_OCS_RETRY:
-        tor_ocs_retry(lp, o, &v, m->opt.dst);
+        tor_ocs_retry(lp, o, &v, m->opt.dst, bits);
         break;
     case OPT_EV_OCS_IDLE:
         tor_ocs_idle(lp, o, &v, m->opt.dst, m->opt.stamp, bits);
@@ -195,6 +195,7 @@ static void tor_commit(warp_lp *lp, void *out, const void *msg, const warp_bits 
     r->ops_sent += (bits->b & TOR_BIT_OPS_SENT) != 0;
     r->ops_resent += (bits->b & TOR_BIT_OPS_RESENT) != 0;
     r->ocs_sent += (bits->b & TOR_BIT_OCS_SENT) != 0;
+    r->ocs_requests += (bits->b >> TOR_REQUEST_SHIFT) & 0xff;
     if (bits->b >> 32 > r->buffer_max)
         r->buffer_max = bits->b >> 32;
     if (bits->b & (TOR_BIT_RELEASE_IDLE | TOR_BIT_RELEASE_CAPACITY)) {

@@ -13,8 +13,10 @@
 /* The ToR's links, as port numbers of its NET_EV_PORT_FREE wake-ups. */
 enum { TOR_PORT_EGRESS = 0, TOR_PORT_OPS = 1, TOR_PORT_CIRCUIT = 2 /* + destination rack */ };
 
-/* Facts the commit handler reads from an event's bits; the high 32 bits
- * hold the retransmission buffer's occupancy after the event. */
+/* Facts the commit handler reads from an event's bits: these flags, the
+ * circuit requests sent in the event (bits 8..15) and the retransmission
+ * buffer's occupancy after the event (the high 32 bits). */
+#define TOR_REQUEST_SHIFT 8
 enum {
     TOR_BIT_OPS_SENT = 1,
     TOR_BIT_OPS_RESENT = 2,
@@ -94,7 +96,7 @@ void tor_ocs_enqueue(warp_lp *lp, const opt_net *o, tor_view *v, tor_ph *x, warp
 void tor_ocs_want(warp_lp *lp, const opt_net *o, tor_view *v, uint64_t d, warp_bits *bits);
 void tor_ocs_answer(warp_lp *lp, const opt_net *o, tor_view *v, const opt_event *e,
                     warp_bits *bits);
-void tor_ocs_retry(warp_lp *lp, const opt_net *o, tor_view *v, uint64_t d);
+void tor_ocs_retry(warp_lp *lp, const opt_net *o, tor_view *v, uint64_t d, warp_bits *bits);
 void tor_ocs_idle(warp_lp *lp, const opt_net *o, tor_view *v, uint64_t d, uint32_t stamp,
                   warp_bits *bits);
 void tor_ocs_tx_free(warp_lp *lp, const opt_net *o, tor_view *v, uint64_t d, warp_bits *bits);

@@ -14,9 +14,10 @@
 
 #include "optical/tor.h"
 
-static void request(warp_lp *lp, const opt_net *o, tor_view *v, uint64_t d)
+static void request(warp_lp *lp, const opt_net *o, tor_view *v, uint64_t d, warp_bits *bits)
 {
     tor_circuit *c = &v->c[d];
+    bits->b += UINT64_C(1) << TOR_REQUEST_SHIFT;
     warp_save(lp, &c->state, sizeof c->state);
     c->state = CIRCUIT_REQUESTED;
     opt_event *e = opt_event_new(lp, o->ocs_lp, o->ocs_signal, OPT_EV_OCS_REQUEST);
@@ -26,11 +27,11 @@ static void request(warp_lp *lp, const opt_net *o, tor_view *v, uint64_t d)
 }
 
 /* Takes a link for d (one is free) and asks for its circuit. */
-static void take_link(warp_lp *lp, const opt_net *o, tor_view *v, uint64_t d)
+static void take_link(warp_lp *lp, const opt_net *o, tor_view *v, uint64_t d, warp_bits *bits)
 {
     warp_save(lp, &v->s->links_used, sizeof v->s->links_used);
     v->s->links_used++;
-    request(lp, o, v, d);
+    request(lp, o, v, d, bits);
 }
 
 /* The waiting destination to get the next free link: one with packets
@@ -80,7 +81,7 @@ static void release(warp_lp *lp, const opt_net *o, tor_view *v, uint64_t d, uint
     if (w >= 0) {
         warp_save(lp, &v->s->waiting, sizeof v->s->waiting);
         v->s->waiting--;
-        take_link(lp, o, v, (uint64_t)w);
+        take_link(lp, o, v, (uint64_t)w, bits);
     }
 }
 
@@ -165,7 +166,7 @@ void tor_ocs_want(warp_lp *lp, const opt_net *o, tor_view *v, uint64_t d, warp_b
 {
     assert(v->c[d].state == CIRCUIT_NONE && "ToR: a circuit is asked for once");
     if (v->s->links_used < o->ocs_links) {
-        take_link(lp, o, v, d);
+        take_link(lp, o, v, d, bits);
         return;
     }
     tor_circuit *c = &v->c[d];
@@ -212,10 +213,10 @@ void tor_ocs_answer(warp_lp *lp, const opt_net *o, tor_view *v, const opt_event 
         drained(lp, o, v, d, bits);
 }
 
-void tor_ocs_retry(warp_lp *lp, const opt_net *o, tor_view *v, uint64_t d)
+void tor_ocs_retry(warp_lp *lp, const opt_net *o, tor_view *v, uint64_t d, warp_bits *bits)
 {
     assert(v->c[d].state == CIRCUIT_REFUSED && "ToR: a retry follows a refusal");
-    request(lp, o, v, d);
+    request(lp, o, v, d, bits);
 }
 
 void tor_ocs_idle(warp_lp *lp, const opt_net *o, tor_view *v, uint64_t d, uint32_t stamp,
