@@ -252,6 +252,8 @@ static rp_graph *load_graph(const rp_config *c, int32_t job, int32_t local)
     if (replay_source_load(j->src, local, &gr->g, &err) ||
         replay_rank_repeat(&gr->g, j->iterations, j->trace, &err))
         warp_fatal(2, "%s", err.msg);
+    if (c->tracer)
+        replay_tracer_apply(c->tracer, job, &gr->g);
     gr->job = job;
     const replay_rank *g = &gr->g;
     for (uint32_t i = 0; i < g->ntasks; i++)

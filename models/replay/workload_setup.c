@@ -118,6 +118,16 @@ static void *rp_setup(warp_ini *ini, const net_model *net)
     for (uint64_t r = 0; r < c->nranks; r++)
         c->rank_job[r] = c->rank_local[r] = -1;
     char sec[32];
+    const char *tracer = warp_ini_string(ini, "workload", "tracer_config", NULL);
+    if (tracer) {
+        if (warp_ini_has_section(ini, "job.0"))
+            warp_ini_fail(ini, "workload", "tracer_config", "the jobs come from the tracer_config; "
+                          "remove the [job.N] sections (or the tracer_config)");
+        rp_tracer_jobs(c, tracer, &o);
+        c->res = replay_xcalloc(c->nranks, sizeof *c->res);
+        replay_lp_type(&c->type);
+        return c;
+    }
     while (snprintf(sec, sizeof sec, "job.%d", c->njobs), warp_ini_has_section(ini, sec))
         c->njobs++;
     if (!c->njobs)
@@ -161,6 +171,10 @@ static void rp_destroy(void *wl)
     free(c->rank_job);
     free(c->rank_local);
     free(c->res);
+    if (c->tracer) {
+        replay_tracer_free(c->tracer);
+        free(c->tracer);
+    }
     if (c->ranks_f)
         fclose(c->ranks_f);
     if (c->timeline_f)
