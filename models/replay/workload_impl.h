@@ -7,6 +7,7 @@
 #include <stdio.h>
 
 #include "replay/source.h"
+#include "replay/timeline.h"
 #include "replay/tracer_config.h"
 #include "replay/workload.h"
 
@@ -35,6 +36,7 @@ typedef struct rp_config {
     uint64_t loggp_S; /* its eager limit: rendezvous above it is not modelled */
     FILE *ranks_f;    /* job,rank,finish_ns rows, written by finish */
     FILE *timeline_f; /* job,rank,task,start_ns,end_ns rows, written by commit */
+    replay_timeline *tl; /* timeline = FILE.json / FILE.prv: records kept by commit */
     int32_t timeline_ranks;
     rp_result *res;
     replay_tracer_config *tracer; /* [workload] tracer_config: its jobs' M/S/T directives */
