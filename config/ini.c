@@ -1,7 +1,8 @@
-/* engine/ini.c — INI run files: parsing, overrides, typed getters, unused keys.
+/* config/ini.c — INI run files: parsing, overrides, typed getters, unused keys.
  * Invariant: every stored value carries its origin ("file:LINE", "--sec.key"),
- * and every user error leaves through ini_vdie() as ONE "warpnet: PLACE: ..."
- * line, exit code 2 (3 when memory runs out); the parser itself returns errors
+ * and every user error leaves through ini_vdie() and warp_fatal as ONE
+ * "PROGRAM: PLACE: ..." line, exit code 2 (3 when memory runs out); the
+ * parser itself returns errors
  * as strings so it can be fuzzed. Called by the driver and by model setup. */
 #include "ini_internal.h"
 
@@ -38,9 +39,9 @@ struct warp_ini {
 
 /* ---- the one exit ------------------------------------------------------- */
 
-/* Prints "warpnet: [PLACE: [sec] key = value: ]MESSAGE" and exits. Values are
- * shown shortened and with control bytes replaced so the message stays one
- * readable line; the stored value is never shortened. */
+/* Stops with "[PLACE: [sec] key = value: ]MESSAGE" through warp_fatal.
+ * Values are shown shortened and with control bytes replaced so the message
+ * stays one readable line; the stored value is never shortened. */
 static void ini_vdie(int code, const ini_entry *e, const char *fmt, va_list ap)
     __attribute__((noreturn, format(printf, 3, 0)));
 static void ini_die(int code, const ini_entry *e, const char *fmt, ...)
@@ -58,23 +59,17 @@ static void show(char *buf, size_t cap, const char *s)
 
 static void ini_vdie(int code, const ini_entry *e, const char *fmt, va_list ap)
 {
-    fputs("warpnet: ", stderr);
+    char place[512] = "", v[84], text[1024];
     if (e) {
-        char v[84];
-        if (e->where)
-            fprintf(stderr, "%s: ", e->where);
-        fprintf(stderr, "[%s]", e->sec);
-        if (e->key[0] && e->value) {
+        if (e->key[0] && e->value)
             show(v, sizeof v, e->value);
-            fprintf(stderr, " %s = %s", e->key, v);
-        } else if (e->key[0]) {
-            fprintf(stderr, " %s (default)", e->key);
-        }
-        fputs(": ", stderr);
+        snprintf(place, sizeof place, "%s%s[%s]%s%s%s%s: ", e->where ? e->where : "",
+                 e->where ? ": " : "", e->sec, e->key[0] ? " " : "", e->key,
+                 e->key[0] && e->value ? " = " : e->key[0] ? " (default)" : "",
+                 e->key[0] && e->value ? v : "");
     }
-    vfprintf(stderr, fmt, ap);
-    fputc('\n', stderr);
-    exit(code);
+    vsnprintf(text, sizeof text, fmt, ap);
+    warp_fatal(code, "%s%s", place, text);
 }
 
 static void ini_die(int code, const ini_entry *e, const char *fmt, ...)
@@ -84,17 +79,9 @@ static void ini_die(int code, const ini_entry *e, const char *fmt, ...)
     ini_vdie(code, e, fmt, ap);
 }
 
-static void *xrealloc(void *p, size_t n)
-{
-    p = realloc(p, n ? n : 1);
-    if (!p)
-        ini_die(3, NULL, "out of memory while reading the configuration");
-    return p;
-}
-
 static char *xstrndup(const char *s, size_t n)
 {
-    char *d = xrealloc(NULL, n + 1);
+    char *d = warp_xrealloc(NULL, n + 1);
     memcpy(d, s, n);
     d[n] = '\0';
     return d;
@@ -113,7 +100,7 @@ static char *msg(const char *fmt, ...)
     va_start(ap, fmt);
     int n = vsnprintf(NULL, 0, fmt, ap);
     va_end(ap);
-    char *s = xrealloc(NULL, (size_t)(n < 0 ? 0 : n) + 1);
+    char *s = warp_xrealloc(NULL, (size_t)(n < 0 ? 0 : n) + 1);
     va_start(ap, fmt);
     vsnprintf(s, (size_t)n + 1, fmt, ap);
     va_end(ap);
@@ -162,14 +149,12 @@ static ini_entry *table_add(ini_table *t, const char *sec, const char *key, cons
 {
     if (t->n == t->cap) {
         t->cap = t->cap ? 2 * t->cap : 16;
-        t->v = xrealloc(t->v, t->cap * sizeof *t->v);
+        t->v = warp_xrealloc(t->v, t->cap * sizeof *t->v);
     }
     if (2 * (t->n + 1) > t->nslot) {
         t->nslot = t->nslot ? 2 * t->nslot : 32;
         free(t->slot);
-        t->slot = calloc(t->nslot, sizeof *t->slot);
-        if (!t->slot)
-            ini_die(3, NULL, "out of memory while reading the configuration");
+        t->slot = warp_xcalloc(t->nslot, sizeof *t->slot);
         for (size_t i = 0; i < t->n; i++)
             table_index(t, i);
     }
@@ -199,10 +184,7 @@ static void table_free(ini_table *t)
 
 warp_ini *warp_ini_new(void)
 {
-    warp_ini *ini = calloc(1, sizeof *ini);
-    if (!ini)
-        ini_die(3, NULL, "out of memory while reading the configuration");
-    return ini;
+    return warp_xcalloc(1, sizeof(warp_ini));
 }
 
 void warp_ini_free(warp_ini *ini)
@@ -221,7 +203,7 @@ static void add_section(warp_ini *ini, const char *sec, const char *where)
     if (table_find(&ini->secs, sec, ""))
         return;
     ini_entry *e = table_add(&ini->secs, sec, "", NULL, where);
-    ini->secnames = xrealloc(ini->secnames, ini->secs.n * sizeof *ini->secnames);
+    ini->secnames = warp_xrealloc(ini->secnames, ini->secs.n * sizeof *ini->secnames);
     ini->secnames[ini->secs.n - 1] = e->sec;
 }
 
@@ -397,24 +379,24 @@ warp_ini *warp_ini_load(const char *path)
 {
     FILE *f = fopen(path, "rb");
     if (!f)
-        ini_die(2, NULL, "%s: cannot open: %s; check the path", path, strerror(errno));
+        ini_die(WARP_EXIT_USAGE, NULL, "%s: cannot open: %s; check the path", path, strerror(errno));
     size_t n = 0, cap = 4096;
-    char *buf = xrealloc(NULL, cap);
+    char *buf = warp_xrealloc(NULL, cap);
     for (;;) {
         n += fread(buf + n, 1, cap - n, f);
         if (n < cap)
             break;
         cap *= 2;
-        buf = xrealloc(buf, cap);
+        buf = warp_xrealloc(buf, cap);
     }
     if (ferror(f))
-        ini_die(2, NULL, "%s: cannot read: %s; check the path", path, strerror(errno));
+        ini_die(WARP_EXIT_USAGE, NULL, "%s: cannot read: %s; check the path", path, strerror(errno));
     fclose(f);
     warp_ini *ini = warp_ini_new();
     char *err = ini_parse_buffer(ini, path, buf, n);
     free(buf);
     if (err)
-        ini_die(2, NULL, "%s", err);
+        ini_die(WARP_EXIT_USAGE, NULL, "%s", err);
     return ini;
 }
 
@@ -459,7 +441,7 @@ int warp_ini_override(warp_ini *ini, const char *arg)
     char *err;
     int r = ini_apply_override(ini, arg, &err);
     if (r < 0)
-        ini_die(2, NULL, "%s", err);
+        ini_die(WARP_EXIT_USAGE, NULL, "%s", err);
     return r;
 }
 
@@ -522,7 +504,7 @@ void warp_ini_fail(const warp_ini *ini, const char *sec, const char *key, const 
                         .where = NULL, .used = 0};
     va_list ap;
     va_start(ap, fmt);
-    ini_vdie(2, e ? e : &absent, fmt, ap);
+    ini_vdie(WARP_EXIT_USAGE, e ? e : &absent, fmt, ap);
 }
 
 /* ---- typed getters ------------------------------------------------------------ */
@@ -542,9 +524,9 @@ int64_t warp_ini_int(warp_ini *ini, const char *sec, const char *key, int64_t df
     int64_t v;
     const char *why;
     if (ini_parse_int(e->value, &v, &why) < 0)
-        ini_die(2, e, "%s (write a whole number such as 8 or 1e6)", why);
+        ini_die(WARP_EXIT_USAGE, e, "%s (write a whole number such as 8 or 1e6)", why);
     if (v < min || v > max)
-        ini_die(2, e, "out of range [%" PRId64 ", %" PRId64 "]", min, max);
+        ini_die(WARP_EXIT_USAGE, e, "out of range [%" PRId64 ", %" PRId64 "]", min, max);
     return v;
 }
 
@@ -557,9 +539,9 @@ double warp_ini_double(warp_ini *ini, const char *sec, const char *key, double d
     double v;
     const char *why;
     if (ini_parse_double(e->value, &v, &why) < 0)
-        ini_die(2, e, "%s (write a number such as 0.5 or 1e-3)", why);
+        ini_die(WARP_EXIT_USAGE, e, "%s (write a number such as 0.5 or 1e-3)", why);
     if (v < min || v > max)
-        ini_die(2, e, "out of range [%g, %g]", min, max);
+        ini_die(WARP_EXIT_USAGE, e, "out of range [%g, %g]", min, max);
     return v;
 }
 
@@ -584,7 +566,7 @@ int warp_ini_bool(warp_ini *ini, const char *sec, const char *key, int dflt)
         if (lower_eq(e->value, no[i]))
             return 0;
     }
-    ini_die(2, e, "not a boolean (write true or false)");
+    ini_die(WARP_EXIT_USAGE, e, "not a boolean (write true or false)");
 }
 
 int warp_ini_choice(warp_ini *ini, const char *sec, const char *key, const char *const *choices,
@@ -599,14 +581,14 @@ int warp_ini_choice(warp_ini *ini, const char *sec, const char *key, const char 
             return i;
         len += strlen(choices[i]) + 2;
     }
-    char *list = xrealloc(NULL, len);
+    char *list = warp_xrealloc(NULL, len);
     list[0] = '\0';
     for (int i = 0; choices[i]; i++) {
         if (i)
             strcat(list, ", ");
         strcat(list, choices[i]);
     }
-    ini_die(2, e, "not one of: %s", list);
+    ini_die(WARP_EXIT_USAGE, e, "not one of: %s", list);
 }
 
 enum unit_kind { UNIT_TIME, UNIT_BYTES, UNIT_BANDWIDTH };
@@ -618,17 +600,17 @@ static void unit_fail(const ini_entry *e, const char *why, enum unit_kind kind)
 static void unit_fail(const ini_entry *e, const char *why, enum unit_kind kind)
 {
     if (why != ini_why_missing_unit)
-        ini_die(2, e, "%s", why);
+        ini_die(WARP_EXIT_USAGE, e, "%s", why);
     char num[84];
     const char *s = e->value;
     while (*s == ' ' || *s == '\t')
         s++;
     show(num, sizeof num, s);
     if (kind == UNIT_TIME)
-        ini_die(2, e, "missing unit (write %sns or %sus)", num, num);
+        ini_die(WARP_EXIT_USAGE, e, "missing unit (write %sns or %sus)", num, num);
     if (kind == UNIT_BYTES)
-        ini_die(2, e, "missing unit (write %sB or %sKiB)", num, num);
-    ini_die(2, e, "missing unit (write %sGB/s or 100Gbps)", num);
+        ini_die(WARP_EXIT_USAGE, e, "missing unit (write %sB or %sKiB)", num, num);
+    ini_die(WARP_EXIT_USAGE, e, "missing unit (write %sGB/s or 100Gbps)", num);
 }
 
 /* A time or bandwidth: `parse` is its unit parser. */
@@ -673,15 +655,15 @@ int warp_ini_int_list(warp_ini *ini, const char *sec, const char *key, int64_t *
         const char *comma = strchr(p, ',');
         const char *end = comma ? comma : p + strlen(p);
         if (n == max)
-            ini_die(2, e, "more than %d values", max);
+            ini_die(WARP_EXIT_USAGE, e, "more than %d values", max);
         char *item = xstrndup(p, (size_t)(end - p));
         const char *why;
         int bad = ini_parse_int(item, &out[n], &why);
         free(item);
         if (bad < 0)
-            ini_die(2, e, "value %d: %s (write positive whole numbers such as 8,8,8)", n + 1, why);
+            ini_die(WARP_EXIT_USAGE, e, "value %d: %s (write positive whole numbers such as 8,8,8)", n + 1, why);
         if (out[n] < 1)
-            ini_die(2, e, "value %d is not positive (write numbers such as 8,8,8)", n + 1);
+            ini_die(WARP_EXIT_USAGE, e, "value %d is not positive (write numbers such as 8,8,8)", n + 1);
         if (!comma)
             return n + 1;
         p = comma + 1;
@@ -705,62 +687,16 @@ static int section_known(const char *sec, const char *const *known)
     return 0;
 }
 
-/* Edit distance (insertions, deletions, substitutions) between a and b. */
-static size_t edit_distance(const char *a, const char *b)
-{
-    size_t n = strlen(b), *row = xrealloc(NULL, (n + 1) * sizeof *row);
-    for (size_t j = 0; j <= n; j++)
-        row[j] = j;
-    for (size_t i = 1; a[i - 1]; i++) {
-        size_t diag = row[0];
-        row[0] = i;
-        for (size_t j = 1; j <= n; j++) {
-            size_t up = row[j], d = diag + (a[i - 1] != b[j - 1]);
-            if (up + 1 < d)
-                d = up + 1;
-            if (row[j - 1] + 1 < d)
-                d = row[j - 1] + 1;
-            row[j] = d;
-            diag = up;
-        }
-    }
-    size_t d = row[n];
-    free(row);
-    return d;
-}
-
-/* The names a misspelt `target` may have meant: all of them as a malloc'd
- * comma-separated list, and the closest within 2 edits (or NULL). */
-typedef struct suggest {
-    const char *target, *best;
-    size_t best_d;
-    char *list;
-    size_t len;
-} suggest;
-
-static void suggest_add(suggest *sg, const char *name)
-{
-    sg->len += strlen(name) + 2;
-    sg->list = xrealloc(sg->list, sg->len);
-    strcat(strcat(sg->list, sg->list[0] ? ", " : ""), name);
-    size_t n = strlen(name), d = edit_distance(sg->target, name);
-    int pattern = n >= 2 && strcmp(name + n - 2, ".*") == 0; /* not a name to suggest */
-    if (!pattern && d < sg->best_d && d <= 2 && d < strlen(sg->target)) {
-        sg->best = name;
-        sg->best_d = d;
-    }
-}
-
 /* Candidates for an unknown key of sec: the keys of sec a getter asked for.
  * For an unknown section (sec NULL): the known sections when given, else the
  * sections a getter asked any key of. */
-static suggest suggest_names(const warp_ini *ini, const char *target, const char *sec,
-                             const char *const *known)
+static warp_suggest suggest_names(const warp_ini *ini, const char *target, const char *sec,
+                                  const char *const *known)
 {
-    suggest sg = {.target = target, .best_d = SIZE_MAX, .list = xrealloc(NULL, 1), .len = 1};
-    sg.list[0] = '\0';
+    warp_suggest sg;
+    warp_suggest_init(&sg, target);
     for (; !sec && known && *known; known++)
-        suggest_add(&sg, *known);
+        warp_suggest_add(&sg, *known);
     if (!sec && known)
         return sg;
     ini_table seen = {0};
@@ -772,7 +708,7 @@ static suggest suggest_names(const warp_ini *ini, const char *target, const char
             if (!e->used || (sec && strcmp(e->sec, sec) != 0) || table_find(&seen, name, ""))
                 continue;
             table_add(&seen, name, "", NULL, NULL);
-            suggest_add(&sg, name);
+            warp_suggest_add(&sg, name);
         }
     }
     table_free(&seen);
@@ -797,13 +733,13 @@ static void unknown_section(const warp_ini *ini, const ini_entry *e, const char 
 static void unknown_section(const warp_ini *ini, const ini_entry *e, const char *const *known)
 {
     const char *what = known ? "known sections" : "sections read by this run";
-    suggest sg = suggest_names(ini, e->sec, NULL, known);
+    warp_suggest sg = suggest_names(ini, e->sec, NULL, known);
     if (sg.best)
-        ini_die(2, e, "unknown section; did you mean [%s]? (%s: %s)", sg.best, what, sg.list);
+        ini_die(WARP_EXIT_USAGE, e, "unknown section; did you mean [%s]? (%s: %s)", sg.best, what, sg.list);
     if (sg.list[0])
-        ini_die(2, e, "unknown section (%s: %s)", what, sg.list);
+        ini_die(WARP_EXIT_USAGE, e, "unknown section (%s: %s)", what, sg.list);
     free(sg.list);
-    ini_die(2, e, "unknown section (this run reads no section)");
+    ini_die(WARP_EXIT_USAGE, e, "unknown section (this run reads no section)");
 }
 
 void warp_ini_reject_unused(const warp_ini *ini, const char *const *known_sections)
@@ -817,13 +753,13 @@ void warp_ini_reject_unused(const warp_ini *ini, const char *const *known_sectio
             continue;
         if (!known_sections && !section_read(ini, e->sec))
             unknown_section(ini, table_find(&ini->secs, e->sec, ""), NULL);
-        suggest sg = suggest_names(ini, e->key, e->sec, NULL);
+        warp_suggest sg = suggest_names(ini, e->key, e->sec, NULL);
         if (sg.best)
-            ini_die(2, e, "unknown key; did you mean %s? (keys of [%s] read by this run: %s)",
+            ini_die(WARP_EXIT_USAGE, e, "unknown key; did you mean %s? (keys of [%s] read by this run: %s)",
                     sg.best, e->sec, sg.list);
         if (sg.list[0])
-            ini_die(2, e, "unknown key (keys of [%s] read by this run: %s)", e->sec, sg.list);
+            ini_die(WARP_EXIT_USAGE, e, "unknown key (keys of [%s] read by this run: %s)", e->sec, sg.list);
         free(sg.list);
-        ini_die(2, e, "unknown key (this run reads no key of [%s])", e->sec);
+        ini_die(WARP_EXIT_USAGE, e, "unknown key (this run reads no key of [%s])", e->sec);
     }
 }

@@ -14,8 +14,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "replay/source.h"
-#include "replay/util.h"
+#include "replay/readers/source.h"
+#include "warp_error.h"
 
 #define TOK_MAX 128
 
@@ -193,8 +193,8 @@ static void label_put(label_tab *t, const char *s, uint32_t task)
 {
     if (2 * (t->n + 1) > t->cap) {
         label_tab g = {.cap = t->cap ? 2 * t->cap : 64};
-        g.name = replay_xcalloc(g.cap, sizeof *g.name);
-        g.task = replay_xcalloc(g.cap, sizeof *g.task);
+        g.name = warp_xcalloc(g.cap, sizeof *g.name);
+        g.task = warp_xcalloc(g.cap, sizeof *g.task);
         for (size_t i = 0; i < t->cap; i++)
             if (t->name[i]) {
                 size_t j = hash_str(t->name[i]) & (g.cap - 1);
@@ -211,7 +211,7 @@ static void label_put(label_tab *t, const char *s, uint32_t task)
     size_t i = hash_str(s) & (t->cap - 1);
     while (t->name[i])
         i = (i + 1) & (t->cap - 1);
-    t->name[i] = replay_xstrdup(s);
+    t->name[i] = warp_xstrdup(s);
     t->task[i] = task;
     t->n++;
 }
@@ -459,7 +459,7 @@ int replay_goal_open(const char *path, const replay_opts *o, replay_source **out
     lexer lx;
     if (open_lexer(&lx, path, err))
         return -1;
-    goal_file *g = replay_xcalloc(1, sizeof *g);
+    goal_file *g = warp_xcalloc(1, sizeof *g);
     int rc = -1;
     int64_t n;
     if (next(&lx))
@@ -479,7 +479,7 @@ int replay_goal_open(const char *path, const replay_opts *o, replay_source **out
             goto out;
         if (r == cap) {
             cap = cap ? (cap > g->nranks / 2 ? g->nranks : 2 * cap) : (g->nranks < 64 ? g->nranks : 64);
-            g->blocks = replay_xrealloc(g->blocks, (size_t)cap * sizeof *g->blocks);
+            g->blocks = warp_xrealloc(g->blocks, (size_t)cap * sizeof *g->blocks);
         }
         if (lx.kind == T_EOF) {
             char a[24], b[24];

@@ -1,4 +1,4 @@
-/* ini_internal.h — what engine/ini.c, engine/units.c and the INI fuzz harness
+/* ini_internal.h — what config/ini.c, config/units.c and the INI fuzz harness
  * share; not installed. The *_parse functions never exit: they report errors
  * as values so that a fuzzer can drive them, and ini.c turns those into the
  * one-line "warpnet: ..." exit of warp_ini.h. */
@@ -8,6 +8,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "warp_cfg.h"
+#include "warp_error.h"
 #include "warp_ini.h"
 
 /* The `why` of the unit parsers for a bare number; ini.c compares the pointer

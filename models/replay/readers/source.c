@@ -10,8 +10,8 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "replay/source.h"
-#include "replay/util.h"
+#include "replay/readers/source.h"
+#include "warp_error.h"
 
 replay_opts replay_opts_default(void)
 {
@@ -27,7 +27,7 @@ static int ends_with(const char *s, const char *suffix)
 static int file_exists_in(const char *dir, const char *name)
 {
     size_t n = strlen(dir) + strlen(name) + 2;
-    char *p = replay_xcalloc(n, 1);
+    char *p = warp_xcalloc(n, 1);
     snprintf(p, n, "%s/%s", dir, name);
     struct stat st;
     int ok = stat(p, &st) == 0;
@@ -58,9 +58,9 @@ const char *replay_guess_format(const char *path)
 replay_source *replay_source_new(const replay_source_ops *ops, const char *path,
                                  const replay_opts *opts, int32_t nranks, void *impl)
 {
-    replay_source *s = replay_xcalloc(1, sizeof *s);
+    replay_source *s = warp_xcalloc(1, sizeof *s);
     s->ops = ops;
-    s->path = replay_xstrdup(path);
+    s->path = warp_xstrdup(path);
     s->opts = opts ? *opts : replay_opts_default();
     s->nranks = nranks;
     s->impl = impl;

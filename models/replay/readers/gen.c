@@ -13,9 +13,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "replay/gen.h"
-#include "replay/source.h"
-#include "replay/util.h"
+#include "replay/readers/gen.h"
+#include "replay/readers/source.h"
+#include "warp_error.h"
 
 enum gen_kind { G_STENCIL3D, G_STENCIL2D, G_ALLREDUCE, G_ALLTOALL, G_RANDOM };
 
@@ -239,7 +239,7 @@ static void gen_random(const gen_spec *g, int32_t rank, replay_rank *r)
 {
     int64_t n = val(g, "ranks"), layers = val(g, "layers");
     uint64_t seed = (uint64_t)val(g, "seed");
-    uint32_t *layer_task = replay_xcalloc((size_t)layers, sizeof *layer_task);
+    uint32_t *layer_task = warp_xcalloc((size_t)layers, sizeof *layer_task);
     for (int64_t l = 0; l < layers; l++) {
         uint64_t h = hash3(seed ^ 0x5bd1e995u, (uint64_t)rank, (uint64_t)l);
         /* receives of messages sent to this rank by layer l - 1 */
@@ -306,7 +306,7 @@ int replay_gen_open(const char *spec, const replay_opts *o, replay_source **out,
 {
     const char *p = strncmp(spec, "gen:", 4) == 0 ? spec + 4 : spec;
     size_t klen = strcspn(p, ":");
-    gen_spec *g = replay_xcalloc(1, sizeof *g);
+    gen_spec *g = warp_xcalloc(1, sizeof *g);
     for (size_t i = 0; i < sizeof kinds / sizeof kinds[0]; i++)
         if (strlen(kinds[i].name) == klen && !strncmp(kinds[i].name, p, klen))
             g->d = &kinds[i];

@@ -1,14 +1,14 @@
-/* engine/errline.c — the text of a user-facing fatal error: "PROG: message\n"
+/* config/errline.c — the text of a user-facing fatal error: "PROG: message\n"
  * on exactly one line, whatever the message quotes. Option values and names
  * come from the user and may hold newlines or terminal escapes; they are
- * shown as '?'. Called by warp_fatal (context.c) and the option fuzz harness. */
-#include "internal.h"
-
+ * shown as '?'. Called by warp_fatal (fatal.c) and the option fuzz harness. */
 #include <stdio.h>
+
+#include "warp_error.h"
 
 size_t warp_error_line(char *line, size_t cap, const char *prog, const char *fmt, va_list ap)
 {
-    int n = snprintf(line, cap, "%s: ", prog);
+    int n = prog ? snprintf(line, cap, "%s: ", prog) : 0;
     if (n < 0)
         n = 0;
     if ((size_t)n > cap - 2)

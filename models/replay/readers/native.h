@@ -3,7 +3,7 @@
 #ifndef REPLAY_NATIVE_H
 #define REPLAY_NATIVE_H
 
-#include "replay/source.h"
+#include "replay/readers/source.h"
 
 /* Writes every rank of src to path, one rank in memory at a time, as the
  * binary form (binary = 1) or the text form. Returns 0 or -1 with err set. */

@@ -1,11 +1,13 @@
-/* warp_ini.h — INI run files with units, part of libwarp.
+/* warp_ini.h — INI run files with units, part of libwarp's configuration
+ * layer (below the engine; it knows no engine, network or model).
  * One file per run: `[section]` headers, `key = value` lines, `#` or `;`
  * comments. Command-line overrides `--section.key=value` replace or add keys.
  * Every value remembers where it came from (file:line or the option), and every
  * error names that place, the key, the value, and what would fix it, then
- * stops the program (exit code 2). Getters mark keys as used so that
- * warp_ini_reject_unused can refuse typos. Internal units: time in ns, sizes in
- * bytes, bandwidth in bytes per ns (1 GB/s = 1 byte/ns). */
+ * stops the program through warp_fatal (exit code 2). Getters mark keys as
+ * used so that warp_ini_reject_unused can refuse typos, suggesting the
+ * closest known name. Quantities carry mandatory units: time (in ns), size
+ * (in bytes) and rate (in bytes per ns: 1 GB/s = 1 byte/ns). */
 #ifndef WARP_INI_H
 #define WARP_INI_H
 

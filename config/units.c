@@ -1,8 +1,8 @@
-/* engine/units.c — numbers with mandatory units (time, size, bandwidth) and
+/* config/units.c — numbers with mandatory units (time, size, bandwidth) and
  * plain numbers, for INI values and command-line options. Invariant: all of
  * the string is one number and (where required) one known unit; conversions
  * are one correctly rounded step (sizes exact integers). Never exits: errors
- * come back as a short static reason. Called by engine/ini.c and option parsers. */
+ * come back as a short static reason. Called by config/ini.c and option parsers. */
 #include "ini_internal.h"
 
 #include <errno.h>

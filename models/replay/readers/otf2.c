@@ -17,9 +17,9 @@
 
 #include <otf2/otf2.h>
 
-#include "replay/otf2map.h"
-#include "replay/source.h"
-#include "replay/util.h"
+#include "replay/readers/otf2map.h"
+#include "replay/readers/source.h"
+#include "warp_error.h"
 
 typedef struct o2_group {
     uint32_t n;
@@ -53,7 +53,7 @@ static void *grow(void *p, uint32_t *n, uint32_t need, size_t elem)
     if (need < *n)
         return p;
     uint32_t m = need + 1 > 2 * *n ? need + 1 : 2 * *n;
-    p = replay_xrealloc(p, (size_t)m * elem);
+    p = warp_xrealloc(p, (size_t)m * elem);
     memset((char *)p + (size_t)*n * elem, 0, (size_t)(m - *n) * elem);
     *n = m;
     return p;
@@ -71,7 +71,7 @@ static OTF2_CallbackCode def_string(void *u, OTF2_StringRef self, const char *s)
     o2_defs *d = u;
     d->strings = grow(d->strings, &d->nstrings, self, sizeof *d->strings);
     free(d->strings[self]);
-    d->strings[self] = replay_xstrdup(s);
+    d->strings[self] = warp_xstrdup(s);
     return OTF2_CALLBACK_SUCCESS;
 }
 
@@ -112,7 +112,7 @@ static OTF2_CallbackCode def_group(void *u, OTF2_GroupRef self, OTF2_StringRef n
     free(g->members);
     g->n = n;
     g->type = type;
-    g->members = replay_xcalloc(n, sizeof *g->members);
+    g->members = warp_xcalloc(n, sizeof *g->members);
     memcpy(g->members, m, (size_t)n * sizeof *m);
     if (type == OTF2_GROUP_TYPE_COMM_LOCATIONS)
         d->comm_locations = (int)self;
@@ -341,7 +341,7 @@ int replay_otf2_open(const char *path, const replay_opts *o, replay_source **out
     OTF2_Error_RegisterCallback(quiet, NULL);
     /* Accept the anchor file or the directory holding traces.otf2. */
     size_t n = strlen(path);
-    char *anchor = replay_xcalloc(n + 16, 1);
+    char *anchor = warp_xcalloc(n + 16, 1);
     if (n >= 5 && !strcmp(path + n - 5, ".otf2"))
         strcpy(anchor, path);
     else
@@ -360,7 +360,7 @@ int replay_otf2_open(const char *path, const replay_opts *o, replay_source **out
         return -1;
     }
     OTF2_Reader_SetSerialCollectiveCallbacks(rd);
-    o2_defs *d = replay_xcalloc(1, sizeof *d);
+    o2_defs *d = warp_xcalloc(1, sizeof *d);
     d->comm_locations = -1;
     OTF2_GlobalDefReader *gr = OTF2_Reader_GetGlobalDefReader(rd);
     OTF2_GlobalDefReaderCallbacks *gc = OTF2_GlobalDefReaderCallbacks_New();
@@ -392,7 +392,7 @@ int replay_otf2_open(const char *path, const replay_opts *o, replay_source **out
         /* World rank r runs on location members[r]. */
         const o2_group *g = &d->groups[d->comm_locations];
         free(d->locations);
-        d->locations = replay_xcalloc(g->n, sizeof *d->locations);
+        d->locations = warp_xcalloc(g->n, sizeof *d->locations);
         memcpy(d->locations, g->members, (size_t)g->n * sizeof *g->members);
         d->nlocs = g->n;
     }

@@ -14,9 +14,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "replay/native.h"
-#include "replay/source.h"
-#include "replay/util.h"
+#include "replay/readers/native.h"
+#include "replay/readers/source.h"
+#include "warp_error.h"
 
 static const char BIN_MAGIC[8] = {'W', 'N', 'T', 'R', 'A', 'C', 'E', 0};
 #define TEXT_MAGIC "warpnet-trace"
@@ -56,7 +56,7 @@ static int read_line(FILE *f, char **buf, size_t *cap)
     while ((c = getc(f)) != EOF && c != '\n') {
         if (n + 2 > *cap) {
             *cap = *cap ? 2 * *cap : 256;
-            *buf = replay_xrealloc(*buf, *cap);
+            *buf = warp_xrealloc(*buf, *cap);
         }
         (*buf)[n++] = (char)c;
     }
@@ -64,7 +64,7 @@ static int read_line(FILE *f, char **buf, size_t *cap)
         return 0;
     if (!*buf) {
         *cap = 256;
-        *buf = replay_xrealloc(NULL, *cap);
+        *buf = warp_xrealloc(NULL, *cap);
     }
     (*buf)[n] = 0;
     char *hash = strchr(*buf, '#');
@@ -252,8 +252,8 @@ static int text_open(FILE *f, const char *path, native_file *nf, int32_t *nranks
                             nf->size);
                 goto out;
             }
-            nf->pos = replay_xcalloc((size_t)n + 1, sizeof *nf->pos);
-            nf->line = replay_xcalloc((size_t)n + 1, sizeof *nf->line);
+            nf->pos = warp_xcalloc((size_t)n + 1, sizeof *nf->pos);
+            nf->line = warp_xcalloc((size_t)n + 1, sizeof *nf->line);
             continue;
         }
         if (strncmp(p, "rank", 4) == 0 && (p[4] == ' ' || p[4] == '\t')) {
@@ -296,7 +296,7 @@ static int bin_load(replay_source *s, int32_t rank, replay_rank *out, replay_err
     uint8_t *b = NULL;
     int rc = -1;
     replay_rank_begin(out, rank);
-    b = replay_xcalloc((size_t)len, 1);
+    b = warp_xcalloc((size_t)len, 1);
     if (fseek(f, at, SEEK_SET) != 0 || fread(b, 1, (size_t)len, f) != (size_t)len) {
         replay_errf(err, "%s: truncated record of rank %d at byte %ld (file ends at %ld)", s->path,
                     rank, at, nf->size);
@@ -317,9 +317,9 @@ static int bin_load(replay_source *s, int32_t rank, replay_rank *out, replay_err
     out->ntasks = out->cap_tasks = (uint32_t)nt;
     out->ndeps = (uint32_t)nd;
     out->nmsgs = (uint32_t)nm;
-    out->tasks = replay_xcalloc(nt, sizeof *out->tasks);
-    out->deps = replay_xcalloc(nd, sizeof *out->deps);
-    out->msgs = replay_xcalloc(nm, sizeof *out->msgs);
+    out->tasks = warp_xcalloc(nt, sizeof *out->tasks);
+    out->deps = warp_xcalloc(nd, sizeof *out->deps);
+    out->msgs = warp_xcalloc(nm, sizeof *out->msgs);
     const uint8_t *p = b + BIN_RANK_HEAD;
     for (uint64_t i = 0; i < nt; i++, p += BIN_TASK_BYTES) {
         replay_task *t = &out->tasks[i];
@@ -366,7 +366,7 @@ static int bin_open(FILE *f, const char *path, native_file *nf, int32_t *nranks,
     if (n == 0 || n > INT32_MAX || 16 + ((long)n + 1) * 8 > nf->size)
         return replay_errf(err, "%s: %u ranks announced but the file (%ld bytes) cannot hold their "
                            "index; the file is truncated or corrupt", path, n, nf->size);
-    nf->pos = replay_xcalloc((size_t)n + 1, sizeof *nf->pos);
+    nf->pos = warp_xcalloc((size_t)n + 1, sizeof *nf->pos);
     long prev = 16 + ((long)n + 1) * 8;
     for (uint32_t r = 0; r <= n; r++) {
         uint8_t b[8];
@@ -401,7 +401,7 @@ int replay_native_open(const char *path, const replay_opts *o, replay_source **o
     FILE *f = fopen(path, "rb");
     if (!f)
         return replay_errf(err, "%s: cannot open: %s; check the trace path", path, strerror(errno));
-    native_file *nf = replay_xcalloc(1, sizeof *nf);
+    native_file *nf = warp_xcalloc(1, sizeof *nf);
     char head[16] = {0};
     size_t got = fread(head, 1, sizeof head, f);
     fseek(f, 0, SEEK_END);
@@ -495,7 +495,7 @@ int replay_native_write(const char *path, int binary, replay_source *src, replay
         memcpy(h, BIN_MAGIC, 8);
         put_le(h + 8, 1, 4);
         put_le(h + 12, (uint32_t)n, 4);
-        index = replay_xcalloc((size_t)n + 1, sizeof *index);
+        index = warp_xcalloc((size_t)n + 1, sizeof *index);
         fwrite(h, 1, 16, f);
         fseek(f, 16 + ((long)n + 1) * 8, SEEK_SET);
     } else {

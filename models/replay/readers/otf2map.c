@@ -8,8 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "replay/otf2map.h"
-#include "replay/util.h"
+#include "replay/readers/otf2map.h"
+#include "warp_error.h"
 
 #define NONE UINT32_MAX
 
@@ -17,7 +17,7 @@ void o2_evbuf_push(o2_evbuf *b, const o2_event *e)
 {
     if (b->n == b->cap) {
         b->cap = b->cap ? 2 * b->cap : 256;
-        b->ev = replay_xrealloc(b->ev, (size_t)b->cap * sizeof *b->ev);
+        b->ev = warp_xrealloc(b->ev, (size_t)b->cap * sizeof *b->ev);
     }
     b->ev[b->n++] = *e;
 }
@@ -43,9 +43,9 @@ static uint64_t *map_get(u64map *m, uint64_t k, int create)
 {
     if (create && 2 * (m->n + 1) > m->cap) {
         u64map g = {.cap = m->cap ? 2 * m->cap : 64};
-        g.key = replay_xcalloc(g.cap, sizeof *g.key);
-        g.val = replay_xcalloc(g.cap, sizeof *g.val);
-        g.used = replay_xcalloc(g.cap, 1);
+        g.key = warp_xcalloc(g.cap, sizeof *g.key);
+        g.val = warp_xcalloc(g.cap, sizeof *g.val);
+        g.used = warp_xcalloc(g.cap, 1);
         for (size_t i = 0; i < m->cap; i++)
             if (m->used[i]) {
                 size_t j = slot(&g, m->key[i]);
@@ -398,7 +398,7 @@ static void link_requests(mapper *m)
 {
     const o2_evbuf *b = m->b;
     u64map open = {0};
-    m->done_of = replay_xcalloc(b->n, sizeof *m->done_of);
+    m->done_of = warp_xcalloc(b->n, sizeof *m->done_of);
     for (uint32_t i = 0; i < b->n; i++) {
         m->done_of[i] = NONE;
         const o2_event *e = &b->ev[i];

@@ -13,9 +13,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "replay/bigsim.h"
-#include "replay/source.h"
-#include "replay/util.h"
+#include "replay/readers/bigsim.h"
+#include "replay/readers/source.h"
+#include "warp_error.h"
 
 #define BS_MAGIC 0xF9BDEA10u /* bytes 10 EA BD F9 read little-endian */
 #define BS_MAX_LOG_VERSION 6
@@ -170,7 +170,7 @@ static long file_size(const char *path)
 static char *join(const char *dir, const char *name)
 {
     size_t n = strlen(dir) + strlen(name) + 2;
-    char *p = replay_xcalloc(n, 1);
+    char *p = warp_xcalloc(n, 1);
     snprintf(p, n, "%s/%s", dir, name);
     return p;
 }
@@ -247,220 +247,268 @@ static int trunc_rec(replay_err *err, const bs_file *f, int32_t i, int32_t pe, l
                        "%s at byte %ld)", f->path, i, pe, rec, f->size, what, at);
 }
 
+/* Reading one PE's timeline: where it is, what it fills, what went wrong. */
+typedef struct bs_reader {
+    const bs_trace *t;
+    const replay_opts *o;
+    const bs_file *file;
+    bs_cur c;
+    int32_t pe;
+    replay_rank *r;             /* NULL: only count */
+    replay_bigsim_counts *cnt;
+    int32_t *start_msg;         /* PE 0 when opening: the start broadcast's message, else NULL */
+    int32_t count;              /* task records */
+    int32_t first;              /* first kept record; -1 until the start skip finds it */
+    replay_err *err;
+} bs_reader;
+
+/* One task record as far as the replay needs it. */
+typedef struct bs_task {
+    long rec;                   /* byte where the record starts */
+    int32_t i, mpe, mid, nmsgs;
+    double times[5];
+    char flag, name[21];
+    int keep;                   /* after the start skip */
+    uint32_t ti;                /* its task in r, when kept */
+} bs_task;
+
+/* Seeks to the PE's timeline and reads its record count. */
+static int timeline_header(bs_reader *b, int32_t local)
+{
+    const bs_file *file = b->file;
+    long off = file->offsets[local];
+    if (off < 16 || !cur_seek(&b->c, off))
+        return replay_errf(b->err, "%s: offset %ld of PE %d (local index %d) lies outside the file "
+                           "(%ld bytes); the offset table is corrupt", file->path, off, b->pe, local,
+                           file->size);
+    if (!cur_i32(&b->c, &b->count))
+        return replay_errf(b->err, "%s: truncated timeline header of PE %d at byte %ld (file ends "
+                           "at %ld)", file->path, b->pe, off, file->size);
+    /* A task record takes at least 90 bytes; more records than fit is corruption. */
+    if (b->count < 0 || (long)b->count > (file->size - b->c.pos) / 90 + 1)
+        return replay_errf(b->err, "%s: PE %d claims %d task records at byte %ld but only %ld bytes "
+                           "follow; the file is truncated or corrupt", file->path, b->pe, b->count,
+                           off, file->size - b->c.pos);
+    return 0;
+}
+
+/* Reads a record's fixed fields (up to its message count) and checks them. */
+static int task_fields(bs_reader *b, bs_task *k)
+{
+    bs_cur *c = &b->c;
+    int v = b->t->log_version;
+    int32_t ep, seqno;
+    uint16_t mpi_op;
+    uint32_t mpi_size;
+    int16_t charm_ep;
+    int ok = cur_i32(c, &ep) && cur_i32(c, &seqno) && cur_i32(c, &k->mpe) && cur_i32(c, &k->mid);
+    if (ok && v >= 6)
+        ok = cur_int(c, &mpi_op, 2) && cur_int(c, &mpi_size, 4);
+    if (ok && v >= 4)
+        ok = cur_i16(c, &charm_ep);
+    for (int j = 0; ok && j < 5; j++)
+        ok = cur_f64(c, &k->times[j]);
+    ok = ok && cur_raw(c, &k->flag, 1) && cur_raw(c, k->name, 20);
+    if (ok && v >= 2)
+        ok = cur_skip(c, v == 2 ? 12 : 16);
+    ok = ok && cur_i32(c, &k->nmsgs);
+    if (!ok)
+        return trunc_rec(b->err, b->file, k->i, b->pe, k->rec, "its fixed fields end", c->pos);
+    k->name[20] = 0;
+    const char *fp = b->file->path;
+    if (seqno != k->i)
+        return replay_errf(b->err, "%s: task record %d of PE %d at byte %ld has seqno %d (expected "
+                           "%d); the timeline is corrupt", fp, k->i, b->pe, k->rec, seqno, k->i);
+    if (k->mpe >= b->t->total_pes || (k->mpe >= 0 && k->mid < 0))
+        return replay_errf(b->err, "%s: task record %d of PE %d at byte %ld is triggered by message "
+                           "%d of PE %d, outside the %d PEs of the trace", fp, k->i, b->pe, k->rec,
+                           k->mid, k->mpe, b->t->total_pes);
+    if (k->nmsgs < 0)
+        return replay_errf(b->err, "%s: task record %d of PE %d at byte %ld has a negative message "
+                           "count (%d); the file is corrupt", fp, k->i, b->pe, k->rec, k->nmsgs);
+    if ((long)k->nmsgs > (b->file->size - c->pos) / 30)
+        return trunc_rec(b->err, b->file, k->i, b->pe, k->rec, "its message entries start", c->pos);
+    return 0;
+}
+
+/* Applies the start skip to the record and adds it to r when kept. */
+static int keep_task(bs_reader *b, bs_task *k)
+{
+    const replay_opts *o = b->o;
+    int skip = !o->keep_init && b->t->skip_msg_id >= 0;
+    /* The start skip: tasks before the one the start broadcast triggers are done. */
+    if (b->first < 0 && k->mpe == 0 && k->mid == b->t->skip_msg_id)
+        b->first = k->i;
+    k->keep = b->first >= 0;
+    if (k->keep) {
+        b->cnt->kept++;
+        if (b->r) {
+            int trig = k->mpe >= 0 && !(k->i == b->first && skip);
+            k->ti = replay_add_task(b->r, task_duration(k->name, k->times[3], o),
+                                    trig ? REPLAY_TRIGGERED : 0, k->mpe, k->mid);
+        }
+    }
+    if (b->start_msg && (k->flag & 1) && *b->start_msg < 0 && k->nmsgs == 0)
+        return replay_errf(b->err, "%s: the start event (task record %d of PE %d) sends no message; "
+                           "cannot locate the end of initialisation (use keep_init)", b->file->path,
+                           k->i, b->pe);
+    return 0;
+}
+
+/* Reads the record's message entries and adds the kept ones' destinations. */
+static int task_messages(bs_reader *b, const bs_task *k)
+{
+    const bs_trace *t = b->t;
+    const char *fp = b->file->path;
+    for (int32_t j = 0; j < k->nmsgs; j++) {
+        long at = b->c.pos;
+        bs_msg m;
+        double st, rt;
+        int32_t group;
+        int ok = cur_i32(&b->c, &m.id) && cur_i32(&b->c, &m.dst_node) && cur_f64(&b->c, &st) &&
+                 cur_f64(&b->c, &rt) && cur_i16(&b->c, &m.tid) && cur_i32(&b->c, &m.size);
+        if (ok && t->log_version > 0)
+            ok = cur_i32(&b->c, &group);
+        if (!ok)
+            return trunc_rec(b->err, b->file, k->i, b->pe, k->rec, "a message entry starts", at);
+        int bad_dst = m.dst_node >= t->num_nodes || (m.dst_node < -1 && m.dst_node > -100) ||
+                      (m.dst_node <= -100 && -100 - m.dst_node >= t->num_nodes);
+        if (m.dst_node == -2)
+            return replay_errf(b->err, "%s: message entry %d of task record %d of PE %d at byte %ld "
+                               "is a multicast (dstNode -2), which the replay does not support (as "
+                               "TraceR)", fp, j, k->i, b->pe, at);
+        if (bad_dst || m.tid < -1 || m.tid >= t->num_wth || m.size < 0 || m.id < 0)
+            return replay_errf(b->err, "%s: message entry %d of task record %d of PE %d at byte %ld "
+                               "is invalid (id %d, dstNode %d, thread %d, size %d for %d nodes x %d "
+                               "threads); the file is corrupt", fp, j, k->i, b->pe, at, m.id,
+                               m.dst_node, m.tid, m.size, t->num_nodes, t->num_wth);
+        b->cnt->msg_entries++;
+        if (b->start_msg && (k->flag & 1) && *b->start_msg < 0 && j == 0)
+            *b->start_msg = m.id;
+        if (k->keep)
+            add_msg_dests(t, b->r, k->ti, &m, b->r != NULL);
+    }
+    return 0;
+}
+
+/* Skips the record's event list (the replay does not use it), checking it. */
+static int task_events(bs_reader *b, const bs_task *k)
+{
+    const char *fp = b->file->path;
+    int32_t nevts;
+    if (!cur_i32(&b->c, &nevts) || (long)nevts > (b->file->size - b->c.pos) / 9)
+        return trunc_rec(b->err, b->file, k->i, b->pe, k->rec, "its event list starts", b->c.pos);
+    if (nevts < 0)
+        return replay_errf(b->err, "%s: task record %d of PE %d at byte %ld has a negative event "
+                           "count (%d); the file is corrupt", fp, k->i, b->pe, k->rec, nevts);
+    for (int32_t j = 0; j < nevts; j++) {
+        long at = b->c.pos;
+        char type;
+        double rt;
+        int32_t val = 0;
+        int ok = cur_raw(&b->c, &type, 1) && cur_f64(&b->c, &rt) && cur_i32(&b->c, &val);
+        if (ok && type != 1 && type != 2 && type != 3)
+            return replay_errf(b->err, "%s: event %d of task record %d of PE %d at byte %ld has "
+                               "type %d (valid: 1, 2, 3); the file is corrupt", fp, j, k->i, b->pe,
+                               at, type);
+        if (ok && type != 1)
+            ok = val >= 0 && cur_skip(&b->c, val);
+        if (!ok && val < 0 && type != 1)
+            return replay_errf(b->err, "%s: event %d of task record %d of PE %d at byte %ld has a "
+                               "negative text length (%d); the file is corrupt", fp, j, k->i, b->pe,
+                               at, val);
+        if (!ok)
+            return trunc_rec(b->err, b->file, k->i, b->pe, k->rec, "an event starts", at);
+    }
+    return 0;
+}
+
+/* Reads the record's backward dependencies (adding the kept ones) and checks
+ * its forward ones. */
+static int task_dependencies(bs_reader *b, const bs_task *k)
+{
+    const char *fp = b->file->path;
+    for (int dir = 0; dir < 2; dir++) {
+        int32_t n;
+        long at = b->c.pos;
+        if (!cur_i32(&b->c, &n) || (long)n > (b->file->size - b->c.pos) / 4)
+            return trunc_rec(b->err, b->file, k->i, b->pe, k->rec,
+                             dir ? "its forward dependencies start"
+                                 : "its backward dependencies start", at);
+        if (n < 0)
+            return replay_errf(b->err, "%s: task record %d of PE %d at byte %ld has a negative "
+                               "dependency count (%d); the file is corrupt", fp, k->i, b->pe,
+                               k->rec, n);
+        for (int32_t j = 0; j < n; j++) {
+            int32_t d;
+            if (!cur_i32(&b->c, &d))
+                return trunc_rec(b->err, b->file, k->i, b->pe, k->rec, "a dependency starts",
+                                 b->c.pos);
+            /* A sign marks the dependency kind; INT32_MIN has no positive
+             * twin and fails the range checks below as INT32_MAX. */
+            d = d >= 0 ? d : d == INT32_MIN ? INT32_MAX : -d;
+            if (dir == 1) {
+                if (d >= b->count)
+                    return replay_errf(b->err, "%s: task record %d of PE %d lists forward "
+                                       "dependency %d beyond its %d tasks; the file is corrupt", fp,
+                                       k->i, b->pe, d, b->count);
+                continue;
+            }
+            if (d >= k->i)
+                return replay_errf(b->err, "%s: task record %d of PE %d depends on task %d, which "
+                                   "is not earlier on this PE; the file is corrupt", fp, k->i,
+                                   b->pe, d);
+            b->cnt->deps++;
+            if (k->keep && b->r && d >= b->first)
+                replay_add_dep(b->r, k->ti, (uint32_t)(d - b->first), 0);
+        }
+    }
+    return 0;
+}
+
+/* Reads every task record of the timeline, in order. */
+static int timeline_records(bs_reader *b)
+{
+    for (int32_t i = 0; i < b->count; i++) {
+        bs_task k = {.rec = b->c.pos, .i = i};
+        if (task_fields(b, &k) || keep_task(b, &k) || task_messages(b, &k) ||
+            task_events(b, &k) || task_dependencies(b, &k))
+            return -1;
+    }
+    return 0;
+}
+
 /* Reads the timeline of `pe`. With r == NULL only counts (and the start
  * message of PE 0) are gathered. */
 static int read_timeline(const bs_trace *t, const replay_opts *o, int32_t pe, replay_rank *r,
                          replay_bigsim_counts *cnt, int32_t *start_msg, replay_err *err)
 {
     int32_t node = pe / t->num_wth, thread = pe % t->num_wth;
-    const bs_file *file = &t->files[node % t->nfiles];
+    bs_reader b = {.t = t, .o = o, .file = &t->files[node % t->nfiles], .pe = pe, .r = r,
+                   .cnt = cnt, .start_msg = start_msg, .err = err};
     int32_t local = (node / t->nfiles) * t->num_wth + thread;
-    const char *fp = file->path;
-    bs_cur c;
-    if (open_file(&c, file, err))
+    if (open_file(&b.c, b.file, err))
         return -1;
-    int rc = -1;
-    long off = file->offsets[local];
-    int32_t count;
     memset(cnt, 0, sizeof *cnt);
     if (start_msg)
         *start_msg = -1;
-    if (off < 16 || !cur_seek(&c, off)) {
-        replay_errf(err, "%s: offset %ld of PE %d (local index %d) lies outside the file "
-                    "(%ld bytes); the offset table is corrupt", fp, off, pe, local, file->size);
-        goto out;
+    int rc = timeline_header(&b, local);
+    if (!rc) {
+        b.first = o->keep_init || t->skip_msg_id < 0 ? 0 : -1;
+        cnt->tasks = (uint32_t)b.count;
+        if (r)
+            replay_rank_begin(r, pe);
+        rc = timeline_records(&b);
     }
-    if (!cur_i32(&c, &count)) {
-        replay_errf(err, "%s: truncated timeline header of PE %d at byte %ld (file ends at %ld)",
-                    fp, pe, off, file->size);
-        goto out;
-    }
-    /* A task record takes at least 90 bytes; more records than fit is corruption. */
-    if (count < 0 || (long)count > (file->size - c.pos) / 90 + 1) {
-        replay_errf(err, "%s: PE %d claims %d task records at byte %ld but only %ld bytes follow; "
-                    "the file is truncated or corrupt", fp, pe, count, off, file->size - c.pos);
-        goto out;
-    }
-    int v = t->log_version;
-    int32_t first = o->keep_init || t->skip_msg_id < 0 ? 0 : -1;
-    cnt->tasks = (uint32_t)count;
-    if (r)
-        replay_rank_begin(r, pe);
-    for (int32_t i = 0; i < count; i++) {
-        long rec = c.pos;
-        int32_t ep, seqno, mpe, mid, nmsgs, nevts;
-        uint16_t mpi_op;
-        uint32_t mpi_size;
-        int16_t charm_ep;
-        double times[5];
-        char flag, name[21];
-        int ok = cur_i32(&c, &ep) && cur_i32(&c, &seqno) && cur_i32(&c, &mpe) && cur_i32(&c, &mid);
-        if (ok && v >= 6)
-            ok = cur_int(&c, &mpi_op, 2) && cur_int(&c, &mpi_size, 4);
-        if (ok && v >= 4)
-            ok = cur_i16(&c, &charm_ep);
-        for (int k = 0; ok && k < 5; k++)
-            ok = cur_f64(&c, &times[k]);
-        ok = ok && cur_raw(&c, &flag, 1) && cur_raw(&c, name, 20);
-        if (ok && v >= 2)
-            ok = cur_skip(&c, v == 2 ? 12 : 16);
-        ok = ok && cur_i32(&c, &nmsgs);
-        if (!ok) {
-            trunc_rec(err, file, i, pe, rec, "its fixed fields end", c.pos);
-            goto out;
-        }
-        name[20] = 0;
-        if (seqno != i) {
-            replay_errf(err, "%s: task record %d of PE %d at byte %ld has seqno %d (expected %d); "
-                        "the timeline is corrupt", fp, i, pe, rec, seqno, i);
-            goto out;
-        }
-        if (mpe >= t->total_pes || (mpe >= 0 && mid < 0)) {
-            replay_errf(err, "%s: task record %d of PE %d at byte %ld is triggered by message %d "
-                        "of PE %d, outside the %d PEs of the trace", fp, i, pe, rec, mid, mpe,
-                        t->total_pes);
-            goto out;
-        }
-        if (nmsgs < 0) {
-            replay_errf(err, "%s: task record %d of PE %d at byte %ld has a negative message count (%d); "
-                        "the file is corrupt", fp, i, pe, rec, nmsgs);
-            goto out;
-        }
-        if ((long)nmsgs > (file->size - c.pos) / 30) {
-            trunc_rec(err, file, i, pe, rec, "its message entries start", c.pos);
-            goto out;
-        }
-        /* The start skip: tasks before the one the start broadcast triggers are done. */
-        if (first < 0 && mpe == 0 && mid == t->skip_msg_id)
-            first = i;
-        int keep = first >= 0;
-        uint32_t ti = 0;
-        if (keep) {
-            cnt->kept++;
-            if (r) {
-                int trig = mpe >= 0 && !(i == first && !o->keep_init && t->skip_msg_id >= 0);
-                ti = replay_add_task(r, task_duration(name, times[3], o), trig ? REPLAY_TRIGGERED : 0,
-                                     mpe, mid);
-            }
-        }
-        if (start_msg && (flag & 1) && *start_msg < 0 && nmsgs == 0) {
-            replay_errf(err, "%s: the start event (task record %d of PE %d) sends no message; "
-                        "cannot locate the end of initialisation (use keep_init)", fp, i, pe);
-            goto out;
-        }
-        for (int32_t k = 0; k < nmsgs; k++) {
-            long at = c.pos;
-            bs_msg m;
-            double st, rt;
-            int32_t group;
-            ok = cur_i32(&c, &m.id) && cur_i32(&c, &m.dst_node) && cur_f64(&c, &st) &&
-                 cur_f64(&c, &rt) && cur_i16(&c, &m.tid) && cur_i32(&c, &m.size);
-            if (ok && v > 0)
-                ok = cur_i32(&c, &group);
-            if (!ok) {
-                trunc_rec(err, file, i, pe, rec, "a message entry starts", at);
-                goto out;
-            }
-            int bad_dst = m.dst_node >= t->num_nodes || (m.dst_node < -1 && m.dst_node > -100) ||
-                          (m.dst_node <= -100 && -100 - m.dst_node >= t->num_nodes);
-            if (m.dst_node == -2) {
-                replay_errf(err, "%s: message entry %d of task record %d of PE %d at byte %ld is a "
-                            "multicast (dstNode -2), which the replay does not support (as TraceR)",
-                            fp, k, i, pe, at);
-                goto out;
-            }
-            if (bad_dst || m.tid < -1 || m.tid >= t->num_wth || m.size < 0 || m.id < 0) {
-                replay_errf(err, "%s: message entry %d of task record %d of PE %d at byte %ld is "
-                            "invalid (id %d, dstNode %d, thread %d, size %d for %d nodes x %d "
-                            "threads); the file is corrupt", fp, k, i, pe, at, m.id, m.dst_node,
-                            m.tid, m.size, t->num_nodes, t->num_wth);
-                goto out;
-            }
-            cnt->msg_entries++;
-            if (start_msg && (flag & 1) && *start_msg < 0 && k == 0)
-                *start_msg = m.id;
-            if (keep)
-                add_msg_dests(t, r, ti, &m, r != NULL);
-        }
-        if (!cur_i32(&c, &nevts) || (long)nevts > (file->size - c.pos) / 9) {
-            trunc_rec(err, file, i, pe, rec, "its event list starts", c.pos);
-            goto out;
-        }
-        if (nevts < 0) {
-            replay_errf(err, "%s: task record %d of PE %d at byte %ld has a negative event count (%d); "
-                        "the file is corrupt", fp, i, pe, rec, nevts);
-            goto out;
-        }
-        for (int32_t k = 0; k < nevts; k++) {
-            long at = c.pos;
-            char type;
-            double rt;
-            int32_t val = 0;
-            ok = cur_raw(&c, &type, 1) && cur_f64(&c, &rt) && cur_i32(&c, &val);
-            if (ok && type != 1 && type != 2 && type != 3) {
-                replay_errf(err, "%s: event %d of task record %d of PE %d at byte %ld has type %d "
-                            "(valid: 1, 2, 3); the file is corrupt", fp, k, i, pe, at, type);
-                goto out;
-            }
-            if (ok && type != 1)
-                ok = val >= 0 && cur_skip(&c, val);
-            if (!ok && val < 0 && type != 1) {
-                replay_errf(err, "%s: event %d of task record %d of PE %d at byte %ld has a negative "
-                            "text length (%d); the file is corrupt", fp, k, i, pe, at, val);
-                goto out;
-            }
-            if (!ok) {
-                trunc_rec(err, file, i, pe, rec, "an event starts", at);
-                goto out;
-            }
-        }
-        for (int dir = 0; dir < 2; dir++) {
-            int32_t n;
-            long at = c.pos;
-            if (!cur_i32(&c, &n) || (long)n > (file->size - c.pos) / 4) {
-                trunc_rec(err, file, i, pe, rec, dir ? "its forward dependencies start" : "its backward dependencies start", at);
-                goto out;
-            }
-            if (n < 0) {
-                replay_errf(err, "%s: task record %d of PE %d at byte %ld has a negative dependency count "
-                            "(%d); the file is corrupt", fp, i, pe, rec, n);
-                goto out;
-            }
-            for (int32_t k = 0; k < n; k++) {
-                int32_t d;
-                if (!cur_i32(&c, &d)) {
-                    trunc_rec(err, file, i, pe, rec, "a dependency starts", c.pos);
-                    goto out;
-                }
-                /* A sign marks the dependency kind; INT32_MIN has no positive
-                 * twin and fails the range checks below as INT32_MAX. */
-                d = d >= 0 ? d : d == INT32_MIN ? INT32_MAX : -d;
-                if (dir == 0) {
-                    if (d >= i) {
-                        replay_errf(err, "%s: task record %d of PE %d depends on task %d, which is "
-                                    "not earlier on this PE; the file is corrupt", fp, i, pe, d);
-                        goto out;
-                    }
-                    cnt->deps++;
-                    if (keep && r && d >= first)
-                        replay_add_dep(r, ti, (uint32_t)(d - first), 0);
-                } else if (d >= count) {
-                    replay_errf(err, "%s: task record %d of PE %d lists forward dependency %d beyond "
-                                "its %d tasks; the file is corrupt", fp, i, pe, d, count);
-                    goto out;
-                }
-            }
+    if (!rc) {
+        cnt->first = b.first < 0 ? (uint32_t)b.count : (uint32_t)b.first;
+        if (r) {
+            char place[600];
+            snprintf(place, sizeof place, "%s: PE %d", b.file->path, pe);
+            rc = replay_rank_end(r, place, err);
         }
     }
-    cnt->first = first < 0 ? (uint32_t)count : (uint32_t)first;
-    rc = 0;
-    if (r) {
-        char place[600];
-        snprintf(place, sizeof place, "%s: PE %d", fp, pe);
-        rc = replay_rank_end(r, place, err);
-    }
-out:
-    fclose(c.f);
+    fclose(b.c.f);
     if (rc && r)
         replay_rank_free(r);
     return rc;
@@ -577,7 +625,7 @@ static int read_file_table(const char *dir, bs_trace *t, int32_t e, replay_err *
                     "has %ld; the file is truncated", f->path, f->nlocal, 4L * f->nlocal, f->size);
         goto out;
     }
-    f->offsets = replay_xcalloc((size_t)f->nlocal, sizeof *f->offsets);
+    f->offsets = warp_xcalloc((size_t)f->nlocal, sizeof *f->offsets);
     for (int32_t i = 0; i < f->nlocal; i++)
         if (!cur_i32(&c, &f->offsets[i])) {
             replay_errf(err, "%s: truncated offset table at byte %ld (file ends at %ld)", f->path,
@@ -593,7 +641,7 @@ out:
 int replay_bigsim_open(const char *path, const replay_opts *o, replay_source **out, replay_err *err)
 {
     /* Accept the directory or the summary file itself. */
-    char *dir = replay_xstrdup(path);
+    char *dir = warp_xstrdup(path);
     size_t n = strlen(dir);
     if (n >= 7 && strcmp(dir + n - 7, "bgTrace") == 0) {
         dir[n - 7] = 0;
@@ -602,7 +650,7 @@ int replay_bigsim_open(const char *path, const replay_opts *o, replay_source **o
         if (!*dir)
             strcpy(dir, ".");
     }
-    bs_trace *t = replay_xcalloc(1, sizeof *t);
+    bs_trace *t = warp_xcalloc(1, sizeof *t);
     t->skip_msg_id = -1;
     int rc = read_summary(dir, t, err);
     /* The table grows with the files found: a summary announcing 2^31 files
@@ -610,7 +658,7 @@ int replay_bigsim_open(const char *path, const replay_opts *o, replay_source **o
     for (int32_t e = 0, cap = 0; !rc && e < t->nfiles; e++) {
         if (e == cap) {
             cap = cap > t->nfiles / 2 ? t->nfiles : cap ? 2 * cap : (t->nfiles < 64 ? t->nfiles : 64);
-            t->files = replay_xrealloc(t->files, (size_t)cap * sizeof *t->files);
+            t->files = warp_xrealloc(t->files, (size_t)cap * sizeof *t->files);
             memset(t->files + e, 0, (size_t)(cap - e) * sizeof *t->files);
         }
         t->nfiles_read = e + 1;
