@@ -1,8 +1,10 @@
 /* engine/collective.c — what models and host programs need from MPI, on the
- * engine's own communicator: reductions of model results onto rank 0, and
- * the communicator itself for host programs (warp_mpi.h). Models call these
- * after warp_run, never in handlers. */
+ * engine's own communicator: reductions and gathers of model results onto
+ * rank 0, and the communicator itself for host programs (warp_mpi.h).
+ * Models call these after warp_run, never in handlers. */
 #include "internal.h"
+
+#include <stdlib.h>
 
 #include "warp_mpi.h"
 
@@ -30,4 +32,34 @@ void warp_reduce_to_root(const warp_ctx *w, void *buf, uint64_t n, warp_type t, 
         else
             MPI_Reduce(p, NULL, k, dt, mop, 0, w->comm);
     }
+}
+
+void *warp_gather_to_root(const warp_ctx *w, const void *mine, uint64_t n, size_t size,
+                          uint64_t *total, const char *too_big)
+{
+    uint64_t bytes = n * size;
+    if ((size_t)bytes > (size_t)INT32_MAX)
+        warp_fatal(WARP_EXIT_RESOURCE, "%s", too_big);
+    uint64_t *all = w->rank ? NULL : warp_xcalloc((size_t)w->nranks, sizeof *all);
+    MPI_Gather(&bytes, 1, MPI_UINT64_T, all, 1, MPI_UINT64_T, 0, w->comm);
+    int *counts = NULL, *displs = NULL;
+    uint64_t sum = 0;
+    if (!w->rank) {
+        counts = warp_xcalloc((size_t)w->nranks, sizeof *counts);
+        displs = warp_xcalloc((size_t)w->nranks, sizeof *displs);
+        for (int i = 0; i < w->nranks; i++) {
+            if (sum + all[i] > (uint64_t)INT32_MAX)
+                warp_fatal(WARP_EXIT_RESOURCE, "%s", too_big);
+            displs[i] = (int)sum;
+            counts[i] = (int)all[i];
+            sum += all[i];
+        }
+    }
+    char *buf = w->rank ? NULL : warp_xcalloc(sum ? sum : 1, 1);
+    MPI_Gatherv(mine, (int)bytes, MPI_BYTE, buf, counts, displs, MPI_BYTE, 0, w->comm);
+    free(all);
+    free(counts);
+    free(displs);
+    *total = size ? sum / size : 0;
+    return buf;
 }

@@ -195,6 +195,12 @@ typedef enum warp_op {
  * ranks' buf is left as it was. Any n (sent in pieces). Sums of floating
  * values are exact only when each value is nonzero on at most one rank. */
 void warp_reduce_to_root(const warp_ctx *w, void *buf, uint64_t n, warp_type t, warp_op op);
+/* Collective: every rank's n items of `size` bytes at mine, concatenated in
+ * rank order into a new heap buffer on rank 0 (*total items); other ranks
+ * get NULL and *total = 0. Stops with WARP_EXIT_RESOURCE and the line
+ * `too_big` (what to lower) when the result would pass 2 GiB. */
+void *warp_gather_to_root(const warp_ctx *w, const void *mine, uint64_t n, size_t size,
+                          uint64_t *total, const char *too_big);
 /* (The engine's own MPI communicator, for host programs that use MPI
  * beside libwarp: warp_comm in warp_mpi.h.) */
 

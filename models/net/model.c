@@ -4,7 +4,6 @@
  * the accessors handlers use. Knows no network, topology or workload by
  * name. Called once per process by the driver. */
 #include <math.h>
-#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -115,17 +114,11 @@ static int map_of(warp_lpid gid, int npes, const void *arg)
     return (int)((i - n->nodes) * (uint64_t)npes / n->lps);
 }
 
-/* "a, b, c": the names of a NULL-terminated list, into buf. */
-static const char *names_of(char *buf, size_t cap, const void *const *list, size_t name_offset,
-                            size_t *len)
+/* Appends ", name" (or "name" first) to buf, for "choose one of" lists. */
+static void add_name(char *buf, size_t cap, const char *name)
 {
-    for (; *list; list++) {
-        const char *name = *(const char *const *)((const char *)*list + name_offset);
-        int k = snprintf(buf + *len, cap - *len, "%s%s", *len ? ", " : "", name);
-        if (k > 0 && (size_t)k < cap - *len)
-            *len += (size_t)k;
-    }
-    return buf;
+    size_t len = strlen(buf);
+    snprintf(buf + len, cap - len, "%s%s", len ? ", " : "", name);
 }
 
 /* The network [network] topology names: one of the catalogue's networks, or
@@ -133,11 +126,10 @@ static const char *names_of(char *buf, size_t cap, const void *const *list, size
 static const net_network_ops *find_network(warp_ini *ini, const net_catalog *cat, net_model *n)
 {
     char known[512] = "";
-    size_t len = 0;
-    names_of(known, sizeof known, (const void *const *)cat->topologies,
-             offsetof(net_topology_ops, name), &len);
-    names_of(known, sizeof known, (const void *const *)cat->networks,
-             offsetof(net_network_ops, name), &len);
+    for (const net_topology_ops *const *t = cat->topologies; *t; t++)
+        add_name(known, sizeof known, (*t)->name);
+    for (const net_network_ops *const *o = cat->networks; *o; o++)
+        add_name(known, sizeof known, (*o)->name);
     n->name = warp_ini_string(ini, "network", "topology", NULL);
     if (!n->name)
         warp_ini_fail(ini, "network", "topology", "missing; choose one of: %s", known);
@@ -155,14 +147,13 @@ static const net_network_ops *find_network(warp_ini *ini, const net_catalog *cat
 static const net_workload_ops *find_workload(warp_ini *ini, const net_catalog *cat)
 {
     const char *name = warp_ini_string(ini, "workload", "type", "traffic");
-    for (const net_workload_ops *const *w = cat->workloads; *w; w++)
+    char known[512] = "";
+    for (const net_workload_ops *const *w = cat->workloads; *w; w++) {
         if (strcmp((*w)->name, name) == 0)
             return *w;
-    char known[512] = "";
-    size_t len = 0;
-    warp_ini_fail(ini, "workload", "type", "unknown; choose one of: %s",
-                  names_of(known, sizeof known, (const void *const *)cat->workloads,
-                           offsetof(net_workload_ops, name), &len));
+        add_name(known, sizeof known, (*w)->name);
+    }
+    warp_ini_fail(ini, "workload", "type", "unknown; choose one of: %s", known);
 }
 
 net_model *net_model_build(warp_ini *ini, const net_catalog *cat, const warp_ctx *w)

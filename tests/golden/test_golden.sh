@@ -99,7 +99,7 @@ phold() {
 }
 
 golden fattree-8p3l.ini 2 "--end=2us --workload.warmup=0ns" 1fff91830c370b03 26397 2647 1266 267 914.75606 1997.80056
-golden fattree-8p3l-codes.ini 1 "--end=2us" cafb31fa541a4472 39790 3297 1624 1624 958.561734 1999.26481
+golden fattree-8p3l-codes.ini 1 "--end=2us" 5cad7782f4ea3579 36719 3076 1467 1467 977.20165 1999.78541
 golden fattree-32p3l.ini 1 "--end=1us --workload.warmup=0ns" fe0cd4194a3df58b 483979 59028 4534 4534 863.494136 999.994843
 golden loggp-64.ini 2 "--end=100us" 15c7fd2bd9170da1 1600 320 320 320 4000 84000
 golden simplenet-64.ini 2 "--end=20us --workload.warmup=0ns" 2301f4d82b982134 6030 1242 1163 1163 1474.21478 20201.2417
@@ -131,6 +131,8 @@ radix: 128
 ranks: 524288
 vcs: 1
 injection_bandwidth_GBps: 12.5
+router_links_GBps: 12.5 x 1048576
+terminal_links_GBps: 12.5 x 524288
 memory_state_bytes: 1711440440 (1632.2 MiB, 3264 bytes per node; LP states, outputs, tables)
 memory_bound_bytes: 5989630520 (5712.2 MiB, 11424 bytes per node; every buffer full of events)
 EOF
@@ -143,6 +145,8 @@ radix: 82
 ranks: 73926
 vcs: 2
 injection_bandwidth_GBps: 12.5
+router_links_GBps: 12.5 x 75295
+terminal_links_GBps: 12.5 x 73926
 memory_state_bytes: 222947908 (212.6 MiB, 3016 bytes per node; LP states, outputs, tables)
 memory_bound_bytes: 21416382148 (20424.3 MiB, 289700 bytes per node; every buffer full of events)
 EOF
@@ -155,6 +159,8 @@ radix: 7
 ranks: 32768
 vcs: 2
 injection_bandwidth_GBps: 2.14748
+router_links_GBps: 2.14748 x 98304
+terminal_links_GBps: 2.14748 x 32768
 memory_state_bytes: 123732272 (118.0 MiB, 3776 bytes per node; LP states, outputs, tables)
 memory_bound_bytes: 1146093872 (1093.0 MiB, 34976 bytes per node; every buffer full of events)
 EOF
