@@ -2,6 +2,6 @@
 # statistics, the workload API and the topology/workload registry.
 LIBWARPNET_SOURCES += models/net/net.h models/net/topology.h models/net/net_impl.h \
 	models/net/model.h models/net/model.c models/net/registry.h models/net/topologies.c \
-	models/net/fifo.h models/net/port.h models/net/send.c models/net/terminal.c models/net/router.c \
+	models/net/fifo.h models/net/port.h models/net/draw.h models/net/send.c models/net/terminal.c models/net/router.c \
 	models/net/stats.h models/net/stats.c models/net/sample.h models/net/sample.c models/net/dot.c
 EXTRA_DIST += models/net/README.md

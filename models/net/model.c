@@ -223,6 +223,9 @@ net_model *net_model_build(warp_ini *ini, double end, uint64_t seed)
             warp_fatal(2, "topology %s asks for %d VCs; at most %d are supported", topo,
                        (int)n->vcs, NET_MAX_VCS);
         read_buffers(ini, &n->params, n->vcs);
+        n->view_slots = n->topo_ops->view_slots && n->topo_ops->watchers
+                            ? n->topo_ops->view_slots(n->topo)
+                            : 0;
         net_attach a = n->topo_ops->attach(n->topo, 0);
         n->inj_bandwidth = n->topo_ops->peer(n->topo, a.router, a.port).bandwidth;
     }
@@ -311,6 +314,18 @@ uint64_t net_model_links(const net_model *n)
     return links;
 }
 
+uint64_t net_input_buffer(const net_model *n, uint64_t router, int32_t port)
+{
+    uint64_t b = n->topo_ops->vc_buffer ? n->topo_ops->vc_buffer(n->topo, router, port) : 0;
+    return b ? b : n->params.vc_buffer;
+}
+
+uint64_t net_downstream_buffer(const net_model *n, uint64_t router, int32_t port)
+{
+    net_peer q = n->topo_ops->peer(n->topo, router, port);
+    return q.kind == NET_PEER_ROUTER ? net_input_buffer(n, q.id, q.port) : 0;
+}
+
 /* ---- Accessors for handlers (net.h) --------------------------------------- */
 
 const net_model *net_of(const warp_lp *lp) { return warp_model_arg(lp); }
@@ -335,8 +350,8 @@ const net_topology_ops *net_topology(const net_model *n, const void **topo)
 
 const char *net_event_name(const void *msg)
 {
-    static const char *const names[] = {"?",         "send",  "packet",  "credit", "port-free",
-                                        "ready",     "deliver", "arrive", "sent"};
+    static const char *const names[] = {"?",     "send",    "packet", "credit", "port-free",
+                                        "ready", "deliver", "arrive", "sent",   "status"};
     const net_event *e = msg;
     return e->kind < sizeof names / sizeof names[0] ? names[e->kind] : "workload";
 }

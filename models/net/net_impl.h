@@ -32,6 +32,7 @@ struct net_model {
 
     uint64_t nodes, routers, ranks;
     int32_t vcs, max_radix;
+    int32_t view_slots;       /* remote-occupancy slots per router (topology.h) */
     uint64_t *rank_term;      /* rank -> terminal */
     int64_t *term_rank;       /* terminal -> rank, -1 when no rank is placed there */
     double warmup, end;       /* statistics window [warmup, end] */
@@ -60,6 +61,14 @@ void net_terminal_type(net_model *n, warp_lp_type *t);
 void net_router_type(net_model *n, warp_lp_type *t);
 void simplenet_nic_type(net_model *n, warp_lp_type *t);
 void loggp_nic_type(net_model *n, warp_lp_type *t);
+
+/* Bytes of input buffer per VC at port `port` of router r: the topology's
+ * vc_buffer hook, or [network] vc_buffer. */
+uint64_t net_input_buffer(const net_model *n, uint64_t router, int32_t port);
+/* The same for the input buffer at the far end of output port `port` of
+ * router r (what that port's credits count); 0 when it leads to a terminal
+ * or nowhere. */
+uint64_t net_downstream_buffer(const net_model *n, uint64_t router, int32_t port);
 
 /* Short name of an event's kind, for engine reports. */
 const char *net_event_name(const void *msg);
