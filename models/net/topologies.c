@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "net/registry.h"
+#include "dragonfly/dragonfly.h"
 #include "fattree/fattree_topo.h"
 #include "slimfly/slimfly.h"
 #include "torus/torus.h"
@@ -14,6 +15,7 @@ static const net_topology_ops *const topologies[] = {
     &torus_topology,
     &fattree_topology,
     &slimfly_topology,
+    &dragonfly_topology,
 };
 
 static const net_workload_ops *const workloads[] = {
@@ -33,7 +35,7 @@ const net_topology_ops *net_topology_find(const char *name)
 
 const char *net_topology_names(void)
 {
-    return "torus, fattree, slimfly, simplenet, loggp";
+    return "torus, fattree, slimfly, dragonfly, simplenet, loggp";
 }
 
 const net_workload_ops *net_workload_find(const char *name)
