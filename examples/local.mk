@@ -13,3 +13,10 @@ dist_configs_DATA = examples/configs/README.md \
 	examples/configs/dragonfly-a4.ini examples/configs/dragonfly-codes-1056.ini \
 	examples/configs/dragonfly-a16p8h8.ini \
 	examples/configs/replay-jacobi-torus.ini
+
+# CODES network configs (LPGROUPS/PARAMS) of the reference cases, for
+# `warpnet convert codes`.
+codesconfigsdir = $(pkgdatadir)/configs/codes
+dist_codesconfigs_DATA = examples/configs/codes/torus-32k.conf \
+	examples/configs/codes/fattree-8p3l.conf examples/configs/codes/slimfly-q5.conf \
+	examples/configs/codes/dragonfly-a8.conf

@@ -37,7 +37,7 @@
 
 #include "net/topology.h"
 
-/* The registry entry: name "dragonfly", section "dragonfly". */
+/* The catalogue entry: name "dragonfly", section "dragonfly". */
 extern const net_topology_ops dragonfly_topology;
 
 #endif

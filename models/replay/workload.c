@@ -17,7 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "replay/util.h"
+#include "warp_error.h"
 #include "replay/workload_impl.h"
 
 enum { EV_KICK = NET_EV_WORKLOAD, EV_END, EV_SEND, EV_ACK };
@@ -246,34 +246,24 @@ static void on_arrive(warp_lp *lp, rp_state *s, int32_t src, int32_t tag, int32_
 
 static rp_graph *load_graph(const rp_config *c, int32_t job, int32_t local)
 {
-    rp_graph *gr = replay_xcalloc(1, sizeof *gr);
+    rp_graph *gr = warp_xcalloc(1, sizeof *gr);
     const rp_job *j = &c->jobs[job];
     replay_err err;
     if (replay_source_load(j->src, local, &gr->g, &err) ||
         replay_rank_repeat(&gr->g, j->iterations, j->trace, &err))
-        warp_fatal(2, "%s", err.msg);
+        warp_fatal(WARP_EXIT_USAGE, "%s", err.msg);
+    if (c->tracer)
+        replay_tracer_apply(c->tracer, job, &gr->g);
     gr->job = job;
     const replay_rank *g = &gr->g;
     for (uint32_t i = 0; i < g->ntasks; i++)
         if (g->tasks[i].cpu || g->tasks[i].nic)
-            warp_fatal(2, "%s: rank %d task %u uses cpu %u / nic %u: the replay runs one CPU and one NIC "
+            warp_fatal(WARP_EXIT_USAGE, "%s: rank %d task %u uses cpu %u / nic %u: the replay runs one CPU and one NIC "
                        "per rank; remove the cpu/nic clauses or map them to 0", j->trace, local, i,
                        g->tasks[i].cpu, g->tasks[i].nic);
-    gr->out_end = replay_xcalloc((size_t)g->ntasks + 1, sizeof *gr->out_end);
-    gr->out = replay_xcalloc(g->ndeps, sizeof *gr->out);
-    for (uint32_t k = 0; k < g->ndeps; k++)
-        gr->out_end[REPLAY_DEP_INDEX(g->deps[k]) + 1]++;
+    replay_rank_dependants(g, &gr->out_end, &gr->out);
     for (uint32_t i = 0; i < g->ntasks; i++)
-        gr->out_end[i + 1] += gr->out_end[i];
-    uint32_t *fill = replay_xcalloc(g->ntasks, sizeof *fill);
-    for (uint32_t i = 0; i < g->ntasks; i++) {
         gr->ntrig += (g->tasks[i].flags & REPLAY_TRIGGERED) != 0;
-        for (uint32_t k = replay_dep_begin(g, i); k < g->tasks[i].dep_end; k++) {
-            uint32_t d = REPLAY_DEP_INDEX(g->deps[k]);
-            gr->out[gr->out_end[d] + fill[d]++] = i | (g->deps[k] & REPLAY_DEP_START);
-        }
-    }
-    free(fill);
     return gr;
 }
 
@@ -290,12 +280,12 @@ static void rp_init(warp_lp *lp, void *state)
     s->gr = load_graph(c, c->rank_job[r], c->rank_local[r]);
     o->gr = s->gr;
     uint32_t n = s->gr->g.ntasks;
-    s->left = replay_xcalloc(n, sizeof *s->left);
-    s->tf = replay_xcalloc(n, 1);
-    s->ready = replay_xcalloc((size_t)n + s->gr->ntrig + 1, sizeof *s->ready);
-    s->rx = replay_xcalloc((size_t)s->gr->ntrig + 1, sizeof *s->rx);
-    s->posted = replay_xcalloc(s->gr->ntrig, sizeof *s->posted);
-    s->ux = replay_xcalloc(3 * ((size_t)s->gr->ntrig + 1), sizeof *s->ux);
+    s->left = warp_xcalloc(n, sizeof *s->left);
+    s->tf = warp_xcalloc(n, 1);
+    s->ready = warp_xcalloc((size_t)n + s->gr->ntrig + 1, sizeof *s->ready);
+    s->rx = warp_xcalloc((size_t)s->gr->ntrig + 1, sizeof *s->rx);
+    s->posted = warp_xcalloc(s->gr->ntrig, sizeof *s->posted);
+    s->ux = warp_xcalloc(3 * ((size_t)s->gr->ntrig + 1), sizeof *s->ux);
     for (uint32_t i = 0; i < n; i++)
         s->left[i] = s->gr->g.tasks[i].dep_end - replay_dep_begin(&s->gr->g, i);
     net_event *k = net_workload_event(lp, r, 0, EV_KICK);
@@ -365,6 +355,16 @@ static void rp_forward(warp_lp *lp, void *state, void *msg, warp_bits *bits)
     }
 }
 
+/* What a committed slice was, for the timeline viewers. */
+static replay_tl_kind task_kind(const replay_rank *g, uint32_t i)
+{
+    if (i >= g->ntasks)
+        return REPLAY_TL_RX;
+    int recv = (g->tasks[i].flags & REPLAY_TRIGGERED) != 0;
+    int send = g->tasks[i].msg_end > replay_msg_begin(g, i);
+    return recv ? (send ? REPLAY_TL_RECV_SEND : REPLAY_TL_RECV) : send ? REPLAY_TL_SEND : REPLAY_TL_COMPUTE;
+}
+
 static void rp_commit(warp_lp *lp, void *out, const void *msg, const warp_bits *bits)
 {
     rp_out *o = out;
@@ -372,18 +372,27 @@ static void rp_commit(warp_lp *lp, void *out, const void *msg, const warp_bits *
     if (!o->gr)
         return;
     if (bits->b & 1)
-        warp_fatal(2, "%s: rank %d received more messages than it has receives; the trace is "
+        warp_fatal(WARP_EXIT_USAGE, "%s: rank %d received more messages than it has receives; the trace is "
                    "inconsistent", ((const rp_config *)net_workload_of(lp))->jobs[o->gr->job].trace,
                    o->gr->g.rank);
     rp_user u;
     memcpy(&u, e->u.user, sizeof u);
+    const rp_config *c = net_workload_of(lp);
     if (e->kind == EV_KICK) {
         o->kickoff = u.t;
+    } else if (e->kind == NET_EV_ARRIVE && c->tl) {
+        rp_payload p;
+        memcpy(&p, e->u.msg.payload, sizeof p);
+        if (p.src_local < c->timeline_ranks && o->gr->g.rank < c->timeline_ranks)
+            replay_timeline_msg(c->tl, o->gr->job, p.src_local, o->gr->g.rank, e->u.msg.bytes, e->u.msg.tag,
+                                e->u.msg.t_send, warp_now(lp));
     } else if (e->kind == EV_END) {
         const replay_rank *g = &o->gr->g;
         if (u.t > o->finish)
             o->finish = u.t; /* the CPU's last busy moment, receive overheads included */
-        const rp_config *c = net_workload_of(lp);
+        if (c->tl && g->rank < c->timeline_ranks)
+            replay_timeline_slice(c->tl, o->gr->job, g->rank, u.task >= g->ntasks ? u.task - g->ntasks : u.task,
+                                  task_kind(g, u.task), u.start, u.t);
         if (c->timeline_f && g->rank < c->timeline_ranks)
             fprintf(c->timeline_f, "%d,%d,%s%u,%.3f,%.3f\n", o->gr->job, g->rank,
                     u.task >= g->ntasks ? "rx" : "", u.task >= g->ntasks ? u.task - g->ntasks : u.task,
