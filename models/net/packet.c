@@ -60,6 +60,7 @@ void net_fabric_use(warp_ini *ini, net_model *n, const net_topology_ops *ops, vo
         warp_fatal(WARP_EXIT_USAGE, "topology %s asks for %d VCs; at most %d are supported",
                    ops->name, (int)n->vcs, NET_MAX_VCS);
     read_buffers(ini, &n->params, n->vcs);
+    n->view_slots = ops->view_slots && ops->watchers ? ops->view_slots(topo) : 0;
 }
 
 const warp_lp_type *net_fabric_lp_type(const net_model *n, uint64_t index)
@@ -95,6 +96,18 @@ static int packet_map(const void *net, uint64_t index, int npes)
     const net_model *n = net;
     uint64_t r = index < n->nodes ? n->topo_ops->attach(n->topo, index).router : index - n->nodes;
     return (int)(r * (uint64_t)npes / n->routers);
+}
+
+uint64_t net_input_buffer(const net_model *n, uint64_t router, int32_t port)
+{
+    uint64_t b = n->topo_ops->vc_buffer ? n->topo_ops->vc_buffer(n->topo, router, port) : 0;
+    return b ? b : n->params.vc_buffer;
+}
+
+uint64_t net_downstream_buffer(const net_model *n, uint64_t router, int32_t port)
+{
+    net_peer q = n->topo_ops->peer(n->topo, router, port);
+    return q.kind == NET_PEER_ROUTER ? net_input_buffer(n, q.id, q.port) : 0;
 }
 
 const net_network_ops net_packet_network = {
