@@ -4,6 +4,8 @@ LIBWARPNET_SOURCES += \
 	models/replay/error.c models/replay/error.h \
 	models/replay/util.c models/replay/util.h \
 	models/replay/taskgraph.c models/replay/taskgraph.h \
+	models/replay/keymap.c models/replay/keymap.h \
+	models/replay/mpimap.c models/replay/mpimap.h \
 	models/replay/source.c models/replay/source.h \
 	models/replay/bigsim.c models/replay/bigsim.h \
 	models/replay/goal.c \

@@ -14,6 +14,7 @@ FUZZ_CFLAGS = -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=u
 FUZZ_RUN_FLAGS = -rss_limit_mb=2048 -timeout=10 -print_final_stats=1
 FUZZ_REPLAY_SRC = $(srcdir)/models/replay/error.c $(srcdir)/models/replay/util.c \
 	$(srcdir)/models/replay/taskgraph.c $(srcdir)/models/replay/source.c \
+	$(srcdir)/models/replay/keymap.c $(srcdir)/models/replay/mpimap.c \
 	$(srcdir)/models/replay/bigsim.c $(srcdir)/models/replay/goal.c \
 	$(srcdir)/models/replay/native.c $(srcdir)/models/replay/gen.c \
 	$(srcdir)/models/replay/otf2map.c
