@@ -9,6 +9,8 @@ LIBWARPNET_SOURCES += \
 	models/replay/source.c models/replay/source.h \
 	models/replay/bigsim.c models/replay/bigsim.h \
 	models/replay/goal.c \
+	models/replay/dimemas.c models/replay/dimemas_parse.c models/replay/dimemas_parse.h \
+	models/replay/placement.c models/replay/placement.h \
 	models/replay/native.c models/replay/native.h \
 	models/replay/gen.c models/replay/gen.h \
 	models/replay/critpath.c models/replay/critpath.h \
