@@ -10,4 +10,4 @@ dist_configs_DATA = examples/configs/README.md \
 	examples/configs/fattree-8p3l-codes.ini examples/configs/fattree-32p3l.ini \
 	examples/configs/fattree-128p3l.ini examples/configs/slimfly-q5.ini \
 	examples/configs/slimfly-q13.ini examples/configs/slimfly-q37.ini \
-	examples/configs/replay-jacobi-torus.ini
+	examples/configs/replay-jacobi-torus.ini examples/configs/replay-dimemas-fattree.ini
