@@ -11,3 +11,10 @@ dist_configs_DATA = examples/configs/README.md \
 	examples/configs/fattree-128p3l.ini examples/configs/slimfly-q5.ini \
 	examples/configs/slimfly-q13.ini examples/configs/slimfly-q37.ini \
 	examples/configs/replay-jacobi-torus.ini examples/configs/replay-dimemas-fattree.ini
+
+# CODES network configs (LPGROUPS/PARAMS) of the reference cases, for
+# `warpnet convert codes`.
+codesconfigsdir = $(pkgdatadir)/configs/codes
+dist_codesconfigs_DATA = examples/configs/codes/torus-32k.conf \
+	examples/configs/codes/fattree-8p3l.conf examples/configs/codes/slimfly-q5.conf \
+	examples/configs/codes/dragonfly-a8.conf

@@ -2,3 +2,4 @@
 include tools/warpnet/local.mk
 include tools/trace/local.mk
 include tools/report/local.mk
+include tools/man/local.mk

@@ -18,6 +18,7 @@ void net_describe(const net_model *n, FILE *f)
     if (n->kind == NET_KIND_PACKET) {
         fprintf(f, "vcs: %d\n", (int)n->vcs);
         fprintf(f, "injection_bandwidth_GBps: %g\n", n->inj_bandwidth);
+        net_describe_links(n, f);
     }
     /* Memory: LP states and output blocks, the description, placement, the
      * per-terminal result rows, and the events that can be in flight when

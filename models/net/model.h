@@ -30,6 +30,9 @@ const net_workload_ops *net_model_workload(const net_model *n, const void **wl);
 
 /* Prints the --describe lines: nodes, routers, links, radix, memory. */
 void net_describe(const net_model *n, FILE *f);
+/* The --describe lines router_links_GBps and terminal_links_GBps: each
+ * distinct bandwidth (GB/s = bytes/ns) with its number of links. */
+void net_describe_links(const net_model *n, FILE *f);
 /* Writes the router graph as Graphviz; returns 0, or -1 with *why set when
  * the network is too large (more than NET_DOT_MAX routers) or the file
  * cannot be written. */

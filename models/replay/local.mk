@@ -15,7 +15,10 @@ LIBWARPNET_SOURCES += \
 	models/replay/gen.c models/replay/gen.h \
 	models/replay/critpath.c models/replay/critpath.h \
 	models/replay/workload.c models/replay/workload.h \
-	models/replay/workload_setup.c models/replay/workload_impl.h
+	models/replay/workload_setup.c models/replay/workload_impl.h \
+	models/replay/tracer_config.c models/replay/tracer_config.h \
+	models/replay/workload_tracer.c \
+	models/replay/timeline.c models/replay/timeline.h
 LIBWARPNET_SOURCES += models/replay/otf2map.c models/replay/otf2map.h
 if HAVE_OTF2
 LIBWARPNET_SOURCES += models/replay/otf2.c

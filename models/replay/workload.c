@@ -252,6 +252,8 @@ static rp_graph *load_graph(const rp_config *c, int32_t job, int32_t local)
     if (replay_source_load(j->src, local, &gr->g, &err) ||
         replay_rank_repeat(&gr->g, j->iterations, j->trace, &err))
         warp_fatal(2, "%s", err.msg);
+    if (c->tracer)
+        replay_tracer_apply(c->tracer, job, &gr->g);
     gr->job = job;
     const replay_rank *g = &gr->g;
     for (uint32_t i = 0; i < g->ntasks; i++)
@@ -365,6 +367,16 @@ static void rp_forward(warp_lp *lp, void *state, void *msg, warp_bits *bits)
     }
 }
 
+/* What a committed slice was, for the timeline viewers. */
+static replay_tl_kind task_kind(const replay_rank *g, uint32_t i)
+{
+    if (i >= g->ntasks)
+        return REPLAY_TL_RX;
+    int recv = (g->tasks[i].flags & REPLAY_TRIGGERED) != 0;
+    int send = g->tasks[i].msg_end > replay_msg_begin(g, i);
+    return recv ? (send ? REPLAY_TL_RECV_SEND : REPLAY_TL_RECV) : send ? REPLAY_TL_SEND : REPLAY_TL_COMPUTE;
+}
+
 static void rp_commit(warp_lp *lp, void *out, const void *msg, const warp_bits *bits)
 {
     rp_out *o = out;
@@ -377,13 +389,22 @@ static void rp_commit(warp_lp *lp, void *out, const void *msg, const warp_bits *
                    o->gr->g.rank);
     rp_user u;
     memcpy(&u, e->u.user, sizeof u);
+    const rp_config *c = net_workload_of(lp);
     if (e->kind == EV_KICK) {
         o->kickoff = u.t;
+    } else if (e->kind == NET_EV_ARRIVE && c->tl) {
+        rp_payload p;
+        memcpy(&p, e->u.msg.payload, sizeof p);
+        if (p.src_local < c->timeline_ranks && o->gr->g.rank < c->timeline_ranks)
+            replay_timeline_msg(c->tl, o->gr->job, p.src_local, o->gr->g.rank, e->u.msg.bytes, e->u.msg.tag,
+                                e->u.msg.t_send, warp_now(lp));
     } else if (e->kind == EV_END) {
         const replay_rank *g = &o->gr->g;
         if (u.t > o->finish)
             o->finish = u.t; /* the CPU's last busy moment, receive overheads included */
-        const rp_config *c = net_workload_of(lp);
+        if (c->tl && g->rank < c->timeline_ranks)
+            replay_timeline_slice(c->tl, o->gr->job, g->rank, u.task >= g->ntasks ? u.task - g->ntasks : u.task,
+                                  task_kind(g, u.task), u.start, u.t);
         if (c->timeline_f && g->rank < c->timeline_ranks)
             fprintf(c->timeline_f, "%d,%d,%s%u,%.3f,%.3f\n", o->gr->job, g->rank,
                     u.task >= g->ntasks ? "rx" : "", u.task >= g->ntasks ? u.task - g->ntasks : u.task,

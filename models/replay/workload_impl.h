@@ -7,6 +7,8 @@
 #include <stdio.h>
 
 #include "replay/source.h"
+#include "replay/timeline.h"
+#include "replay/tracer_config.h"
 #include "replay/workload.h"
 
 typedef struct rp_job {
@@ -34,12 +36,17 @@ typedef struct rp_config {
     uint64_t loggp_S; /* its eager limit: rendezvous above it is not modelled */
     FILE *ranks_f;    /* job,rank,finish_ns rows, written by finish */
     FILE *timeline_f; /* job,rank,task,start_ns,end_ns rows, written by commit */
+    replay_timeline *tl; /* timeline = FILE.json / FILE.prv: records kept by commit */
     int32_t timeline_ranks;
     rp_result *res;
+    replay_tracer_config *tracer; /* [workload] tracer_config: its jobs' M/S/T directives */
     warp_lp_type type;
 } rp_config;
 
-/* Per-rank read-only data built at init. */
+/* Builds c->jobs from [workload] tracer_config = path (TraceR's job file and
+ * rank maps); stops with one message naming the file on any error. */
+void rp_tracer_jobs(rp_config *c, const char *path, const replay_opts *o);
+
 /* Fills t with the replay LP type (handlers of workload.c). */
 void replay_lp_type(warp_lp_type *t);
 

@@ -107,7 +107,9 @@ static void *rp_setup(warp_ini *ini, const net_model *net)
     if (c->overhead_ns < 0)
         warp_ini_fail(ini, "replay", "overhead", "must not be negative");
     c->ranks_f = open_output(ini, "ranks_csv", "job,rank,finish_ns");
-    c->timeline_f = open_output(ini, "timeline", "job,rank,task,start_ns,end_ns");
+    const char *tl = warp_ini_string(ini, "replay", "timeline", NULL);
+    if (tl && (c->tl = replay_timeline_open(tl)) == NULL)
+        c->timeline_f = open_output(ini, "timeline", "job,rank,task,start_ns,end_ns");
     c->timeline_ranks = (int32_t)warp_ini_int(ini, "replay", "timeline_ranks", 64, 1, INT32_MAX);
     replay_opts o = replay_opts_default();
     o.ampi_overhead_ns = (uint64_t)warp_ini_time_ns(ini, "replay", "ampi_overhead", 100);
@@ -118,6 +120,16 @@ static void *rp_setup(warp_ini *ini, const net_model *net)
     for (uint64_t r = 0; r < c->nranks; r++)
         c->rank_job[r] = c->rank_local[r] = -1;
     char sec[32];
+    const char *tracer = warp_ini_string(ini, "workload", "tracer_config", NULL);
+    if (tracer) {
+        if (warp_ini_has_section(ini, "job.0"))
+            warp_ini_fail(ini, "workload", "tracer_config", "the jobs come from the tracer_config; "
+                          "remove the [job.N] sections (or the tracer_config)");
+        rp_tracer_jobs(c, tracer, &o);
+        c->res = replay_xcalloc(c->nranks, sizeof *c->res);
+        replay_lp_type(&c->type);
+        return c;
+    }
     while (snprintf(sec, sizeof sec, "job.%d", c->njobs), warp_ini_has_section(ini, sec))
         c->njobs++;
     if (!c->njobs)
@@ -161,10 +173,15 @@ static void rp_destroy(void *wl)
     free(c->rank_job);
     free(c->rank_local);
     free(c->res);
+    if (c->tracer) {
+        replay_tracer_free(c->tracer);
+        free(c->tracer);
+    }
     if (c->ranks_f)
         fclose(c->ranks_f);
     if (c->timeline_f)
         fclose(c->timeline_f);
+    replay_timeline_free(c->tl);
     free(c);
 }
 
@@ -197,12 +214,27 @@ int replay_workload_job_result(const void *wl, int job, replay_job_result *out)
 
 /* Every rank's results live on the one process that ran it and are zero
  * elsewhere, so a sum over processes gathers them all on process 0. */
+/* Collective: the timeline's records meet on process 0, which writes them. */
+static void write_timeline(const rp_config *c)
+{
+    replay_tl_job *jobs = replay_xcalloc((size_t)c->njobs, sizeof *jobs);
+    for (int j = 0; j < c->njobs; j++)
+        jobs[j] = (replay_tl_job){c->jobs[j].trace, c->jobs[j].ranks, c->jobs[j].global};
+    const char *why = NULL;
+    int rc = replay_timeline_write(c->tl, jobs, c->njobs, c->timeline_ranks, &why);
+    free(jobs);
+    if (rc)
+        warp_fatal(2, "[replay] timeline = %s: %s; give a writable path", replay_timeline_path(c->tl), why);
+}
+
 static void rp_reduce(const void *wl)
 {
     const rp_config *c = wl;
     int nprocs = 1, me = 0;
     MPI_Comm_size(MPI_COMM_WORLD, &nprocs);
     MPI_Comm_rank(MPI_COMM_WORLD, &me);
+    if (c->tl)
+        write_timeline(c);
     if (nprocs == 1)
         return;
     uint64_t n = c->nranks;

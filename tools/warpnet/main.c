@@ -12,6 +12,7 @@
 
 #include "net/model.h"
 #include "net/sample.h"
+#include "convert.h"
 #include "summary.h"
 #include "warp.h"
 #include "warp_ini.h"
@@ -22,7 +23,8 @@ static const char usage[] =
     "       warpnet --dump-topology=FILE.dot RUN.ini\n"
     "       warpnet sweep RUN.ini --vary section.key=FIRST:LAST:STEP [--series section.key=A,B,...]\n"
     "                     [--title=TEXT] [--out=DIR] [options]\n"
-    "       warpnet report DIR              plots and report.md/report.html of an --out=DIR run\n";
+    "       warpnet report DIR              plots and report.md/report.html of an --out=DIR run\n"
+    "       warpnet convert codes FILE.conf  print the run file equivalent to a CODES network config\n";
 
 /* "--section.key=value" (a dot before the '=') is a config override. */
 static int is_override(const char *a)
@@ -91,6 +93,8 @@ int main(int argc, char **argv)
 {
     if (argc > 1 && strcmp(argv[1], "report") == 0)
         return report_main(argv[0], argv + 1);
+    if (argc > 1 && strcmp(argv[1], "convert") == 0)
+        return wn_convert_main(argc - 1, argv + 1);
     if (argc > 1 && strcmp(argv[1], "sweep") == 0)
         return wn_sweep_main(argv[0], argc - 1, argv + 1);
     warp_ctx *w = warp_init(&argc, &argv);

@@ -233,8 +233,12 @@ static int run_point(FILE *f, const char *self, const char *run, const char *key
     json_number(js, "run_s", &x[8]);
     for (int k = 0; k < nk; k++)
         fprintf(f, "%s,", series_value(sk, nk, series, k));
-    fprintf(f, "%.10g,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.6g,%.0f,%.4g\n", v, x[0], x[1], x[2], x[3],
+    fprintf(f, "%.10g,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.6g,%.0f,%.4g,", v, x[0], x[1], x[2], x[3],
             x[4], x[5], x[6], x[7], x[8]);
+    double pct; /* empty without [network] reference_bandwidth */
+    if (json_number(js, "accepted_pct_of_reference", &pct) == 0)
+        fprintf(f, "%.6g", pct);
+    fputc('\n', f);
     free(js);
     return 0;
 }
@@ -303,7 +307,7 @@ int wn_sweep_main(const char *self, int argc, char **argv)
     for (int k = 0; k < nk; k++)
         fprintf(f, "%s,", sk[k].key);
     fprintf(f, "%s,offered_load,accepted_load,latency_mean_ns,latency_p50_ns,latency_p99_ns,"
-               "message_latency_mean_ns,hops_mean,committed_events,run_s\n", key);
+               "message_latency_mean_ns,hops_mean,committed_events,run_s,accepted_pct_of_reference\n", key);
     for (int j = 0; j < nseries; j++)
         for (int i = 0; i < npts; i++) {
             double v = a + i * step;

@@ -1,0 +1,27 @@
+#!/bin/sh
+# test_man.sh — warpnet(1) and warpnet-trace(1) are built from the programs'
+# --help: each has a NAME and SYNOPSIS, every option --help lists appears as
+# an option paragraph, and groff formats them without warnings when present.
+set -u
+B="${top_builddir:-.}"
+fail=0
+check() { # PROGRAM PAGE
+    [ -s "$2" ] || { echo "FAIL $2 not built"; fail=1; return; }
+    for s in '^\.TH ' '^\.SH NAME' '^\.SH SYNOPSIS' '^\.SH EXIT STATUS'; do
+        grep -q "$s" "$2" || { echo "FAIL $2: no $s"; fail=1; }
+    done
+    n=0
+    for opt in $("$1" --help 2>&1 | sed -n 's/^  *\(--[a-z][a-z-]*\).*/\1/p'); do
+        roff=$(printf '%s' "$opt" | sed 's/-/\\\\-/g')
+        grep -q "^\\\\fB$roff" "$2" || { echo "FAIL $2: option $opt missing"; fail=1; }
+        n=$((n + 1))
+    done
+    [ $n -gt 3 ] && echo "ok   $(basename "$2"): $n options of --help" || { echo "FAIL $1 --help: $n options"; fail=1; }
+    if command -v groff > /dev/null; then
+        w=$(groff -man -Tutf8 -ww "$2" 2>&1 > /dev/null)
+        [ -z "$w" ] && echo "ok   groff formats $(basename "$2")" || { echo "FAIL groff: $w"; fail=1; }
+    fi
+}
+check "$B/tools/warpnet/warpnet" "$B/tools/man/warpnet.1"
+check "$B/tools/trace/warpnet-trace" "$B/tools/man/warpnet-trace.1"
+exit $fail

@@ -1,0 +1,605 @@
+/* convert_codes.c — `warpnet convert codes FILE.conf`: prints the Warpnet run
+ * file equivalent to a CODES network configuration (torus, fat-tree, Slim
+ * Fly, dragonfly), every key with its unit and a comment naming the CODES
+ * parameter it came from. Invariant: every key of the CODES file is either
+ * converted (and named in a comment) or listed on stderr with the reason; a
+ * file that cannot be converted prints nothing on stdout and exits 2.
+ * Called by the warpnet driver (main.c). Units as the CODES models use
+ * them: torus, Slim Fly and dragonfly bandwidths in GiB/s, fat-tree
+ * bandwidths in GB/s (1/bandwidth ns per byte), delays in ns, sizes in
+ * bytes. */
+#define _POSIX_C_SOURCE 200809L
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "codes_conf.h"
+#include "convert.h"
+
+typedef struct conv {
+    codes_conf c;
+    const char *model;         /* torus, fattree, slimfly, dragonfly */
+    long long reps, nics, servers, routers_per_rep;
+    const char *grp;           /* the LPGROUPS section holding the network */
+    char *net, *topo, *hints;  /* run-file sections being written */
+    size_t net_n, topo_n, hints_n;
+    FILE *fnet, *ftopo, *fhints;
+    int nnotes;
+} conv;
+
+static void fail(conv *v, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    fprintf(stderr, "warpnet: %s: ", v->c.path);
+    vfprintf(stderr, fmt, ap);
+    fprintf(stderr, "\n");
+    va_end(ap);
+    exit(2);
+}
+
+/* A parameter with no Warpnet equivalent, said on stderr. */
+static void note(conv *v, const codes_kv *kv, const char *why)
+{
+    fprintf(stderr, "warpnet: %s:%d: %s%s%s = %s%s: %s\n", v->c.path, kv->line,
+            strcmp(kv->section, "PARAMS") ? kv->section : "PARAMS", " ", kv->key, kv->val[0],
+            kv->nval > 1 ? ", ..." : "", why);
+    v->nnotes++;
+}
+
+static void line(FILE *f, const char *key, const char *value, const char *fmt, ...)
+{
+    char kv[160];
+    snprintf(kv, sizeof kv, "%s = %s", key, value);
+    fprintf(f, "%-32s # ", kv);
+    va_list ap;
+    va_start(ap, fmt);
+    vfprintf(f, fmt, ap);
+    va_end(ap);
+    fputc('\n', f);
+}
+
+static codes_kv *param(conv *v, const char *key) { return codes_find(&v->c, "PARAMS", key); }
+
+/* A parameter converted without a key of its own: a comment line naming it. */
+static void mention(FILE *f, const codes_kv *kv, const char *why)
+{
+    if (kv)
+        fprintf(f, "# PARAMS %s = %s%s: %s\n", kv->key, kv->val[0], kv->nval > 1 ? ", ..." : "", why);
+}
+
+/* A numeric PARAMS value, or dflt (then *given = 0). */
+static double num(conv *v, const char *key, double dflt, int *given)
+{
+    codes_kv *kv = param(v, key);
+    if (given)
+        *given = kv != NULL;
+    if (!kv)
+        return dflt;
+    char *end;
+    double x = strtod(kv->val[0], &end);
+    if (end == kv->val[0] || *end || !isfinite(x))
+        fail(v, "line %d: PARAMS %s = \"%s\" is not a number", kv->line, key, kv->val[0]);
+    return x;
+}
+
+static const char *from(int given, const char *key, char *buf, size_t n, const char *unit)
+{
+    if (given)
+        snprintf(buf, n, "PARAMS %s (%s)", key, unit);
+    else
+        snprintf(buf, n, "PARAMS %s not given: CODES's default (%s)", key, unit);
+    return buf;
+}
+
+static long long lp_count(conv *v, const char *key)
+{
+    codes_kv *kv = codes_find(&v->c, v->grp, key);
+    if (!kv)
+        return 0;
+    char *end;
+    long long x = strtoll(kv->val[0], &end, 10);
+    if (*end || x < 0)
+        fail(v, "line %d: %s %s = \"%s\" is not a count", kv->line, v->grp, key, kv->val[0]);
+    return x;
+}
+
+/* Finds the LPGROUPS group with the network's NIC LPs and counts its LPs. */
+static void read_groups(conv *v)
+{
+    static const char *const nic_keys[] = {"modelnet_torus", "modelnet_fattree", "modelnet_slimfly",
+                                           "modelnet_dragonfly", NULL};
+    static const char *const names[] = {"torus", "fattree", "slimfly", "dragonfly"};
+    for (int i = 0; i < v->c.n && !v->model; i++) {
+        codes_kv *kv = &v->c.kv[i];
+        if (strncmp(kv->section, "LPGROUPS/", 9))
+            continue;
+        for (int k = 0; nic_keys[k]; k++)
+            if (!strcmp(kv->key, nic_keys[k])) {
+                v->model = names[k];
+                v->grp = kv->section;
+            }
+    }
+    if (!v->model) {
+        for (int i = 0; i < v->c.n; i++)
+            if (!strncmp(v->c.kv[i].section, "LPGROUPS/", 9) && !strncmp(v->c.kv[i].key, "modelnet_", 9))
+                fail(v, "line %d: %s is a CODES network that warpnet convert does not know; it converts "
+                     "modelnet_torus, modelnet_fattree, modelnet_slimfly and modelnet_dragonfly",
+                     v->c.kv[i].line, v->c.kv[i].key);
+        fail(v, "no LPGROUPS group with a modelnet_torus, modelnet_fattree, modelnet_slimfly or "
+             "modelnet_dragonfly count; is this a CODES network config?");
+    }
+    v->reps = lp_count(v, "repetitions");
+    char key[64];
+    snprintf(key, sizeof key, "modelnet_%s", v->model);
+    v->nics = lp_count(v, key);
+    if (v->reps < 1 || v->nics < 1)
+        fail(v, "%s needs repetitions and %s of at least 1", v->grp, key);
+    /* Router LPs: modelnet_X_router, X_router, or the fat-tree's switches. */
+    snprintf(key, sizeof key, "modelnet_%s_router", v->model);
+    v->routers_per_rep = lp_count(v, key);
+    snprintf(key, sizeof key, "%s_router", v->model);
+    v->routers_per_rep += lp_count(v, key);
+    v->routers_per_rep += lp_count(v, "fattree_switch");
+    for (int i = 0; i < v->c.n; i++) { /* every other LP of the group is a server (workload) LP */
+        codes_kv *kv = &v->c.kv[i];
+        if (strcmp(kv->section, v->grp) || kv->used)
+            continue;
+        v->servers += lp_count(v, kv->key);
+    }
+    for (int i = 0; i < v->c.n; i++)
+        if (!strncmp(v->c.kv[i].section, "LPGROUPS/", 9) && strcmp(v->c.kv[i].section, v->grp)) {
+            note(v, &v->c.kv[i], "an LP group beside the network's; Warpnet's workloads are chosen in "
+                 "[workload], not as LP groups");
+            v->c.kv[i].used = 1;
+        }
+}
+
+/* "a,b,c" or ("a","b","c") as integers; returns the count. */
+static int int_list(conv *v, const codes_kv *kv, long long *out, int max)
+{
+    int n = 0;
+    for (int i = 0; i < kv->nval; i++) {
+        char *s = kv->val[i], *end;
+        for (;;) {
+            long long x = strtoll(s, &end, 10);
+            if (end == s || n == max)
+                fail(v, "line %d: PARAMS %s = \"%s\": want a list of at most %d integers", kv->line,
+                     kv->key, kv->val[i], max);
+            out[n++] = x;
+            while (*end == ' ')
+                end++;
+            if (!*end)
+                break;
+            if (*end != ',')
+                fail(v, "line %d: PARAMS %s: '%c' in a list of integers", kv->line, kv->key, *end);
+            s = end + 1;
+        }
+    }
+    return n;
+}
+
+/* chunk_size and packet_size, shared by every model: the packet size, and
+ * the switching that CODES's flit forwarding corresponds to. */
+static void packets(conv *v, double dflt_packet, double dflt_chunk)
+{
+    int pg, cg;
+    double packet = num(v, "packet_size", dflt_packet, &pg);
+    double chunk = num(v, "chunk_size", dflt_chunk, &cg);
+    char b[160], val[64];
+    snprintf(val, sizeof val, "%.0fB", packet);
+    line(v->fnet, "packet_size", val, "%s", from(pg, "packet_size", b, sizeof b, "bytes"));
+    if (chunk >= packet)
+        line(v->fnet, "switching", "store-forward", "PARAMS chunk_size = %.0f >= packet_size: whole "
+             "packets move hop by hop", chunk);
+    else
+        line(v->fnet, "switching", "cut-through", "PARAMS chunk_size = %.0f < packet_size: CODES "
+             "forwards %.0f-byte flits, Warpnet whole packets by virtual cut-through", chunk, chunk);
+    codes_kv *s = param(v, "modelnet_scheduler");
+    if (s && strcmp(s->val[0], "fcfs"))
+        note(v, s, "Warpnet's NICs inject messages in order (CODES's fcfs); no other scheduler");
+    else
+        mention(v->fnet, s, "Warpnet's NICs send messages in order, as fcfs");
+}
+
+static void bandwidth(conv *v, FILE *f, const char *key, const char *codes_key, double dflt, int gib)
+{
+    int g;
+    double bw = num(v, codes_key, dflt, &g);
+    if (!(bw > 0))
+        fail(v, "PARAMS %s = %g: a bandwidth must be positive", codes_key, bw);
+    char b[160], val[64];
+    snprintf(val, sizeof val, "%.10g%s", bw, gib ? "GiB/s" : "GB/s");
+    line(f, key, val, "%s", from(g, codes_key, b, sizeof b, gib ? "GiB/s in this CODES model" :
+                                                                  "GB/s = bytes/ns in CODES's fat-tree"));
+}
+
+static void bytes_key(conv *v, FILE *f, const char *key, const char *codes_key, double dflt, const char *what)
+{
+    int g;
+    double x = num(v, codes_key, dflt, &g);
+    char b[200], val[64];
+    snprintf(val, sizeof val, "%.0fB", x);
+    line(f, key, val, "%s", from(g, codes_key, b, sizeof b, what));
+}
+
+static void ns_key(conv *v, FILE *f, const char *key, const char *codes_key, double dflt)
+{
+    int g;
+    double x = num(v, codes_key, dflt, &g);
+    char b[160], val[64];
+    snprintf(val, sizeof val, "%.10gns", x);
+    line(f, key, val, "%s", from(g, codes_key, b, sizeof b, "ns"));
+}
+
+/* The NIC-per-rank check every model shares. */
+static void one_rank_per_node(conv *v)
+{
+    if (v->servers > v->nics)
+        fprintf(stderr, "warpnet: %s: %s has %lld server LPs per %lld NICs: Warpnet runs at most one rank "
+                "per node ([network] ranks <= nodes); a TraceR global map over %lld servers needs "
+                "%lld nodes here\n", v->c.path, v->grp, v->servers, v->nics, v->reps * v->servers,
+                v->reps * v->servers);
+}
+
+static void convert_torus(conv *v)
+{
+    if (v->nics != 1)
+        fail(v, "%s: modelnet_torus = %lld; CODES's torus has one NIC per torus node (1)", v->grp, v->nics);
+    int g;
+    double nd = num(v, "n_dims", 4, &g);
+    codes_kv *dl = param(v, "dim_length");
+    if (!dl)
+        fail(v, "PARAMS dim_length is missing (CODES's torus needs it), e.g. dim_length=\"8,8,8\";");
+    long long dims[32], prod = 1;
+    int n = int_list(v, dl, dims, 32);
+    if (n != (int)nd)
+        fail(v, "line %d: dim_length has %d lengths but n_dims is %g", dl->line, n, nd);
+    char val[256] = "";
+    for (int i = 0; i < n; i++) {
+        if (dims[i] < 1)
+            fail(v, "line %d: dim_length %lld is not a length", dl->line, dims[i]);
+        prod *= dims[i];
+        snprintf(val + strlen(val), sizeof val - strlen(val), "%s%lld", i ? "," : "", dims[i]);
+    }
+    if (prod != v->reps * v->routers_per_rep && prod != v->reps)
+        fail(v, "dim_length gives %lld torus nodes but %s has %lld repetitions; CODES needs them equal",
+             prod, v->grp, v->reps);
+    fprintf(v->fnet, "topology = torus%17s # %s modelnet_torus\n", "", v->grp);
+    bandwidth(v, v->fnet, "link_bandwidth", "link_bandwidth", 2.0, 1);
+    line(v->fnet, "link_latency", "0ns", "CODES's torus has no wire delay: a hop costs bytes/bandwidth + 50 ns");
+    codes_kv *rd = param(v, "router_delay");
+    if (rd)
+        note(v, rd, "CODES's torus does not read router_delay (it fixes 50 ns per hop); converted as 50ns");
+    line(v->fnet, "router_delay", "50ns", "CODES's torus: router_delay fixed at 50 ns in torus.c");
+    bytes_key(v, v->fnet, "vc_buffer", "buffer_size", 2048, "bytes per port in CODES; each of Warpnet's 2 "
+              "dateline VCs gets it");
+    packets(v, 512, 128);
+    line(v->ftopo, "dims", val, "PARAMS n_dims = %d%s, PARAMS dim_length", n, g ? "" : " (CODES's default)");
+    mention(v->ftopo, param(v, "routing"), "CODES's torus does not read it: dimension-order routing, "
+            "as Warpnet's torus");
+    codes_kv *cn = param(v, "cn_bandwidth");
+    if (cn)
+        note(v, cn, "CODES's torus injects at link_bandwidth (model-net uses cn_bandwidth only for messages "
+             "a node sends itself); not converted");
+}
+
+static void convert_fattree(conv *v)
+{
+    int g;
+    double type = num(v, "ft_type", 0, &g);
+    if (type == 2)
+        fail(v, "PARAMS ft_type = 2 (one plane per NIC) has no Warpnet equivalent; Warpnet builds one plane");
+    double levels = num(v, "num_levels", 0, NULL);
+    if (levels != 2 && levels != 3)
+        fail(v, "PARAMS num_levels = %g: CODES's fat-tree has 2 or 3 levels", levels);
+    codes_kv *rk = param(v, "switch_radix"), *ck = param(v, "switch_count");
+    if (!rk || !ck)
+        fail(v, "PARAMS switch_radix and switch_count are required by CODES's fat-tree");
+    long long radix[4], count[4];
+    int nr = int_list(v, rk, radix, 4), nc = int_list(v, ck, count, 4);
+    for (int i = 1; i < nr; i++)
+        if (radix[i] != radix[0])
+            fail(v, "line %d: switch_radix differs between levels; Warpnet's fat-tree has one radix", rk->line);
+    (void)nc;
+    long long k = radix[0], leaf = count[0];
+    /* CODES uses tapering + 1 as the ratio: 1 (its default) is k/2 nodes per leaf */
+    double taper = num(v, "tapering", 1, &g);
+    if (taper != 1)
+        fail(v, "PARAMS tapering = %g: a tapered fat-tree has no Warpnet equivalent (full bisection, "
+             "CODES's tapering = 1, only)", taper);
+    double rails = num(v, "num_rails", 1, NULL);
+    if (rails != 1)
+        fail(v, "PARAMS num_rails = %g: Warpnet's fat-tree has one rail", rails);
+    mention(v->ftopo, param(v, "tapering"), "CODES's untapered ratio (k/2 nodes per leaf switch)");
+    mention(v->ftopo, param(v, "num_rails"), "one rail, as Warpnet's fat-tree");
+    if (k < 2 || k % 2)
+        fail(v, "PARAMS switch_radix = %lld: want an even radix", k);
+    long long full = levels == 3 ? k * k / 2 : k;
+    if (leaf != full)
+        fail(v, "PARAMS switch_count = %lld: a %s-level radix-%lld tree with %lld leaf switches is a pruned "
+             "fat-tree (fewer pods); Warpnet builds the full %lld-port %g-tree (switch_count = %lld)",
+             leaf, levels == 3 ? "3" : "2", k, leaf, k, levels, full);
+    if (v->reps != leaf)
+        fail(v, "%s repetitions = %lld but switch_count = %lld; CODES needs them equal", v->grp, v->reps, leaf);
+    if (v->nics != k / 2)
+        fail(v, "%s modelnet_fattree = %lld; a full radix-%lld fat-tree has %lld nodes per leaf switch",
+             v->grp, v->nics, k, k / 2);
+    fprintf(v->fnet, "topology = fattree%15s # %s modelnet_fattree, fattree_switch\n", "", v->grp);
+    line(v->fnet, "link_latency", "0ns", "CODES's fat-tree has no wire delay");
+    ns_key(v, v->fnet, "router_delay", "router_delay", 0);
+    int pg;
+    double packet = num(v, "packet_size", 512, &pg);
+    bytes_key(v, v->fnet, "vc_buffer", "vc_size", 8 * packet, "bytes per switch VC");
+    codes_kv *cvc = param(v, "cn_vc_size"), *vc = param(v, "vc_size");
+    if (cvc && !(vc && !strcmp(vc->val[0], cvc->val[0])))
+        note(v, cvc, "Warpnet's node-side buffers are vc_buffer too; a separate size is not converted");
+    else
+        mention(v->fnet, cvc, "the same as vc_size: vc_buffer covers it");
+    mention(v->ftopo, param(v, "ft_type"), "the full fat-tree (CODES's type 0 or 1)");
+    packets(v, 512, 512);
+    char val[32];
+    snprintf(val, sizeof val, "%lld", k);
+    line(v->ftopo, "ports", val, "PARAMS switch_radix");
+    snprintf(val, sizeof val, "%g", levels);
+    line(v->ftopo, "levels", val, "PARAMS num_levels; PARAMS switch_count = %lld: the full tree", leaf);
+    codes_kv *r = param(v, "routing");
+    if (r && !strcmp(r->val[0], "static")) {
+        line(v->ftopo, "routing", "ecmp", "PARAMS routing = static");
+        note(v, r, "CODES's static routing reads OpenSM tables (routing_folder); converted as Warpnet's "
+             "deterministic per-flow ECMP");
+    } else {
+        line(v->ftopo, "routing", "adaptive", "PARAMS routing = %s", r ? r->val[0] : "adaptive (CODES's default)");
+    }
+    bandwidth(v, v->ftopo, "switch_bandwidth", "link_bandwidth", 5, 0);
+    bandwidth(v, v->ftopo, "host_bandwidth", "cn_bandwidth", 5, 0);
+}
+
+static void convert_slimfly(conv *v)
+{
+    double q = num(v, "num_routers", 4, NULL), p = num(v, "num_terminals", 2, NULL);
+    if (v->reps != (long long)(2 * q * q))
+        fail(v, "%s repetitions = %lld but num_routers = %g needs 2q^2 = %g", v->grp, v->reps, q, 2 * q * q);
+    if (v->nics != (long long)p)
+        fail(v, "%s modelnet_slimfly = %lld but num_terminals = %g; CODES needs them equal", v->grp, v->nics, p);
+    fprintf(v->fnet, "topology = slimfly%15s # %s modelnet_slimfly\n", "", v->grp);
+    int lg, gg, cg;
+    double lb = num(v, "local_bandwidth", 5.25, &lg), gb = num(v, "global_bandwidth", 4.7, &gg),
+           cb = num(v, "cn_bandwidth", 5.25, &cg);
+    bandwidth(v, v->fnet, "link_bandwidth", "local_bandwidth", 5.25, 1);
+    if (gb != lb)
+        note(v, gg ? param(v, "global_bandwidth") : param(v, "local_bandwidth"),
+             "Warpnet's Slim Fly has one link bandwidth: global_bandwidth differs from local_bandwidth "
+             "and is not converted");
+    else
+        mention(v->fnet, param(v, "global_bandwidth"), "the same as local_bandwidth: link_bandwidth");
+    if (cb != lb)
+        note(v, cg ? param(v, "cn_bandwidth") : param(v, "local_bandwidth"),
+             "Warpnet's Slim Fly terminals use link_bandwidth: cn_bandwidth differs and is not converted");
+    else
+        mention(v->fnet, param(v, "cn_bandwidth"), "the same as local_bandwidth: link_bandwidth");
+    line(v->fnet, "link_latency", "0ns", "CODES's Slim Fly has no wire delay");
+    ns_key(v, v->fnet, "router_delay", "router_delay", 0);
+    bytes_key(v, v->fnet, "vc_buffer", "local_vc_size", 1024, "bytes per VC");
+    for (int i = 0; i < 2; i++) {
+        const char *k = i ? "cn_vc_size" : "global_vc_size";
+        codes_kv *x = param(v, k), *l = param(v, "local_vc_size");
+        if (x && !(l && !strcmp(x->val[0], l->val[0])))
+            note(v, x, "Warpnet's Slim Fly buffers every VC alike (vc_buffer = local_vc_size)");
+        else
+            mention(v->fnet, x, "the same as local_vc_size: vc_buffer");
+    }
+    packets(v, 512, 512);
+    char val[256];
+    snprintf(val, sizeof val, "%g", q);
+    line(v->ftopo, "q", val, "PARAMS num_routers (routers per group; 2q^2 = %lld routers)", v->reps);
+    snprintf(val, sizeof val, "%g", p);
+    line(v->ftopo, "p", val, "PARAMS num_terminals");
+    static const char *const keys[] = {"generator_set_X", "generator_set_X_prime"};
+    static const char *const ours[] = {"X", "Xprime"};
+    for (int i = 0; i < 2; i++) {
+        codes_kv *x = param(v, keys[i]);
+        if (!x)
+            continue;
+        long long set[256];
+        int n = int_list(v, x, set, 256);
+        val[0] = 0;
+        for (int k = 0; k < n; k++)
+            snprintf(val + strlen(val), sizeof val - strlen(val), "%s%lld", k ? "," : "", set[k]);
+        line(v->ftopo, ours[i], val, "PARAMS %s", keys[i]);
+    }
+    codes_kv *r = param(v, "routing");
+    const char *how = "minimal";
+    if (r && (!strcmp(r->val[0], "nonminimal") || !strcmp(r->val[0], "non-minimal")))
+        how = "valiant";
+    else if (r && !strcmp(r->val[0], "adaptive"))
+        how = "ugal";
+    else if (r && strcmp(r->val[0], "minimal"))
+        fail(v, "line %d: PARAMS routing = %s: CODES's Slim Fly knows minimal, nonminimal, adaptive",
+             r->line, r->val[0]);
+    line(v->ftopo, "routing", how, "PARAMS routing = %s", r ? r->val[0] : "minimal (CODES's default)");
+    codes_kv *gc = param(v, "global_channels");
+    if (gc && atof(gc->val[0]) != q)
+        note(v, gc, "CODES's Slim Fly has q global channels per router; Warpnet derives them from q");
+    else
+        mention(v->ftopo, gc, "q global links per router, derived from q");
+    mention(v->ftopo, param(v, "local_channels"), "derived from X and Xprime");
+}
+
+/* CODES's dragonfly.c: a = num_routers routers per group, p = h = a/2,
+ * g = a*h + 1 groups, every pair of groups joined by one global link. */
+static void convert_dragonfly(conv *v)
+{
+    double a = num(v, "num_routers", 4, NULL);
+    long long ia = (long long)a, half = ia / 2, g = ia * half + 1;
+    if (a < 2 || a != (double)ia)
+        fail(v, "PARAMS num_routers = %g: want an integer of at least 2 (routers per group)", a);
+    if (v->reps * v->routers_per_rep != ia * g && v->reps != ia * g)
+        fail(v, "%s repetitions = %lld but num_routers = %lld gives a*g = %lld routers (g = a*a/2 + 1 = %lld "
+             "groups); CODES needs them equal", v->grp, v->reps, ia, ia * g, g);
+    if (v->nics != half)
+        fail(v, "%s modelnet_dragonfly = %lld but CODES's dragonfly puts num_routers/2 = %lld nodes on a router",
+             v->grp, v->nics, half);
+    fprintf(v->fnet, "topology = dragonfly%13s # %s modelnet_dragonfly\n", "", v->grp);
+    line(v->fnet, "link_latency", "0ns", "CODES's dragonfly has no wire delay");
+    ns_key(v, v->fnet, "router_delay", "router_delay", 0);
+    bytes_key(v, v->fnet, "vc_buffer", "local_vc_size", 1024, "bytes per VC");
+    packets(v, 512, 512);
+    char val[64];
+    snprintf(val, sizeof val, "%lld", ia);
+    line(v->ftopo, "a", val, "PARAMS num_routers (routers per group)");
+    snprintf(val, sizeof val, "%lld", half);
+    line(v->ftopo, "p", val, "CODES's dragonfly: num_routers/2 nodes per router");
+    line(v->ftopo, "h", val, "CODES's dragonfly: num_routers/2 global links per router");
+    snprintf(val, sizeof val, "%lld", g);
+    line(v->ftopo, "g", val, "CODES's dragonfly: a*h + 1 groups");
+    line(v->ftopo, "arrangement", "absolute", "every pair of groups joined once, as in CODES");
+    fprintf(stderr, "warpnet: %s: CODES's dragonfly.c wires global link k of router r to group r + k*a; "
+            "Warpnet's arrangements join the same group pairs once each but through other routers "
+            "(converted as absolute)\n", v->c.path);
+    codes_kv *r = param(v, "routing");
+    const char *how = "minimal", *rv = r ? r->val[0] : "minimal";
+    if (!strcmp(rv, "nonminimal") || !strcmp(rv, "non-minimal"))
+        how = "valiant";
+    else if (!strcmp(rv, "adaptive"))
+        how = "ugal-l";
+    else if (!strcmp(rv, "prog-adaptive"))
+        how = "par";
+    else if (strcmp(rv, "minimal"))
+        fail(v, "line %d: PARAMS routing = %s: CODES's dragonfly knows minimal, nonminimal, adaptive, "
+             "prog-adaptive", r->line, rv);
+    line(v->ftopo, "routing", how, "PARAMS routing = %s%s", rv, r ? "" : " (CODES's default)");
+    if (!strcmp(how, "ugal-l") || !strcmp(how, "par"))
+        line(v->ftopo, "ugal_hop_weight", "false", "CODES compares queue occupancies alone");
+    static const char *const kind[] = {"local", "global", "terminal"};
+    static const char *const bw[] = {"local_bandwidth", "global_bandwidth", "cn_bandwidth"};
+    static const char *const vc[] = {"local_vc_size", "global_vc_size", "cn_vc_size"};
+    static const double bw_dflt[] = {5.25, 4.7, 5.25}, vc_dflt[] = {1024, 2048, 1024};
+    for (int k = 0; k < 3; k++) {
+        char key[40];
+        snprintf(key, sizeof key, "%s_bandwidth", kind[k]);
+        bandwidth(v, v->ftopo, key, bw[k], bw_dflt[k], 1);
+        snprintf(key, sizeof key, "%s_vc_buffer", kind[k]);
+        bytes_key(v, v->ftopo, key, vc[k], vc_dflt[k], "bytes per VC");
+    }
+}
+
+static void write_run_file(conv *v)
+{
+    printf("# Converted from the CODES %s configuration %s by `warpnet convert codes`.\n", v->model, v->c.path);
+    printf("# Every key names the CODES parameter it came from; CODES's implicit units are\n"
+           "# written out. Parameters without an equivalent were listed on stderr.\n");
+    printf("[engine]\n%-32s # CODES configs carry no end time (ROSS's --end): choose one\n", "end = 100us");
+    printf("\n[network]\n%s", v->net);
+    printf("\n[%s]\n%s", v->model, v->topo);
+    printf("\n[workload]\n%-32s # CODES configs carry no workload: choose one\n", "type = traffic");
+    printf("%-32s #\n%-32s #\n", "pattern = uniform", "load = 0.5");
+    if (v->hints_n)
+        printf("\n# TraceR's MPI parameters, for a replay ([workload] type = replay):\n%s", v->hints);
+}
+
+/* TraceR's and model-net's MPI-level parameters become [replay] hints. */
+static void replay_hints(conv *v)
+{
+    static const struct { const char *codes, *ours, *unit; } h[] = {
+        {"soft_delay", "overhead", "ns"}, {"copy_per_byte", "per_byte_ns", ""}, {"eager_limit", "eager_limit", "B"}};
+    int any = 0;
+    for (size_t i = 0; i < sizeof h / sizeof h[0]; i++) {
+        codes_kv *kv = param(v, h[i].codes);
+        if (!kv)
+            continue;
+        if (!any++)
+            fprintf(v->fhints, "# [replay]\n");
+        char kvs[128];
+        snprintf(kvs, sizeof kvs, "# %s = %s%s", h[i].ours, kv->val[0], h[i].unit);
+        fprintf(v->fhints, "%-32s # PARAMS %s\n", kvs, h[i].codes);
+    }
+}
+
+static const struct { const char *key, *why; } known[] = {
+    {"message_size", "ROSS's event size; Warpnet sizes its events itself"},
+    {"modelnet_order", "the network is named by [network] topology"},
+    {"num_vc", "Warpnet's topologies choose their VCs for deadlock freedom"},
+    {"num_vcs", "Warpnet's topologies choose their VCs for deadlock freedom"},
+    {"nic_delay", "a NIC software delay of TraceR/model-net; no equivalent"},
+    {"nic_seq_delay", "model-net's per-message NIC delay; no equivalent"},
+    {"node_copy_queues", "model-net's intra-node copy queues; no equivalent"},
+    {"num_injection_queues", "Warpnet's NIC has one injection queue"},
+    {"intra_bandwidth", "intra-node messages: Warpnet runs one rank per node"},
+    {"node_eager_limit", "model-net's intra-node eager limit; no equivalent"},
+    {"rdma_delay", "TraceR's RDMA setup delay; no equivalent"},
+    {"soft_delay", "TraceR's per-message MPI overhead: written as a [replay] overhead hint below the run file"},
+    {"copy_per_byte", "TraceR's copy cost: written as a [replay] per_byte_ns hint"},
+    {"eager_limit", "TraceR's eager limit: written as a [replay] eager_limit hint"},
+};
+
+static void list_unused(conv *v)
+{
+    for (int i = 0; i < v->c.n; i++) {
+        codes_kv *kv = &v->c.kv[i];
+        if (kv->used)
+            continue;
+        const char *why = NULL;
+        for (size_t k = 0; k < sizeof known / sizeof known[0]; k++)
+            if (!strcmp(kv->key, known[k].key))
+                why = known[k].why;
+        char buf[200];
+        if (!why) {
+            snprintf(buf, sizeof buf, "no equivalent in Warpnet's %s; not converted", v->model);
+            why = buf;
+        }
+        note(v, kv, why);
+        kv->used = 1;
+    }
+}
+
+int wn_convert_codes(const char *path)
+{
+    conv v = {0};
+    char err[600];
+    if (codes_conf_read(path, &v.c, err, sizeof err)) {
+        fprintf(stderr, "warpnet: %s\n", err);
+        return 2;
+    }
+    for (int i = 0; i < v.c.n; i++)
+        if (strchr(v.c.kv[i].key, '@'))
+            fail(&v, "line %d: %s: annotated parameters (several networks in one run) are not converted; "
+                 "split the file per network", v.c.kv[i].line, v.c.kv[i].key);
+    read_groups(&v);
+    v.fnet = open_memstream(&v.net, &v.net_n);
+    v.ftopo = open_memstream(&v.topo, &v.topo_n);
+    v.fhints = open_memstream(&v.hints, &v.hints_n);
+    if (!v.fnet || !v.ftopo || !v.fhints)
+        fail(&v, "out of memory");
+    mention(v.fnet, codes_find(&v.c, "PARAMS", "modelnet_order"), "the network named by topology");
+    if (!strcmp(v.model, "torus"))
+        convert_torus(&v);
+    else if (!strcmp(v.model, "fattree"))
+        convert_fattree(&v);
+    else if (!strcmp(v.model, "slimfly"))
+        convert_slimfly(&v);
+    else
+        convert_dragonfly(&v);
+    one_rank_per_node(&v);
+    replay_hints(&v);
+    fclose(v.fnet);
+    fclose(v.ftopo);
+    fclose(v.fhints);
+    list_unused(&v);
+    write_run_file(&v);
+    free(v.net);
+    free(v.topo);
+    free(v.hints);
+    codes_conf_free(&v.c);
+    return 0;
+}
+
+int wn_convert_main(int argc, char **argv)
+{
+    if (argc == 3 && !strcmp(argv[1], "codes"))
+        return wn_convert_codes(argv[2]);
+    fprintf(stderr, "usage: warpnet convert codes FILE.conf   (prints the equivalent run file)\n");
+    return 2;
+}
