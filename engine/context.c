@@ -11,7 +11,6 @@
 #include <time.h>
 #include <unistd.h>
 
-static const char *prog_name = "warpnet";
 static volatile sig_atomic_t signal_seen;
 
 /* The first SIGINT/SIGTERM asks for an orderly stop; a second one kills. */
@@ -35,11 +34,10 @@ double warp_wtime(void)
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
-static void vfatal(int code, const char *fmt, va_list ap) __attribute__((noreturn));
-static void vfatal(int code, const char *fmt, va_list ap)
+/* The engine's stop for warp_fatal (warp_error.h) once MPI runs. */
+static void stop_ranks(int code, const char *line, size_t len) __attribute__((noreturn));
+static void stop_ranks(int code, const char *line, size_t len)
 {
-    char line[1024];
-    size_t len = warp_error_line(line, sizeof line, prog_name, fmt, ap);
     fflush(stdout);
     if (fatal_multi && fatal_rank != 0) {
         /* Errors in the options or the run file reach every rank at once:
@@ -61,13 +59,6 @@ static void vfatal(int code, const char *fmt, va_list ap)
         MPI_Abort(MPI_COMM_WORLD, code);
     }
     exit(code);
-}
-
-void warp_fatal(int code, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    vfatal(code, fmt, ap);
 }
 
 void warp_fatal_lp(const warp_lp *lp, const char *fmt, ...)
@@ -93,38 +84,38 @@ warp_ctx *warp_init(int *argc, char ***argv)
     MPI_Initialized(&inited);
     if (!inited)
         MPI_Init(argc, argv);
-    if (argc && *argc > 0 && (*argv)[0]) {
+    if (!warp_program_name() && argc && *argc > 0 && (*argv)[0]) {
         const char *slash = strrchr((*argv)[0], '/');
-        prog_name = slash ? slash + 1 : (*argv)[0];
-        if (!strncmp(prog_name, "lt-", 3)) /* libtool's uninstalled wrapper */
-            prog_name += 3;
+        const char *name = slash ? slash + 1 : (*argv)[0];
+        if (!strncmp(name, "lt-", 3)) /* libtool's uninstalled wrapper */
+            name += 3;
+        warp_set_program_name(name);
     }
     warp_ctx *w = calloc(1, sizeof *w);
     if (!w)
         warp_fatal(WARP_EXIT_RESOURCE, "out of memory for the engine context");
-    MPI_Comm_rank(MPI_COMM_WORLD, &w->rank);
-    MPI_Comm_size(MPI_COMM_WORLD, &w->nranks);
+    /* Its own communicator: a host program's MPI traffic beside the engine's
+     * can never match the engine's receives. */
+    MPI_Comm_dup(MPI_COMM_WORLD, &w->comm);
+    MPI_Comm_rank(w->comm, &w->rank);
+    MPI_Comm_size(w->comm, &w->nranks);
     fatal_multi = w->nranks > 1;
     fatal_rank = w->rank;
+    warp_set_fatal_stop(stop_ranks);
     signal(SIGINT, on_signal);
     signal(SIGTERM, on_signal);
-    w->synch = w->nranks > 1 ? SYNCH_OPT : SYNCH_SEQ;
-    w->end = 100.0;
-    w->seed = 1;
-    w->qkind = QUEUE_HEAP;
-    w->batch = 16;
-    w->gvt_interval = 16;
-    w->gvt_kind = 0;
-    w->window = INFINITY;
-    w->window_auto = true;
+    warp_options_defaults(w);
     return w;
 }
 
 void warp_finalize(warp_ctx *w)
 {
     warp_free_options(w);
-    free(w);
     int fin = 0;
+    MPI_Finalized(&fin);
+    if (!fin)
+        MPI_Comm_free(&w->comm);
+    free(w);
     MPI_Finalized(&fin);
     if (!fin)
         MPI_Finalize();

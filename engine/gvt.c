@@ -33,8 +33,8 @@ static void start_reduction(warp_ctx *w)
     g->sum_in[3] = warp_signal_pending();
     double lm = local_min_ts(w);
     g->min_in = lm < g->red_min ? lm : g->red_min;
-    MPI_Iallreduce(g->sum_in, g->sum_out, 4, MPI_INT64_T, MPI_SUM, MPI_COMM_WORLD, &g->req[0]);
-    MPI_Iallreduce(&g->min_in, &g->min_out, 1, MPI_DOUBLE, MPI_MIN, MPI_COMM_WORLD, &g->req[1]);
+    MPI_Iallreduce(g->sum_in, g->sum_out, 4, MPI_INT64_T, MPI_SUM, w->comm, &g->req[0]);
+    MPI_Iallreduce(&g->min_in, &g->min_out, 1, MPI_DOUBLE, MPI_MIN, w->comm, &g->req[1]);
 }
 
 static void new_gvt(warp_ctx *w, double gvt, int64_t committed, int64_t rolled)
@@ -57,14 +57,14 @@ double gvt_sync(warp_ctx *w)
         transport_flush(w);
         int64_t in[4] = {(int64_t)w->tr.sent[0] - (int64_t)w->tr.recvd[0], (int64_t)w->committed,
                          (int64_t)w->rolled_back, warp_signal_pending()};
-        MPI_Allreduce(in, c, 4, MPI_INT64_T, MPI_SUM, MPI_COMM_WORLD);
+        MPI_Allreduce(in, c, 4, MPI_INT64_T, MPI_SUM, w->comm);
         if (c[3])
             w->stop_requested = true;
         if (c[0] == 0 || c[3])
             break;
     }
     double lm = local_min_ts(w), gvt;
-    MPI_Allreduce(&lm, &gvt, 1, MPI_DOUBLE, MPI_MIN, MPI_COMM_WORLD);
+    MPI_Allreduce(&lm, &gvt, 1, MPI_DOUBLE, MPI_MIN, w->comm);
     w->t.gvt += warp_wtime() - t0;
     new_gvt(w, gvt, c[1], c[2]);
     return gvt;

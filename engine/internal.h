@@ -13,15 +13,6 @@
 
 #include "warp.h"
 
-/* Exit codes (documented in the README). */
-enum {
-    WARP_EXIT_INTERNAL = 1, /* an engine invariant broke: a bug */
-    WARP_EXIT_USAGE = 2,    /* bad option, config or input file */
-    WARP_EXIT_RESOURCE = 3, /* out of event memory or similar */
-    WARP_EXIT_CHECK = 4,    /* --synch=check found a reverse-handler bug */
-    WARP_EXIT_SIGNAL = 5,   /* interrupted */
-};
-
 typedef enum warp_synch {
     SYNCH_SEQ = 1,
     SYNCH_CONS = 2,
@@ -215,9 +206,11 @@ typedef struct warp_timers {
 
 struct warp_ctx {
     int rank, nranks;
+    MPI_Comm comm;        /* the engine's own duplicate of MPI_COMM_WORLD */
     /* options */
+    uint64_t given;       /* bit i: engine option row i was set (options.c) */
+    bool time_in_ns;      /* model time is ns: end takes a unit */
     warp_synch synch;
-    bool synch_set;
     double end;
     uint64_t seed;
     uint64_t events_opt; /* 0 = automatic */
@@ -277,13 +270,10 @@ struct warp_ctx {
     warp_stats stats;
 };
 
-/* options.c: frees what option parsing allocated (file names, config files). */
+/* options.c: the defaults of the option table (warp_init); frees what option
+ * parsing allocated (file names, config files). */
+void warp_options_defaults(warp_ctx *w);
 void warp_free_options(warp_ctx *w);
-
-/* errline.c: formats "PROG: message\n" into line (cap >= 4 bytes), control
- * characters of the message shown as '?', cut to fit; returns its length. */
-size_t warp_error_line(char *line, size_t cap, const char *prog, const char *fmt, va_list ap)
-    __attribute__((format(printf, 4, 0)));
 
 /* context.c */
 double warp_wtime(void);

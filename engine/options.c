@@ -1,204 +1,226 @@
-/* engine/options.c — engine and model options from the command line and from
- * `--config=FILE` ([engine] and the model's section). The command line wins
- * over the file. Every bad value stops the run naming the option or the
- * file:line it came from. Called by warp_parse_args and the warpnet driver. */
+/* engine/options.c — the engine's options, declared once in engine_opts: the
+ * table drives the command line, a run file's [engine] section, --help and
+ * the defaults. Model options (warp_opt) are parsed alongside. The command
+ * line wins over `--config=FILE` and over a run file applied before it.
+ * Every bad value stops the run naming the option or the file:line it came
+ * from. Called by warp_init, warp_parse_args and host programs. */
 #include "internal.h"
 
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 
+#include "warp_cfg.h"
 #include "warp_ini.h"
 
-typedef struct engine_opt {
-    const char *name;
-    const char *arg;
-    const char *help;
-} engine_opt;
+/* ---- Setters: each sets one option of the context, or says why not ---------- */
 
-static const engine_opt engine_opts[] = {
-    {"synch", "MODE", "seq|cons|opt|check|debug (ROSS numbers 1, 2, 3 work too); default: seq on 1 rank, opt on more"},
-    {"end", "T", "end time in model units; events at T or later never run (default 100)"},
-    {"seed", "N", "seed of every LP's random stream (default 1)"},
-    {"events", "N", "event pool size per rank (default: automatic, at least 1M)"},
-    {"queue", "NAME", "pending-event queue: heap (4-ary, default) or splay"},
-    {"batch", "N", "events run between network polls (default 16)"},
-    {"gvt-interval", "N", "batches between GVT rounds (default 16)"},
-    {"gvt", "ALGO", "mattern (asynchronous, default) or sync (blocking all-reduce, as ROSS)"},
-    {"window", "T|auto", "optimism bound: events later than GVT + T wait; 0: unbounded; auto (default) adapts T to each GVT round's efficiency"},
-    {"lps-per-kp", "N", "LPs per kernel process (rollback unit)"},
-    {"kps", "N", "kernel processes per rank (default: min(LPs per rank, 64))"},
-    {"stats-json", "FILE", "also write the end-of-run statistics as JSON"},
-    {"engine-stats", "FILE", "per rank and GVT round: events, rollbacks, time split (CSV; FILE.kps.csv per KP)"},
-    {"heartbeat", "SECONDS", "write a progress line to the heartbeat file every SECONDS"},
-    {"heartbeat-file", "FILE", "where --heartbeat writes (default warp-heartbeat.log)"},
-    {"progress", NULL, "show a progress line on stderr (default: when stderr is a terminal)"},
-    {"quiet", NULL, "print no statistics table"},
-    {"config", "FILE", "read options from FILE: [engine] and the model's section"},
-    {"help", NULL, "show this help"},
-    {NULL, NULL, NULL},
-};
-
-void warp_print_engine_help(FILE *f)
+static const char *set_synch(void *t, const char *v)
 {
-    fprintf(f, "Engine options:\n");
-    for (const engine_opt *o = engine_opts; o->name; o++) {
-        char left[64];
-        snprintf(left, sizeof left, "--%s%s%s", o->name, o->arg ? "=" : "", o->arg ? o->arg : "");
-        fprintf(f, "  %-22s %s\n", left, o->help);
-    }
-}
-
-/* where is "--name" (command line: "--name=VALUE: what") or a config place
- * such as "run.ini:3: [engine] quiet" ("... quiet = VALUE: what"). */
-static void bad(const char *where, const char *value, const char *what)
-{
-    warp_fatal(WARP_EXIT_USAGE, "%s%s%s: %s", where, strncmp(where, "--", 2) ? " = " : "=",
-               value ? value : "", what);
-}
-
-/* The place bad() names: "--key", where itself when it is an option, else
- * "FILE:LINE: [section] key". */
-static const char *place_of(char *buf, size_t n, const char *where, const char *section,
-                            const char *key)
-{
-    if (!where)
-        snprintf(buf, n, "--%s", key);
-    else if (!strncmp(where, "--", 2))
-        snprintf(buf, n, "%s", where);
-    else
-        snprintf(buf, n, "%s: [%s] %s", where, section, key);
-    return buf;
-}
-
-static uint64_t parse_uint(const char *where, const char *v, uint64_t min)
-{
-    char *end;
-    errno = 0;
-    if (!v || !*v || *v == '-')
-        bad(where, v, "expected a non-negative integer");
-    unsigned long long x = strtoull(v, &end, 10);
-    if (errno || *end)
-        bad(where, v, "expected a non-negative integer");
-    if (x < min) {
-        char msg[64];
-        snprintf(msg, sizeof msg, "must be at least %llu", (unsigned long long)min);
-        bad(where, v, msg);
-    }
-    return x;
-}
-
-static double parse_double(const char *where, const char *v)
-{
-    char *end;
-    errno = 0;
-    if (!v || !*v)
-        bad(where, v, "expected a number");
-    double x = strtod(v, &end);
-    if (errno || *end || !isfinite(x))
-        bad(where, v, "expected a finite number");
-    return x;
-}
-
-static int parse_flag(const char *where, const char *v)
-{
-    if (!v || !strcmp(v, "1") || !strcmp(v, "true") || !strcmp(v, "yes") || !strcmp(v, "on"))
-        return 1;
-    if (!strcmp(v, "0") || !strcmp(v, "false") || !strcmp(v, "no") || !strcmp(v, "off"))
-        return 0;
-    bad(where, v, "expected 0/1, true/false, yes/no or on/off");
-    return 0;
-}
-
-static int parse_synch(const char *v)
-{
-    static const struct { const char *n; int s; } names[] = {
+    static const struct { const char *n; warp_synch s; } names[] = {
         {"seq", SYNCH_SEQ}, {"1", SYNCH_SEQ}, {"sequential", SYNCH_SEQ},
         {"cons", SYNCH_CONS}, {"2", SYNCH_CONS}, {"conservative", SYNCH_CONS},
         {"opt", SYNCH_OPT}, {"3", SYNCH_OPT}, {"optimistic", SYNCH_OPT},
         {"check", SYNCH_CHECK}, {"debug", SYNCH_DEBUG},
     };
+    warp_ctx *w = t;
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
-        if (v && !strcmp(v, names[i].n))
-            return names[i].s;
-    return 0;
+        if (v && !strcmp(v, names[i].n)) {
+            w->synch = names[i].s;
+            return NULL;
+        }
+    return "unknown mode; use seq, cons, opt, check or debug";
 }
+
+static const char *set_end(void *t, const char *v)
+{
+    warp_ctx *w = t;
+    double x;
+    const char *why;
+    if (w->time_in_ns) {
+        static char reason[160];
+        if (warp_parse_time_ns(v ? v : "", &x, &why) != 0) {
+            snprintf(reason, sizeof reason, "%s (write e.g. 100us)", why);
+            return reason;
+        }
+    } else if ((why = warp_cfg_double(v, &x))) {
+        return why;
+    }
+    if (!(x > 0))
+        return "the end time must be > 0";
+    w->end = x;
+    return NULL;
+}
+
+static const char *set_seed(void *t, const char *v) { return warp_cfg_uint(v, 0, &((warp_ctx *)t)->seed); }
+static const char *set_events(void *t, const char *v) { return warp_cfg_uint(v, 16, &((warp_ctx *)t)->events_opt); }
+static const char *set_batch(void *t, const char *v) { return warp_cfg_uint(v, 1, &((warp_ctx *)t)->batch); }
+
+static const char *set_gvt_interval(void *t, const char *v)
+{
+    return warp_cfg_uint(v, 1, &((warp_ctx *)t)->gvt_interval);
+}
+
+static const char *set_queue(void *t, const char *v)
+{
+    int q = v ? queue_parse(v) : -1;
+    if (q < 0)
+        return "unknown queue; use heap or splay";
+    ((warp_ctx *)t)->qkind = (queue_kind)q;
+    return NULL;
+}
+
+static const char *set_gvt(void *t, const char *v)
+{
+    warp_ctx *w = t;
+    if (v && !strcmp(v, "mattern"))
+        w->gvt_kind = 0;
+    else if (v && !strcmp(v, "sync"))
+        w->gvt_kind = 1;
+    else
+        return "unknown GVT algorithm; use mattern or sync";
+    return NULL;
+}
+
+static const char *set_window(void *t, const char *v)
+{
+    warp_ctx *w = t;
+    double x;
+    if (v && !strcmp(v, "auto")) {
+        w->window_auto = true;
+        w->window = INFINITY;
+        return NULL;
+    }
+    const char *why = warp_cfg_double(v, &x);
+    if (why)
+        return why;
+    if (x < 0)
+        return "the window must be >= 0 (0: unbounded) or auto";
+    w->window_auto = false;
+    w->window = x > 0 ? x : INFINITY;
+    return NULL;
+}
+
+/* --lps-per-kp and --kps set the same thing two ways: the last one wins. */
+static const char *set_lps_per_kp(void *t, const char *v)
+{
+    warp_ctx *w = t;
+    const char *why = warp_cfg_uint(v, 1, &w->lps_per_kp);
+    if (!why)
+        w->kps_opt = 0;
+    return why;
+}
+
+static const char *set_kps(void *t, const char *v)
+{
+    warp_ctx *w = t;
+    const char *why = warp_cfg_uint(v, 1, &w->kps_opt);
+    if (!why)
+        w->lps_per_kp = 0;
+    return why;
+}
+
+static const char *set_file(char **dst, const char *v)
+{
+    if (!v || !*v)
+        return "expected a file name";
+    free(*dst);
+    *dst = warp_xstrdup(v);
+    return NULL;
+}
+
+static const char *set_stats_json(void *t, const char *v) { return set_file(&((warp_ctx *)t)->stats_json, v); }
+static const char *set_engine_stats(void *t, const char *v) { return set_file(&((warp_ctx *)t)->engine_stats, v); }
+
+static const char *set_heartbeat_file(void *t, const char *v)
+{
+    return set_file(&((warp_ctx *)t)->heartbeat_file, v);
+}
+
+static const char *set_heartbeat(void *t, const char *v)
+{
+    warp_ctx *w = t;
+    const char *why = warp_cfg_double(v, &w->heartbeat_s);
+    if (!why && !(w->heartbeat_s > 0))
+        why = "the heartbeat interval must be > 0 seconds";
+    return why;
+}
+
+static const char *set_flag(bool *dst, const char *v)
+{
+    int x;
+    const char *why = warp_cfg_flag(v, &x);
+    if (!why)
+        *dst = x;
+    return why;
+}
+
+static const char *set_progress(void *t, const char *v) { return set_flag(&((warp_ctx *)t)->progress, v); }
+static const char *set_quiet(void *t, const char *v) { return set_flag(&((warp_ctx *)t)->quiet, v); }
+
+/* ---- The table ------------------------------------------------------------------ */
+
+/* Rows without a setter are the program's own (--config, --help): listed
+ * in help, never in a run file. A default, when given, is what the setter
+ * reads at warp_init; without one the engine chooses, as the help says. */
+static const warp_cfg_opt engine_opts[] = {
+    {"synch", "MODE", NULL, "seq|cons|opt|check|debug (ROSS numbers 1, 2, 3 work too); default: seq on 1 rank, opt on more", set_synch},
+    {"end", "T", "100", "end time in model units (with a unit, e.g. 20us, for the network models); events at T or later never run", set_end},
+    {"seed", "N", "1", "seed of every LP's random stream", set_seed},
+    {"events", "N", NULL, "event pool size per rank (default: automatic, at least 1M)", set_events},
+    {"queue", "NAME", "heap", "pending-event queue: heap (4-ary) or splay", set_queue},
+    {"batch", "N", "16", "events run between network polls", set_batch},
+    {"gvt-interval", "N", "16", "batches between GVT rounds", set_gvt_interval},
+    {"gvt", "ALGO", "mattern", "mattern (asynchronous) or sync (blocking all-reduce, as ROSS)", set_gvt},
+    {"window", "T|auto", "auto", "optimism bound: events later than GVT + T wait; 0: unbounded; auto adapts T to each GVT round's efficiency", set_window},
+    {"lps-per-kp", "N", NULL, "LPs per kernel process (rollback unit)", set_lps_per_kp},
+    {"kps", "N", NULL, "kernel processes per rank (default: min(LPs per rank, 64))", set_kps},
+    {"stats-json", "FILE", NULL, "also write the end-of-run statistics as JSON", set_stats_json},
+    {"engine-stats", "FILE", NULL, "per rank and GVT round: events, rollbacks, time split (CSV; FILE.kps.csv per KP)", set_engine_stats},
+    {"heartbeat", "SECONDS", NULL, "write a progress line to the heartbeat file every SECONDS", set_heartbeat},
+    {"heartbeat-file", "FILE", "warp-heartbeat.log", "where --heartbeat writes", set_heartbeat_file},
+    {"progress", NULL, NULL, "show a progress line on stderr (default: when stderr is a terminal)", set_progress},
+    {"quiet", NULL, NULL, "print no statistics table", set_quiet},
+    {"config", "FILE", NULL, "read options from FILE: [engine] and the model's section", NULL},
+    {"help", NULL, NULL, "show this help", NULL},
+    {NULL, NULL, NULL, NULL, NULL},
+};
+
+const warp_cfg_opt *warp_engine_options(void) { return engine_opts; }
+
+void warp_print_engine_help(FILE *f)
+{
+    fprintf(f, "Engine options:\n");
+    warp_cfg_print_help(f, engine_opts);
+}
+
+void warp_options_defaults(warp_ctx *w)
+{
+    for (const warp_cfg_opt *o = engine_opts; o->name; o++)
+        if (o->dflt && o->set)
+            warp_cfg_set(o, w, o->dflt, NULL, "engine");
+    w->synch = w->nranks > 1 ? SYNCH_OPT : SYNCH_SEQ;
+}
+
+void warp_set_time_unit_ns(warp_ctx *w) { w->time_in_ns = true; }
 
 int warp_set_option(warp_ctx *w, const char *key, const char *v, const char *where)
 {
-    char place[320];
-    where = place_of(place, sizeof place, where, "engine", key);
-    if (!strcmp(key, "synch")) {
-        int s = parse_synch(v);
-        if (!s)
-            bad(where, v, "unknown mode; use seq, cons, opt, check or debug");
-        w->synch = (warp_synch)s;
-        w->synch_set = true;
-    } else if (!strcmp(key, "end")) {
-        w->end = parse_double(where, v);
-        if (!(w->end > 0))
-            bad(where, v, "the end time must be > 0");
-    } else if (!strcmp(key, "seed")) {
-        w->seed = parse_uint(where, v, 0);
-    } else if (!strcmp(key, "events")) {
-        w->events_opt = parse_uint(where, v, 16);
-    } else if (!strcmp(key, "queue")) {
-        int q = v ? queue_parse(v) : -1;
-        if (q < 0)
-            bad(where, v, "unknown queue; use heap or splay");
-        w->qkind = (queue_kind)q;
-    } else if (!strcmp(key, "batch")) {
-        w->batch = parse_uint(where, v, 1);
-    } else if (!strcmp(key, "gvt-interval")) {
-        w->gvt_interval = parse_uint(where, v, 1);
-    } else if (!strcmp(key, "gvt")) {
-        if (v && !strcmp(v, "mattern"))
-            w->gvt_kind = 0;
-        else if (v && !strcmp(v, "sync"))
-            w->gvt_kind = 1;
-        else
-            bad(where, v, "unknown GVT algorithm; use mattern or sync");
-    } else if (!strcmp(key, "window")) {
-        if (v && !strcmp(v, "auto")) {
-            w->window_auto = true;
-            w->window = INFINITY;
-        } else {
-            double x = parse_double(where, v);
-            if (x < 0)
-                bad(where, v, "the window must be >= 0 (0: unbounded) or auto");
-            w->window_auto = false;
-            w->window = x > 0 ? x : INFINITY;
-        }
-    } else if (!strcmp(key, "lps-per-kp")) {
-        w->lps_per_kp = parse_uint(where, v, 1);
-        w->kps_opt = 0;
-    } else if (!strcmp(key, "kps")) {
-        w->kps_opt = parse_uint(where, v, 1);
-        w->lps_per_kp = 0;
-    } else if (!strcmp(key, "stats-json")) {
-        if (!v || !*v)
-            bad(where, v, "expected a file name");
-        free(w->stats_json);
-        w->stats_json = strdup(v);
-    } else if (!strcmp(key, "engine-stats") || !strcmp(key, "heartbeat-file")) {
-        if (!v || !*v)
-            bad(where, v, "expected a file name");
-        char **dst = key[0] == 'e' ? &w->engine_stats : &w->heartbeat_file;
-        free(*dst);
-        *dst = strdup(v);
-    } else if (!strcmp(key, "heartbeat")) {
-        w->heartbeat_s = parse_double(where, v);
-        if (!(w->heartbeat_s > 0))
-            bad(where, v, "the heartbeat interval must be > 0 seconds");
-    } else if (!strcmp(key, "progress")) {
-        w->progress = parse_flag(where, v);
-    } else if (!strcmp(key, "quiet")) {
-        w->quiet = parse_flag(where, v);
-    } else {
+    const warp_cfg_opt *o = warp_cfg_find(engine_opts, key);
+    if (!o || !o->set)
         return 0;
-    }
+    warp_cfg_set(o, w, v, where, "engine");
+    w->given |= UINT64_C(1) << (o - engine_opts);
     return 1;
 }
+
+int warp_option_given(const warp_ctx *w, const char *name)
+{
+    const warp_cfg_opt *o = warp_cfg_find(engine_opts, name);
+    return o && (w->given >> (o - engine_opts) & 1);
+}
+
+/* ---- Model options ------------------------------------------------------------ */
 
 static const warp_opt *find_model_opt(const warp_opt *opts, const char *name)
 {
@@ -208,7 +230,7 @@ static const warp_opt *find_model_opt(const warp_opt *opts, const char *name)
     return NULL;
 }
 
-static void set_model_opt(const warp_opt *o, const char *v, const char *where)
+static const char *parse_model_opt(const warp_opt *o, const char *v)
 {
     switch (o->kind) {
     case WARP_OPT_INT: {
@@ -216,25 +238,34 @@ static void set_model_opt(const warp_opt *o, const char *v, const char *where)
         errno = 0;
         long long x = v ? strtoll(v, &end, 10) : 0;
         if (!v || !*v || errno || *end)
-            bad(where, v, "expected an integer");
+            return "expected an integer";
         *(int64_t *)o->dest = x;
-        break;
+        return NULL;
     }
     case WARP_OPT_UINT:
-        *(uint64_t *)o->dest = parse_uint(where, v, 0);
-        break;
+        return warp_cfg_uint(v, 0, o->dest);
     case WARP_OPT_DOUBLE:
-        *(double *)o->dest = parse_double(where, v);
-        break;
+        return warp_cfg_double(v, o->dest);
     case WARP_OPT_STRING:
         if (!v)
-            bad(where, v, "expected a value");
+            return "expected a value";
         *(const char **)o->dest = v;
-        break;
+        return NULL;
     case WARP_OPT_FLAG:
-        *(int *)o->dest = parse_flag(where, v);
-        break;
+        return warp_cfg_flag(v, o->dest);
     }
+    return "unknown option kind";
+}
+
+/* where: NULL for the command line, else the file:line of a config key. */
+static void set_model_opt(const warp_opt *o, const char *v, const char *where, const char *section)
+{
+    const char *why = parse_model_opt(o, v);
+    if (!why)
+        return;
+    if (!where)
+        warp_fatal(WARP_EXIT_USAGE, "--%s=%s: %s", o->name, v ? v : "", why);
+    warp_fatal(WARP_EXIT_USAGE, "%s: [%s] %s = %s: %s", where, section, o->name, v ? v : "", why);
 }
 
 static void print_help(const warp_ctx *w, const warp_opt *model_opts, const char *usage)
@@ -255,30 +286,44 @@ static void print_help(const warp_ctx *w, const warp_opt *model_opts, const char
     warp_print_engine_help(stdout);
 }
 
-typedef struct cfg_apply {
-    warp_ctx *w;
-    const warp_opt *model_opts;
-    const char *model_section;
-    bool engine;
-} cfg_apply;
+/* ---- Run files and the command line -------------------------------------------- */
+
+static void unknown_engine_key(const char *key, const char *value, const char *where)
+{
+    const char *near = warp_cfg_suggest(engine_opts, key);
+    if (near)
+        warp_fatal(WARP_EXIT_USAGE, "%s: [engine] %s = %s: unknown engine option; did you mean "
+                                    "%s? see --help", where, key, value, near);
+    warp_fatal(WARP_EXIT_USAGE, "%s: [engine] %s = %s: unknown engine option; see --help", where,
+               key, value);
+}
+
+static void apply_engine_key(const char *key, const char *value, const char *where, void *arg)
+{
+    if (!warp_set_option(arg, key, value, where))
+        unknown_engine_key(key, value, where);
+}
+
+void warp_apply_ini(warp_ctx *w, warp_ini *ini)
+{
+    warp_ini_each(ini, "engine", apply_engine_key, w);
+}
+
+typedef struct model_apply {
+    const warp_opt *opts;
+    const char *section;
+} model_apply;
 
 /* Values are used straight from the ini; a model's string option points
  * into it, so the ini lives until warp_free_options. */
-static void apply_cfg_key(const char *key, const char *value, const char *where, void *arg)
+static void apply_model_key(const char *key, const char *value, const char *where, void *arg)
 {
-    cfg_apply *c = arg;
-    if (c->engine) {
-        if (!warp_set_option(c->w, key, value, where))
-            warp_fatal(WARP_EXIT_USAGE, "%s: [engine] %s = %s: unknown engine option; see --help",
-                       where, key, value);
-        return;
-    }
-    const warp_opt *o = find_model_opt(c->model_opts, key);
+    const model_apply *c = arg;
+    const warp_opt *o = find_model_opt(c->opts, key);
     if (!o)
         warp_fatal(WARP_EXIT_USAGE, "%s: [%s] %s = %s: unknown model option; see --help", where,
-                   c->model_section, key, value);
-    char place[320];
-    set_model_opt(o, value, place_of(place, sizeof place, where, c->model_section, key));
+                   c->section, key, value);
+    set_model_opt(o, value, where, c->section);
 }
 
 void warp_free_options(warp_ctx *w)
@@ -294,6 +339,33 @@ void warp_free_options(warp_ctx *w)
     w->nconfigs = 0;
 }
 
+/* "--name" or "--name=value" of argv[i] into name (NUL-terminated) and *v. */
+static void split_option(const char *a, char *name, size_t cap, const char **v)
+{
+    const char *eq = strchr(a + 2, '=');
+    size_t n = eq ? (size_t)(eq - (a + 2)) : strlen(a + 2);
+    if (n >= cap)
+        warp_fatal(WARP_EXIT_USAGE, "%s: option name too long; see --help", a);
+    memcpy(name, a + 2, n);
+    name[n] = 0;
+    *v = eq ? eq + 1 : NULL;
+}
+
+static void unknown_option(const char *name, const warp_opt *model_opts)
+{
+    warp_suggest sg;
+    warp_suggest_init(&sg, name);
+    for (const warp_cfg_opt *o = engine_opts; o->name; o++)
+        warp_suggest_add(&sg, o->name);
+    for (const warp_opt *o = model_opts; o && o->name; o++)
+        warp_suggest_add(&sg, o->name);
+    const char *near = sg.best;
+    warp_suggest_free(&sg);
+    if (near)
+        warp_fatal(WARP_EXIT_USAGE, "unknown option --%s; did you mean --%s? see --help", name, near);
+    warp_fatal(WARP_EXIT_USAGE, "unknown option --%s; see --help", name);
+}
+
 void warp_parse_args(warp_ctx *w, int *argc, char **argv, const warp_opt *model_opts,
                      const char *model_section, const char *usage)
 {
@@ -302,17 +374,12 @@ void warp_parse_args(warp_ctx *w, int *argc, char **argv, const warp_opt *model_
         if (strncmp(argv[i], "--config=", 9))
             continue;
         warp_ini *ini = warp_ini_load(argv[i] + 9);
-        warp_ini **more = realloc(w->configs, (size_t)(w->nconfigs + 1) * sizeof *more);
-        if (!more)
-            warp_fatal(WARP_EXIT_RESOURCE, "%s: out of memory", argv[i]);
-        w->configs = more;
+        w->configs = warp_xrealloc(w->configs, (size_t)(w->nconfigs + 1) * sizeof *w->configs);
         w->configs[w->nconfigs++] = ini;
-        cfg_apply c = {w, model_opts, model_section, true};
-        warp_ini_each(ini, "engine", apply_cfg_key, &c);
-        if (model_section) {
-            c.engine = false;
-            warp_ini_each(ini, model_section, apply_cfg_key, &c);
-        }
+        warp_apply_ini(w, ini);
+        if (model_section)
+            warp_ini_each(ini, model_section, apply_model_key,
+                          &(model_apply){model_opts, model_section});
     }
     int out = 1;
     for (int i = 1; i < *argc; i++) {
@@ -322,19 +389,12 @@ void warp_parse_args(warp_ctx *w, int *argc, char **argv, const warp_opt *model_
             continue;
         }
         char name[128];
-        const char *eq = strchr(a + 2, '=');
-        size_t n = eq ? (size_t)(eq - (a + 2)) : strlen(a + 2);
-        if (n >= sizeof name)
-            warp_fatal(WARP_EXIT_USAGE, "%s: option name too long; see --help", a);
-        memcpy(name, a + 2, n);
-        name[n] = 0;
-        const char *v = eq ? eq + 1 : NULL;
-        char where[160];
-        snprintf(where, sizeof where, "--%s", name);
+        const char *v;
+        split_option(a, name, sizeof name, &v);
         if (!strcmp(name, "help")) {
             print_help(w, model_opts, usage);
             warp_finalize(w);
-            exit(0);
+            exit(WARP_EXIT_OK);
         }
         if (!strcmp(name, "config"))
             continue;
@@ -342,20 +402,20 @@ void warp_parse_args(warp_ctx *w, int *argc, char **argv, const warp_opt *model_
         if (o) {
             if (o->kind != WARP_OPT_FLAG && !v)
                 warp_fatal(WARP_EXIT_USAGE, "--%s needs a value (--%s=VALUE)", name, name);
-            set_model_opt(o, v, where);
+            set_model_opt(o, v, NULL, model_section);
             continue;
         }
-        for (const engine_opt *eo = engine_opts; eo->name; eo++)
-            if (eo->arg && !v && !strcmp(eo->name, name))
-                warp_fatal(WARP_EXIT_USAGE, "--%s needs a value (--%s=%s); see --help", name, name,
-                           eo->arg);
-        if (warp_set_option(w, name, v, where))
+        const warp_cfg_opt *eo = warp_cfg_find(engine_opts, name);
+        if (eo && eo->arg && !v)
+            warp_fatal(WARP_EXIT_USAGE, "--%s needs a value (--%s=%s); see --help", name, name,
+                       eo->arg);
+        if (warp_set_option(w, name, v, NULL))
             continue;
         if (strchr(name, '.')) { /* --section.key=value: the program's own */
             argv[out++] = a;
             continue;
         }
-        warp_fatal(WARP_EXIT_USAGE, "unknown option --%s; see --help", name);
+        unknown_option(name, model_opts);
     }
     argv[out] = NULL;
     *argc = out;

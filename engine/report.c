@@ -87,7 +87,7 @@ static void *gather_root(const warp_ctx *w, const void *buf, int n, MPI_Datatype
         *counts = malloc((size_t)w->nranks * sizeof **counts);
         *displs = malloc((size_t)w->nranks * sizeof **displs);
     }
-    MPI_Gather(&n, 1, MPI_INT, *counts, 1, MPI_INT, 0, MPI_COMM_WORLD);
+    MPI_Gather(&n, 1, MPI_INT, *counts, 1, MPI_INT, 0, w->comm);
     if (w->rank == 0) {
         int total = 0;
         for (int i = 0; i < w->nranks; i++) {
@@ -98,7 +98,7 @@ static void *gather_root(const warp_ctx *w, const void *buf, int n, MPI_Datatype
         if (!all || !*counts || !*displs)
             warp_fatal(WARP_EXIT_RESOURCE, "out of memory gathering --engine-stats");
     }
-    MPI_Gatherv(buf, n, type, all, *counts, *displs, type, 0, MPI_COMM_WORLD);
+    MPI_Gatherv(buf, n, type, all, *counts, *displs, type, 0, w->comm);
     return all;
 }
 

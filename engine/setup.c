@@ -106,7 +106,7 @@ static void check_memory(const warp_ctx *w, uint64_t lp_bytes)
     uint64_t avail = mem_available();
     int per_node = 1;
     MPI_Comm node;
-    MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node);
+    MPI_Comm_split_type(w->comm, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node);
     MPI_Comm_size(node, &per_node);
     MPI_Comm_free(&node);
     if (!avail || lp_bytes <= avail / (uint64_t)per_node)
@@ -260,7 +260,7 @@ void warp_run(warp_ctx *w, const warp_model *m)
             w->cur_lp = NULL;
         }
     }
-    MPI_Barrier(MPI_COMM_WORLD);
+    MPI_Barrier(w->comm);
     w->t_setup = warp_wtime() - t0;
     w->t_start = warp_wtime();
     w->last_progress = w->last_heartbeat = w->t_start;
@@ -287,14 +287,15 @@ void warp_run(warp_ctx *w, const warp_model *m)
         w->stats.run_s = run_s;
         stats_finish(w);
         report_close(w, false);
+        const char *prog = warp_program_name();
         if (w->rank == 0)
-            fprintf(stderr, "warpnet: interrupted by a signal at GVT %.9g of %.9g: the statistics above "
+            fprintf(stderr, "%s%sinterrupted by a signal at GVT %.9g of %.9g: the statistics above "
                             "are partial and no model results were written\n",
-                    w->gvt_value, w->end);
+                    prog ? prog : "", prog ? ": " : "", w->gvt_value, w->end);
         fflush(NULL);
         /* Messages may still be in flight: no orderly MPI_Finalize, but no
          * rank aborts before rank 0 has said why. */
-        MPI_Barrier(MPI_COMM_WORLD);
+        MPI_Barrier(w->comm);
         if (w->nranks > 1)
             MPI_Abort(MPI_COMM_WORLD, WARP_EXIT_SIGNAL);
         exit(WARP_EXIT_SIGNAL);

@@ -106,16 +106,16 @@ void stats_finish(warp_ctx *w)
     uint64_t loc[N_SUM] = {w->committed, w->processed, w->rolled_back, w->rb_primary, w->rb_secondary,
                            w->remote_sent, w->anti_sent, local_digest(w), 0, 0};
     uint64_t glob[N_SUM];
-    MPI_Allreduce(loc, glob, N_SUM, MPI_UINT64_T, MPI_SUM, MPI_COMM_WORLD);
+    MPI_Allreduce(loc, glob, N_SUM, MPI_UINT64_T, MPI_SUM, w->comm);
     uint64_t peak = w->pool.peak * w->pool.ev_size + w->alloc.peak, peak_g;
-    MPI_Allreduce(&peak, &peak_g, 1, MPI_UINT64_T, MPI_MAX, MPI_COMM_WORLD);
+    MPI_Allreduce(&peak, &peak_g, 1, MPI_UINT64_T, MPI_MAX, w->comm);
     uint64_t cmin, cmax;
-    MPI_Allreduce(&w->committed, &cmin, 1, MPI_UINT64_T, MPI_MIN, MPI_COMM_WORLD);
-    MPI_Allreduce(&w->committed, &cmax, 1, MPI_UINT64_T, MPI_MAX, MPI_COMM_WORLD);
+    MPI_Allreduce(&w->committed, &cmin, 1, MPI_UINT64_T, MPI_MIN, w->comm);
+    MPI_Allreduce(&w->committed, &cmax, 1, MPI_UINT64_T, MPI_MAX, w->comm);
     double tl[6] = {w->t.forward, w->t.reverse, w->t.queue, w->t.net, w->t.gvt, w->t.fossil}, tg[6];
-    MPI_Allreduce(tl, tg, 6, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+    MPI_Allreduce(tl, tg, 6, MPI_DOUBLE, MPI_MAX, w->comm);
     long rss = peak_rss_kb(), rss_max;
-    MPI_Allreduce(&rss, &rss_max, 1, MPI_LONG, MPI_MAX, MPI_COMM_WORLD);
+    MPI_Allreduce(&rss, &rss_max, 1, MPI_LONG, MPI_MAX, w->comm);
 
     s->committed = glob[0];
     s->processed = glob[1];
@@ -130,7 +130,7 @@ void stats_finish(warp_ctx *w)
     s->peak_event_bytes = peak_g;
     s->efficiency = s->committed ? 1.0 - (double)s->rolled_back / (double)s->committed : 1.0;
     s->setup_s = w->t_setup;
-    MPI_Bcast(&s->run_s, 1, MPI_DOUBLE, 0, MPI_COMM_WORLD);
+    MPI_Bcast(&s->run_s, 1, MPI_DOUBLE, 0, w->comm);
     s->event_rate = s->run_s > 0 ? (double)s->committed / s->run_s : 0;
     s->t_forward = tg[0];
     s->t_reverse = tg[1];

@@ -72,7 +72,7 @@ void transport_init(warp_ctx *w)
         t->rbuf[i] = malloc(t->buf_bytes);
         if (!t->rbuf[i])
             warp_fatal(WARP_EXIT_RESOURCE, "out of memory for receive buffers on rank %d", w->rank);
-        MPI_Irecv(t->rbuf[i], (int)t->buf_bytes, MPI_BYTE, MPI_ANY_SOURCE, WARP_TAG, MPI_COMM_WORLD,
+        MPI_Irecv(t->rbuf[i], (int)t->buf_bytes, MPI_BYTE, MPI_ANY_SOURCE, WARP_TAG, w->comm,
                   &t->rreq[i]);
         t->rpost[i] = t->nposted++;
     }
@@ -124,7 +124,7 @@ static void buf_send(warp_ctx *w, int dest)
         buf_put(t, b);
         b = s;
     }
-    MPI_Isend(b->data, (int)b->used, MPI_BYTE, dest, WARP_TAG, MPI_COMM_WORLD, &b->req);
+    MPI_Isend(b->data, (int)b->used, MPI_BYTE, dest, WARP_TAG, w->comm, &b->req);
     b->next = t->inflight;
     t->inflight = b;
 }
@@ -372,7 +372,7 @@ void transport_poll(warp_ctx *w)
         MPI_Get_count(&st, MPI_BYTE, &len);
         unpack(w, t->rbuf[oldest], len);
         MPI_Irecv(t->rbuf[oldest], (int)t->buf_bytes, MPI_BYTE, MPI_ANY_SOURCE, WARP_TAG,
-                  MPI_COMM_WORLD, &t->rreq[oldest]);
+                  w->comm, &t->rreq[oldest]);
         t->rpost[oldest] = t->nposted++;
     }
 }

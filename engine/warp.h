@@ -9,6 +9,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "warp_cfg.h"   /* option tables: warp_engine_options */
+#include "warp_error.h" /* warp_fatal, exit codes WARP_EXIT_*, warp_xcalloc */
 #include "warp_rng.h"
 
 #ifdef __cplusplus
@@ -18,6 +20,7 @@ extern "C" {
 typedef uint64_t warp_lpid;      /* global LP id, 0 .. total_lps-1 */
 typedef struct warp_lp warp_lp;  /* an LP as handlers see it (opaque) */
 typedef struct warp_ctx warp_ctx; /* the one engine context of this process */
+typedef struct warp_ini warp_ini; /* a run file (warp_ini.h) */
 
 /* Per-event bit field: forward handlers record branch decisions here; the
  * reverse and commit handlers of the same event see the same bits. */
@@ -97,7 +100,8 @@ typedef struct warp_opt {
     const char *help;
 } warp_opt;
 
-/* Initialises MPI and the engine context. Call once, first thing in main. */
+/* Initialises MPI and the engine context. Call once, first thing in main
+ * (after warp_set_program_name, if the program names itself). */
 warp_ctx *warp_init(int *argc, char ***argv);
 
 /* Parses engine options and the model's options (model_opts may be NULL) from
@@ -108,10 +112,24 @@ void warp_parse_args(warp_ctx *w, int *argc, char **argv, const warp_opt *model_
                      const char *model_section, const char *usage);
 
 /* Sets one engine option by name ("synch", "end", ...); `where` names the
- * origin for messages ("run.ini:12" or "--synch"). Exits on a bad value.
- * Returns 0 when the key is not an engine option. */
+ * origin for messages ("run.ini:12", another option such as "--out", or NULL
+ * for the option itself). Exits on a bad value. Returns 0 when the key is
+ * not an engine option. */
 int warp_set_option(warp_ctx *w, const char *key, const char *value, const char *where);
+/* Whether an engine option was set (by a run file, --config or the command
+ * line) rather than left at its default. */
+int warp_option_given(const warp_ctx *w, const char *name);
+/* Applies a run file's [engine] section (each key an engine option; an
+ * unknown key stops, suggesting the closest). Call before warp_parse_args,
+ * so that the command line wins. */
+void warp_apply_ini(warp_ctx *w, warp_ini *ini);
+/* Declares that model time is in ns: --end and [engine] end then take a
+ * time with its unit (20us) and refuse a bare number. Call before parsing. */
+void warp_set_time_unit_ns(warp_ctx *w);
 
+/* The engine's options, one row each (name, argument, default, help), for
+ * help texts and manual pages; ends with a zeroed row. */
+const warp_cfg_opt *warp_engine_options(void);
 /* Prints the engine options with their defaults and help to f. */
 void warp_print_engine_help(FILE *f);
 
@@ -126,9 +144,8 @@ void warp_finalize(warp_ctx *w);
 int warp_rank(const warp_ctx *w);
 int warp_nranks(const warp_ctx *w);
 
-/* Stops the run on every rank with a user-facing error (exit code 2 for usage
- * and input errors, 3 for resource exhaustion). printf-style. */
-void warp_fatal(int code, const char *fmt, ...) __attribute__((noreturn, format(printf, 2, 3)));
+/* warp_fatal (warp_error.h) stops the run on every rank once warp_init has
+ * run: the rank that failed reports (rank 0 first when all did). */
 
 /* Engine settings a model may read after warp_parse_args. */
 double warp_end_time(const warp_ctx *w);
@@ -158,6 +175,34 @@ typedef struct warp_stats {
 
 /* Statistics of the last warp_run, identical on every rank. */
 const warp_stats *warp_last_stats(const warp_ctx *w);
+
+/* ---- Model results across ranks ------------------------------------------- */
+
+typedef enum warp_type {
+    WARP_TYPE_U32,    /* uint32_t */
+    WARP_TYPE_U64,    /* uint64_t */
+    WARP_TYPE_FLOAT,  /* float */
+    WARP_TYPE_DOUBLE, /* double */
+} warp_type;
+
+typedef enum warp_op {
+    WARP_OP_SUM,
+    WARP_OP_MAX,
+} warp_op;
+
+/* Collective (every rank calls it, outside handlers): combines the n values
+ * of type t at buf of every rank with op into buf on rank 0; the other
+ * ranks' buf is left as it was. Any n (sent in pieces). Sums of floating
+ * values are exact only when each value is nonzero on at most one rank. */
+void warp_reduce_to_root(const warp_ctx *w, void *buf, uint64_t n, warp_type t, warp_op op);
+/* Collective: every rank's n items of `size` bytes at mine, concatenated in
+ * rank order into a new heap buffer on rank 0 (*total items); other ranks
+ * get NULL and *total = 0. Stops with WARP_EXIT_RESOURCE and the line
+ * `too_big` (what to lower) when the result would pass 2 GiB. */
+void *warp_gather_to_root(const warp_ctx *w, const void *mine, uint64_t n, size_t size,
+                          uint64_t *total, const char *too_big);
+/* (The engine's own MPI communicator, for host programs that use MPI
+ * beside libwarp: warp_comm in warp_mpi.h.) */
 
 /* ---- Inside handlers ------------------------------------------------------ */
 

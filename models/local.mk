@@ -3,6 +3,7 @@
 noinst_LTLIBRARIES += libwarpnet.la
 LIBWARPNET_SOURCES =
 include models/net/local.mk
+include models/catalog/local.mk
 include models/torus/local.mk
 include models/fattree/local.mk
 include models/slimfly/local.mk

@@ -14,3 +14,5 @@ include tests/simple/local.mk
 include tests/replay/local.mk
 include tests/report/local.mk
 include tests/fuzz/local.mk
+include tests/golden/local.mk
+include tests/arch/local.mk

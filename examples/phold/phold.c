@@ -122,13 +122,13 @@ int main(int argc, char **argv)
     warp_parse_args(w, &argc, argv, opts, "phold",
                     "usage: phold [options]   (mpiexec -n N phold --synch=opt ...)");
     if (argc > 1)
-        warp_fatal(2, "unexpected argument '%s'; see --help", argv[1]);
+        warp_fatal(WARP_EXIT_USAGE, "unexpected argument '%s'; see --help", argv[1]);
     if (remote < 0 || remote > 1)
-        warp_fatal(2, "--remote=%g: must be a probability in [0, 1]", remote);
+        warp_fatal(WARP_EXIT_USAGE, "--remote=%g: must be a probability in [0, 1]", remote);
     if (!(lookahead >= 0))
-        warp_fatal(2, "--lookahead=%g: must be >= 0", lookahead);
+        warp_fatal(WARP_EXIT_USAGE, "--lookahead=%g: must be >= 0", lookahead);
     if (lookahead > mean)
-        warp_fatal(2, "--lookahead=%g is larger than --mean=%g: the mean delay includes the lookahead",
+        warp_fatal(WARP_EXIT_USAGE, "--lookahead=%g is larger than --mean=%g: the mean delay includes the lookahead",
                    lookahead, mean);
     phold_cfg cfg = {
         .total = total ? total : nlp * (uint64_t)warp_nranks(w),
@@ -138,9 +138,9 @@ int main(int argc, char **argv)
         .start_events = start,
     };
     if (strcmp(map, "block") && strcmp(map, "cyclic"))
-        warp_fatal(2, "--map=%s: use block or cyclic", map);
+        warp_fatal(WARP_EXIT_USAGE, "--map=%s: use block or cyclic", map);
     if (!cfg.total)
-        warp_fatal(2, "--nlp/--total-lps: PHOLD needs at least one LP");
+        warp_fatal(WARP_EXIT_USAGE, "--nlp/--total-lps: PHOLD needs at least one LP");
     warp_model m = {
         .name = "phold",
         .total_lps = cfg.total,

@@ -30,9 +30,7 @@ static const char *const ecmp_names[] = {"per-flow", "per-packet", NULL};
 
 static void *ft_setup(warp_ini *ini, net_params *params)
 {
-    ft_topo *t = calloc(1, sizeof *t);
-    if (!t)
-        warp_fatal(3, "fattree: out of memory for the topology description");
+    ft_topo *t = warp_xcalloc(1, sizeof *t);
     int64_t m, n;
     if (warp_ini_get(ini, SEC, "pods")) {
         /* the k-ary three-level data-centre fat-tree is the k-port 3-tree */

@@ -6,7 +6,7 @@
 
 #include "net/topology.h"
 
-/* The registry entry: name "fattree", section "fattree". */
+/* The catalogue entry: name "fattree", section "fattree". */
 extern const net_topology_ops fattree_topology;
 
 #endif

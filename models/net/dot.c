@@ -8,14 +8,14 @@
 
 void net_describe(const net_model *n, FILE *f)
 {
-    uint64_t links = n->kind == NET_KIND_PACKET ? net_model_links(n) : 0;
+    uint64_t links = net_model_links(n);
     fprintf(f, "topology: %s\n", net_model_topology_name(n));
     fprintf(f, "nodes: %llu\n", (unsigned long long)n->nodes);
     fprintf(f, "routers: %llu\n", (unsigned long long)n->routers);
     fprintf(f, "links: %llu\n", (unsigned long long)links);
     fprintf(f, "radix: %d\n", (int)n->max_radix);
     fprintf(f, "ranks: %llu\n", (unsigned long long)n->ranks);
-    if (n->kind == NET_KIND_PACKET) {
+    if (n->routers) {
         fprintf(f, "vcs: %d\n", (int)n->vcs);
         fprintf(f, "injection_bandwidth_GBps: %g\n", n->inj_bandwidth);
         net_describe_links(n, f);
@@ -24,11 +24,12 @@ void net_describe(const net_model *n, FILE *f)
      * per-terminal result rows, and the events that can be in flight when
      * every input buffer is full (one event per buffered packet plus one
      * credit and one port event per port). */
-    double state = (double)n->nodes * (n->term_type.state_size + n->term_type.out_size) +
+    const warp_lp_type *term = n->net_ops->lp_type(n->net, 0);
+    double state = (double)n->nodes * (term->state_size + term->out_size) +
                    (double)n->ranks * (n->wl_type->state_size + n->wl_type->out_size);
     double ev = sizeof(net_event) + 64.0; /* payload + engine header, roughly */
     double events = 4.0 * (double)n->nodes;
-    if (n->kind == NET_KIND_PACKET) {
+    if (n->routers) {
         state += (double)n->routers * (n->router_type.state_size + n->router_type.out_size);
         double pkts_per_vc = (double)(n->params.vc_buffer / n->params.packet_size);
         events += (double)n->routers * n->max_radix * (n->vcs * pkts_per_vc + 2);
@@ -47,7 +48,7 @@ void net_describe(const net_model *n, FILE *f)
 
 int net_dump_dot(const net_model *n, const char *path, const char **why)
 {
-    if (n->kind != NET_KIND_PACKET) {
+    if (!n->routers) {
         *why = "analytic networks have no routers to draw";
         return -1;
     }

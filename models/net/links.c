@@ -39,7 +39,7 @@ static void print(FILE *f, const char *name, const link_class *c, int n, int mor
 
 void net_describe_links(const net_model *n, FILE *f)
 {
-    if (n->kind != NET_KIND_PACKET)
+    if (!n->routers) /* no fabric: no links to list */
         return;
     link_class rr[LINK_CLASSES], rt[LINK_CLASSES];
     int nrr = 0, nrt = 0, more_rr = 0, more_rt = 0;

@@ -1,102 +1,29 @@
 /* net/model.c — builds the read-only description of a network run from the
- * configuration: [network] parameters, the topology or analytic network, the
- * rank -> terminal placement, the workload, and the LP types; and answers the
- * accessors handlers use. Called once per process by the driver. */
+ * configuration: the network the catalogue names (network.h), the
+ * rank -> terminal placement, the workload, and the LP layout; and answers
+ * the accessors handlers use. Knows no network, topology or workload by
+ * name. Called once per process by the driver. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "net/model.h"
 #include "net/net_impl.h"
-#include "net/registry.h"
-
-static const char *const switching_names[] = {"cut-through", "store-forward", NULL};
-
-static void *xcalloc(size_t n, size_t size)
-{
-    void *p = calloc(n ? n : 1, size);
-    if (!p)
-        warp_fatal(3, "out of memory building the network (%zu x %zu bytes); use a "
-                      "smaller network or more ranks", n, size);
-    return p;
-}
-
-static void read_params(warp_ini *ini, net_params *p)
-{
-    p->link_bandwidth = warp_ini_bandwidth(ini, "network", "link_bandwidth", 12.5);
-    if (!(p->link_bandwidth > 0))
-        warp_ini_fail(ini, "network", "link_bandwidth", "must be positive (e.g. 100Gbps)");
-    p->link_latency = warp_ini_time_ns(ini, "network", "link_latency", 50);
-    if (p->link_latency < 0)
-        warp_ini_fail(ini, "network", "link_latency", "must not be negative");
-    p->router_delay = warp_ini_time_ns(ini, "network", "router_delay", 100);
-    if (p->router_delay < 0)
-        warp_ini_fail(ini, "network", "router_delay", "must not be negative");
-    p->packet_size = warp_ini_bytes(ini, "network", "packet_size", 256);
-    if (p->packet_size == 0 || p->packet_size > (1u << 30))
-        warp_ini_fail(ini, "network", "packet_size", "must be between 1B and 1GiB");
-    p->store_forward = warp_ini_choice(ini, "network", "switching", switching_names, 0);
-    p->vc_buffer = 0;
-}
-
-/* vc_buffer = explicit, or port_buffer split evenly over the VCs. */
-static void read_buffers(warp_ini *ini, net_params *p, int32_t vcs)
-{
-    uint64_t vcb = warp_ini_bytes(ini, "network", "vc_buffer", 0);
-    uint64_t portb = warp_ini_bytes(ini, "network", "port_buffer", 0);
-    if (vcb && portb)
-        warp_ini_fail(ini, "network", "port_buffer", "give vc_buffer or port_buffer, not both");
-    p->vc_buffer = vcb ? vcb : portb ? portb / (uint64_t)vcs : 8 * p->packet_size;
-    if (p->vc_buffer < p->packet_size)
-        warp_ini_fail(ini, "network", vcb ? "vc_buffer" : portb ? "port_buffer" : "packet_size",
-                      "a VC buffer (%llu B) must hold at least one packet (%llu B)",
-                      (unsigned long long)p->vc_buffer, (unsigned long long)p->packet_size);
-}
-
-static void read_analytic(warp_ini *ini, net_model *n)
-{
-    if (n->kind == NET_KIND_SIMPLE) {
-        n->simple_latency = warp_ini_time_ns(ini, "simplenet", "latency", 1000);
-        n->simple_bandwidth = warp_ini_bandwidth(ini, "simplenet", "bandwidth", 12.5);
-        if (!(n->simple_bandwidth > 0))
-            warp_ini_fail(ini, "simplenet", "bandwidth", "must be positive (e.g. 100Gbps)");
-        n->inj_bandwidth = n->simple_bandwidth;
-    } else {
-        net_loggp_params *l = &n->loggp;
-        l->L = warp_ini_time_ns(ini, "loggp", "L", 2500);
-        l->o = warp_ini_time_ns(ini, "loggp", "o", 1500);
-        l->g = warp_ini_time_ns(ini, "loggp", "g", 1000);
-        l->G = warp_ini_time_ns(ini, "loggp", "G", 6);
-        l->O = warp_ini_time_ns(ini, "loggp", "O", 0);
-        l->S = warp_ini_bytes(ini, "loggp", "S", 65535);
-        const char *k[] = {"L", "o", "g", "G", "O"};
-        double v[] = {l->L, l->o, l->g, l->G, l->O};
-        for (int i = 0; i < 5; i++)
-            if (v[i] < 0)
-                warp_ini_fail(ini, "loggp", k[i], "must not be negative");
-        n->inj_bandwidth = l->G > 0 ? 1.0 / l->G : 1e9;
-    }
-    n->nodes = (uint64_t)warp_ini_int(ini, n->kind == NET_KIND_SIMPLE ? "simplenet" : "loggp",
-                                      "nodes", 0, 0, INT64_C(1) << 40);
-    n->routers = 0;
-    n->vcs = 1;
-    n->max_radix = 0;
-}
 
 /* Places ranks on terminals: linear, random (seeded), or a file listing one
  * terminal per line for ranks 0, 1, ... */
 static void place(warp_ini *ini, net_model *n, uint64_t seed)
 {
     const char *how = warp_ini_string(ini, "network", "placement", "linear");
-    n->rank_term = xcalloc(n->ranks, sizeof *n->rank_term);
-    n->term_rank = xcalloc(n->nodes, sizeof *n->term_rank);
+    n->rank_term = warp_xcalloc(n->ranks, sizeof *n->rank_term);
+    n->term_rank = warp_xcalloc(n->nodes, sizeof *n->term_rank);
     for (uint64_t t = 0; t < n->nodes; t++)
         n->term_rank[t] = -1;
     if (strcmp(how, "linear") == 0) {
         for (uint64_t r = 0; r < n->ranks; r++)
             n->rank_term[r] = r;
     } else if (strcmp(how, "random") == 0) {
-        uint64_t *perm = xcalloc(n->nodes, sizeof *perm);
+        uint64_t *perm = warp_xcalloc(n->nodes, sizeof *perm);
         for (uint64_t t = 0; t < n->nodes; t++)
             perm[t] = t;
         warp_rng rng = warp_rng_stream(seed, UINT64_MAX);
@@ -138,7 +65,7 @@ static void place(warp_ini *ini, net_model *n, uint64_t seed)
 /* [network] sample (the driver's --sample=INTERVAL): the time-series grid.
  * Its result arrays live on every process until the reduction, so a grid
  * too fine for memory is refused here, with the interval that would fit. */
-static void read_sampling(warp_ini *ini, net_model *n)
+void net_sampling_read(warp_ini *ini, net_model *n)
 {
     net_sampling *s = &n->sampling;
     memset(s, 0, sizeof *s);
@@ -147,11 +74,10 @@ static void read_sampling(warp_ini *ini, net_model *n)
         return;
     if (!(iv > 0))
         warp_ini_fail(ini, "network", "sample", "must be a positive time (e.g. 1us)");
-    if (n->kind != NET_KIND_PACKET)
+    if (!n->routers)
         warp_ini_fail(ini, "network", "sample",
                       "time series need a packet network (routers and ports), not %s; "
-                      "drop --sample or pick a topology",
-                      n->kind == NET_KIND_SIMPLE ? "simplenet" : "loggp");
+                      "drop --sample or pick a topology", n->name);
     double count = ceil(n->end / iv);
     const double limit = (double)(UINT64_C(2) << 30); /* bytes of results per process */
     uint32_t ports = (uint32_t)(n->max_radix * n->vcs);
@@ -171,92 +97,92 @@ static void read_sampling(warp_ini *ini, net_model *n)
 static const warp_lp_type *lp_type_of(warp_lpid gid, const void *arg)
 {
     const net_model *n = arg;
-    if (gid < n->nodes)
-        return &n->term_type;
-    if (gid < n->nodes + n->routers)
-        return &n->router_type;
+    if (gid < n->nodes + n->lps)
+        return n->net_ops->lp_type(n->net, gid);
     return n->wl_type;
 }
 
-/* Keeps a router, its terminals and their ranks on one PE. */
+/* The network places its LPs; a rank goes where its terminal is. */
 static int map_of(warp_lpid gid, int npes, const void *arg)
 {
     const net_model *n = arg;
-    uint64_t t;
-    if (gid < n->nodes)
-        t = gid;
-    else if (gid < n->nodes + n->routers)
-        return (int)((gid - n->nodes) * (uint64_t)npes / n->routers);
-    else
-        t = n->rank_term[gid - n->nodes - n->routers];
-    if (n->kind != NET_KIND_PACKET)
-        return (int)(t * (uint64_t)npes / n->nodes);
-    uint64_t r = n->topo_ops->attach(n->topo, t).router;
-    return (int)(r * (uint64_t)npes / n->routers);
+    uint64_t i = gid < n->nodes + n->lps ? gid : n->rank_term[gid - n->nodes - n->lps];
+    if (n->net_ops->map)
+        return n->net_ops->map(n->net, i, npes);
+    if (i < n->nodes)
+        return (int)(i * (uint64_t)npes / n->nodes);
+    return (int)((i - n->nodes) * (uint64_t)npes / n->lps);
 }
 
-net_model *net_model_build(warp_ini *ini, double end, uint64_t seed)
+/* Appends ", name" (or "name" first) to buf, for "choose one of" lists. */
+static void add_name(char *buf, size_t cap, const char *name)
 {
-    net_model *n = xcalloc(1, sizeof *n);
-    const char *topo = warp_ini_string(ini, "network", "topology", NULL);
-    if (!topo)
-        warp_ini_fail(ini, "network", "topology", "missing; choose one of: %s",
-                      net_topology_names());
-    if (strcmp(topo, "simplenet") == 0 || strcmp(topo, "loggp") == 0) {
-        n->kind = strcmp(topo, "simplenet") == 0 ? NET_KIND_SIMPLE : NET_KIND_LOGGP;
-        read_analytic(ini, n);
-        if (n->nodes == 0)
-            warp_ini_fail(ini, topo, "nodes", "missing; give the number of nodes (e.g. 64)");
-    } else {
-        n->topo_ops = net_topology_find(topo);
-        if (!n->topo_ops)
-            warp_ini_fail(ini, "network", "topology", "unknown; choose one of: %s",
-                          net_topology_names());
-        n->kind = NET_KIND_PACKET;
-        read_params(ini, &n->params);
-        n->topo = n->topo_ops->setup(ini, &n->params);
-        n->nodes = n->topo_ops->nodes(n->topo);
-        n->routers = n->topo_ops->routers(n->topo);
-        n->vcs = n->topo_ops->vcs(n->topo);
-        n->max_radix = n->topo_ops->max_radix(n->topo);
-        if (n->vcs < 1 || n->vcs > NET_MAX_VCS)
-            warp_fatal(2, "topology %s asks for %d VCs; at most %d are supported", topo,
-                       (int)n->vcs, NET_MAX_VCS);
-        read_buffers(ini, &n->params, n->vcs);
-        net_attach a = n->topo_ops->attach(n->topo, 0);
-        n->inj_bandwidth = n->topo_ops->peer(n->topo, a.router, a.port).bandwidth;
+    size_t len = strlen(buf);
+    snprintf(buf + len, cap - len, "%s%s", len ? ", " : "", name);
+}
+
+/* The network [network] topology names: one of the catalogue's networks, or
+ * the packet network on one of its topologies (then n->topo_ops is set). */
+static const net_network_ops *find_network(warp_ini *ini, const net_catalog *cat, net_model *n)
+{
+    char known[512] = "";
+    for (const net_topology_ops *const *t = cat->topologies; *t; t++)
+        add_name(known, sizeof known, (*t)->name);
+    for (const net_network_ops *const *o = cat->networks; *o; o++)
+        add_name(known, sizeof known, (*o)->name);
+    n->name = warp_ini_string(ini, "network", "topology", NULL);
+    if (!n->name)
+        warp_ini_fail(ini, "network", "topology", "missing; choose one of: %s", known);
+    for (const net_network_ops *const *o = cat->networks; *o; o++)
+        if (strcmp((*o)->name, n->name) == 0)
+            return *o;
+    for (const net_topology_ops *const *t = cat->topologies; *t; t++)
+        if (strcmp((*t)->name, n->name) == 0) {
+            n->topo_ops = *t;
+            return &net_packet_network;
+        }
+    warp_ini_fail(ini, "network", "topology", "unknown; choose one of: %s", known);
+}
+
+static const net_workload_ops *find_workload(warp_ini *ini, const net_catalog *cat)
+{
+    const char *name = warp_ini_string(ini, "workload", "type", "traffic");
+    char known[512] = "";
+    for (const net_workload_ops *const *w = cat->workloads; *w; w++) {
+        if (strcmp((*w)->name, name) == 0)
+            return *w;
+        add_name(known, sizeof known, (*w)->name);
     }
+    warp_ini_fail(ini, "workload", "type", "unknown; choose one of: %s", known);
+}
+
+net_model *net_model_build(warp_ini *ini, const net_catalog *cat, const warp_ctx *w)
+{
+    net_model *n = warp_xcalloc(1, sizeof *n);
+    double end = warp_end_time(w);
+    n->engine = w;
+    n->end = end;
+    n->net_ops = find_network(ini, cat, n);
+    n->net = n->net_ops->setup(ini, n);
+    if (!n->routers)
+        net_sampling_read(ini, n); /* refuses time series without ports to sample */
     n->ranks = (uint64_t)warp_ini_int(ini, "network", "ranks", (int64_t)n->nodes, 1,
                                       (int64_t)n->nodes);
-    place(ini, n, seed);
-    n->end = end;
+    place(ini, n, warp_seed(w));
     n->warmup = warp_ini_time_ns(ini, "workload", "warmup", 0);
     if (n->warmup < 0 || n->warmup >= end)
         warp_ini_fail(ini, "workload", "warmup", "must lie in [0, end) (end is %g ns)", end);
 
-    read_sampling(ini, n);
-
-    if (n->kind == NET_KIND_PACKET) {
-        net_terminal_type(n, &n->term_type);
-        net_router_type(n, &n->router_type);
-    } else if (n->kind == NET_KIND_SIMPLE) {
-        simplenet_nic_type(n, &n->term_type);
-    } else {
-        loggp_nic_type(n, &n->term_type);
-    }
-    const char *wname = warp_ini_string(ini, "workload", "type", "traffic");
-    n->wl_ops = net_workload_find(wname);
-    if (!n->wl_ops)
-        warp_ini_fail(ini, "workload", "type", "unknown; choose one of: %s", net_workload_names());
+    n->wl_ops = find_workload(ini, cat);
     n->wl = n->wl_ops->setup(ini, n);
     n->wl_type = n->wl_ops->lp_type(n->wl);
 
     n->res = net_results_new(n->nodes, n->routers, n->max_radix);
     if (!n->res || net_sample_results_alloc(n->res, &n->sampling) != 0)
-        warp_fatal(3, "out of memory for per-terminal statistics of %llu nodes",
+        warp_fatal(WARP_EXIT_RESOURCE, "out of memory for per-terminal statistics of %llu nodes",
                    (unsigned long long)n->nodes);
     n->model.name = "warpnet";
-    n->model.total_lps = n->nodes + n->routers + n->ranks;
+    n->model.total_lps = n->nodes + n->lps + n->ranks;
     n->model.msg_size = sizeof(net_event);
     n->model.lookahead = 0; /* net_send reaches the NIC with no delay */
     n->model.lp_type = lp_type_of;
@@ -271,8 +197,8 @@ void net_model_free(net_model *n)
         return;
     if (n->wl_ops && n->wl_ops->destroy)
         n->wl_ops->destroy(n->wl);
-    if (n->topo_ops)
-        n->topo_ops->destroy(n->topo);
+    if (n->net_ops && n->net_ops->destroy)
+        n->net_ops->destroy(n->net);
     net_results_free(n->res);
     free(n->rank_term);
     free(n->term_rank);
@@ -284,12 +210,7 @@ net_results *net_model_results(net_model *n) { return n->res; }
 uint64_t net_model_routers(const net_model *n) { return n->routers; }
 int32_t net_model_radix(const net_model *n) { return n->max_radix; }
 
-const char *net_model_topology_name(const net_model *n)
-{
-    return n->kind == NET_KIND_SIMPLE ? "simplenet"
-           : n->kind == NET_KIND_LOGGP ? "loggp"
-                                       : n->topo_ops->name;
-}
+const char *net_model_topology_name(const net_model *n) { return n->name; }
 
 const net_workload_ops *net_model_workload(const net_model *n, const void **wl)
 {
@@ -316,6 +237,7 @@ uint64_t net_model_links(const net_model *n)
 const net_model *net_of(const warp_lp *lp) { return warp_model_arg(lp); }
 const void *net_workload_of(const warp_lp *lp) { return net_of(lp)->wl; }
 uint64_t net_ranks(const net_model *n) { return n->ranks; }
+const warp_ctx *net_engine(const net_model *n) { return n->engine; }
 uint64_t net_nodes(const net_model *n) { return n->nodes; }
 double net_injection_bandwidth(const net_model *n) { return n->inj_bandwidth; }
 double net_warmup(const net_model *n) { return n->warmup; }
@@ -324,8 +246,26 @@ uint64_t net_rank_terminal(const net_model *n, uint64_t rank) { return n->rank_t
 uint64_t net_rank_of(const warp_lp *lp)
 {
     const net_model *n = net_of(lp);
-    return warp_lp_id(lp) - n->nodes - n->routers;
+    return warp_lp_id(lp) - n->nodes - n->lps;
 }
+
+uint64_t net_eager_limit(const net_model *n)
+{
+    return n->net_ops->eager_limit ? n->net_ops->eager_limit(n->net) : 0;
+}
+
+/* ---- For networks (network.h) --------------------------------------------- */
+
+void net_declare(net_model *n, uint64_t nodes, uint64_t lps, double injection_bandwidth)
+{
+    n->nodes = nodes;
+    n->lps = lps;
+    n->inj_bandwidth = injection_bandwidth;
+}
+
+double net_end(const net_model *n) { return n->end; }
+const void *net_network_of(const net_model *n) { return n->net; }
+warp_lpid net_rank_lp(const net_model *n, uint64_t rank) { return n->nodes + n->lps + rank; }
 
 const net_topology_ops *net_topology(const net_model *n, const void **topo)
 {

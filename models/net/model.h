@@ -7,13 +7,24 @@
 #include <stdio.h>
 
 #include "net/net.h"
+#include "net/network.h"
 #include "net/stats.h"
 
-/* Reads [network], the topology's section and [workload] from ini, builds
- * the topology, the placement and the LP types. `end` is the engine's end
- * time (ns), `seed` its seed (random placement). Stops on any config error
- * with the place and key. */
-net_model *net_model_build(warp_ini *ini, double end, uint64_t seed);
+/* What a run may be built from, by name (models/catalog fills one). Each
+ * list ends with NULL. A topology runs on the packet network (the network
+ * layer's terminals and routers); a network brings its own LPs. */
+typedef struct net_catalog {
+    const net_topology_ops *const *topologies;
+    const net_network_ops *const *networks;
+    const net_workload_ops *const *workloads;
+} net_catalog;
+
+/* Reads [network], the network's or topology's section and [workload] from
+ * ini and builds the network, the placement and the LP types from what
+ * `cat` offers, for the engine w (after its options are parsed: its end
+ * time in ns, its seed for random placement, its ranks for collectives).
+ * Stops on any config error with the place and key. */
+net_model *net_model_build(warp_ini *ini, const net_catalog *cat, const warp_ctx *w);
 void net_model_free(net_model *n);
 
 /* The engine's view of the run (valid while n lives). */
@@ -21,10 +32,12 @@ const warp_model *net_model_warp(const net_model *n);
 /* The per-process accumulator the finish handlers fill during warp_run. */
 net_results *net_model_results(net_model *n);
 
+/* Routers of the network's fabric (0 for networks without one). */
 uint64_t net_model_routers(const net_model *n);
 /* Router-to-router links (each bidirectional link once). */
 uint64_t net_model_links(const net_model *n);
 int32_t net_model_radix(const net_model *n);
+/* [network] topology: the network's or the topology's name. */
 const char *net_model_topology_name(const net_model *n);
 const net_workload_ops *net_model_workload(const net_model *n, const void **wl);
 

@@ -105,8 +105,9 @@ typedef struct net_workload_ops {
      * net_workload_of(lp). */
     const warp_lp_type *(*lp_type)(const void *wl);
     /* Optional, collective: called on every process after the run, before
-     * report, to gather per-process results on rank 0. */
-    void (*reduce)(const void *wl);
+     * report, to gather per-process results on rank 0 (warp_reduce_to_root
+     * on net_engine(net)). */
+    void (*reduce)(const void *wl, const net_model *net);
     /* Optional: extra summary lines on rank 0 after the run. */
     void (*report)(const void *wl, const net_model *net, FILE *f);
 } net_workload_ops;
@@ -128,13 +129,19 @@ const net_model *net_of(const warp_lp *lp);
 const void *net_workload_of(const warp_lp *lp);
 uint64_t net_rank_of(const warp_lp *lp);      /* rank of a workload LP */
 uint64_t net_ranks(const net_model *net);
+/* The engine the run is built for: its process rank and count
+ * (warp_rank, warp_nranks) and the collectives of warp.h. */
+const warp_ctx *net_engine(const net_model *net);
 uint64_t net_nodes(const net_model *net);
 double net_injection_bandwidth(const net_model *net); /* bytes/ns of one NIC */
 double net_warmup(const net_model *net);
 /* Terminal of a rank (placement). */
 uint64_t net_rank_terminal(const net_model *net, uint64_t rank);
-/* The topology (NULL for analytic networks) and its description. */
+/* The topology (NULL for networks without one) and its description. */
 const net_topology_ops *net_topology(const net_model *net, const void **topo);
+/* Bytes above which an MPI-like workload uses a rendezvous protocol on this
+ * network (LogGOPS's S), or 0 when the network prescribes none. */
+uint64_t net_eager_limit(const net_model *net);
 
 #ifdef __cplusplus
 }

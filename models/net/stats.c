@@ -3,7 +3,6 @@
  * states, so numbers never include rolled-back work. Called by the terminal
  * and router finish handlers and by the warpnet driver after warp_run. */
 #include <math.h>
-#include <mpi.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -104,32 +103,12 @@ void net_results_free(net_results *r)
     free(r);
 }
 
-/* Combines n values onto rank 0 with op (MPI_IN_PLACE only on the root). */
-static void reduce_in_place(void *v, int n, MPI_Datatype t, MPI_Op op)
+/* Sums (maxima for the _max fields) onto rank 0. Every per-terminal and
+ * per-port row is nonzero on at most one rank, so the sums are exact
+ * whatever their type. */
+void net_results_reduce(net_results *r, const warp_ctx *w)
 {
-    int rank;
-    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-    if (rank == 0)
-        MPI_Reduce(MPI_IN_PLACE, v, n, t, op, 0, MPI_COMM_WORLD);
-    else
-        MPI_Reduce(v, NULL, n, t, op, 0, MPI_COMM_WORLD);
-}
-
-/* Sums n values of type t (size bytes each) onto rank 0, in chunks that
- * keep the count within an int. Every value is nonzero on at most one rank,
- * so the sums are exact whatever their type. */
-static void reduce_rows(void *v, uint64_t n, MPI_Datatype t, size_t size)
-{
-    const uint64_t chunk = 1u << 24;
-    for (uint64_t i = 0; i < n; i += chunk)
-        reduce_in_place((char *)v + i * size, (int)(n - i < chunk ? n - i : chunk), t, MPI_SUM);
-}
-
-void net_results_reduce(net_results *r)
-{
-    int nranks;
-    MPI_Comm_size(MPI_COMM_WORLD, &nranks);
-    if (nranks == 1)
+    if (warp_nranks(w) == 1)
         return;
     net_term_out *t = &r->total;
     uint64_t u[] = {t->offered_msgs,  t->offered_bytes,       t->injected_pkts, t->injected_bytes,
@@ -138,8 +117,7 @@ void net_results_reduce(net_results *r)
                     t->msgs_lat,      t->lat_sum_q, t->mlat_sum_q, r->flight.term_sent,    r->flight.term_recv,
                     r->flight.router_recv, r->flight.router_sent, r->flight.router_queued,
                     r->flight.nic_waiting_msgs};
-    int nu = (int)(sizeof u / sizeof u[0]);
-    reduce_in_place(u, nu, MPI_UINT64_T, MPI_SUM);
+    warp_reduce_to_root(w, u, sizeof u / sizeof u[0], WARP_TYPE_U64, WARP_OP_SUM);
     int k = 0;
     t->offered_msgs = u[k++];
     t->offered_bytes = u[k++];
@@ -162,21 +140,21 @@ void net_results_reduce(net_results *r)
     r->flight.router_queued = u[k++];
     r->flight.nic_waiting_msgs = u[k++];
     double m[] = {t->lat_max, t->mlat_max, t->t_last};
-    reduce_in_place(m, 3, MPI_DOUBLE, MPI_MAX);
+    warp_reduce_to_root(w, m, 3, WARP_TYPE_DOUBLE, WARP_OP_MAX);
     t->lat_max = m[0];
     t->mlat_max = m[1];
     t->t_last = m[2];
-    reduce_in_place(t->hist, NET_HIST_BINS, MPI_UINT32_T, MPI_SUM);
-    reduce_in_place(t->mhist, NET_HIST_BINS, MPI_UINT32_T, MPI_SUM);
-    reduce_rows(r->term_rows, r->nodes * NET_TERM_COLS, MPI_DOUBLE, sizeof(double));
-    reduce_rows(r->port_rows, r->routers * (uint64_t)r->max_radix * NET_PORT_COLS, MPI_DOUBLE,
-                sizeof(double));
+    warp_reduce_to_root(w, t->hist, NET_HIST_BINS, WARP_TYPE_U32, WARP_OP_SUM);
+    warp_reduce_to_root(w, t->mhist, NET_HIST_BINS, WARP_TYPE_U32, WARP_OP_SUM);
+    warp_reduce_to_root(w, r->term_rows, r->nodes * NET_TERM_COLS, WARP_TYPE_DOUBLE, WARP_OP_SUM);
+    warp_reduce_to_root(w, r->port_rows, r->routers * (uint64_t)r->max_radix * NET_PORT_COLS,
+                        WARP_TYPE_DOUBLE, WARP_OP_SUM);
     if (r->samples) {
-        reduce_rows(r->occ, (uint64_t)r->samples * r->routers * r->sample_ports, MPI_FLOAT,
-                    sizeof(float));
-        reduce_rows(r->term_cnt, (uint64_t)r->samples * r->nodes * 2, MPI_UINT32_T,
-                    sizeof(uint32_t));
-        reduce_rows(r->router_cnt, (uint64_t)r->samples * r->routers * 2, MPI_UINT32_T,
-                    sizeof(uint32_t));
+        warp_reduce_to_root(w, r->occ, (uint64_t)r->samples * r->routers * r->sample_ports,
+                            WARP_TYPE_FLOAT, WARP_OP_SUM);
+        warp_reduce_to_root(w, r->term_cnt, (uint64_t)r->samples * r->nodes * 2, WARP_TYPE_U32,
+                            WARP_OP_SUM);
+        warp_reduce_to_root(w, r->router_cnt, (uint64_t)r->samples * r->routers * 2,
+                            WARP_TYPE_U32, WARP_OP_SUM);
     }
 }

@@ -8,6 +8,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "warp.h"
+
 /* Bin 0 holds [0, 1) ns; then 8 bins per power of two up to 2^32 ns. */
 #define NET_HIST_SUB 8
 #define NET_HIST_BINS (1 + 32 * NET_HIST_SUB + 1)
@@ -81,7 +83,7 @@ void net_term_out_add(net_term_out *acc, const net_term_out *o);
 /* Allocates an accumulator with per-terminal and per-port rows. */
 net_results *net_results_new(uint64_t nodes, uint64_t routers, int32_t max_radix);
 void net_results_free(net_results *r);
-/* Combines every rank's accumulator onto rank 0 (collective). */
-void net_results_reduce(net_results *r);
+/* Combines every rank's accumulator onto rank 0 (collective over w's ranks). */
+void net_results_reduce(net_results *r, const warp_ctx *w);
 
 #endif

@@ -238,12 +238,21 @@ static void term_finish(warp_lp *lp, void *state, void *out)
 {
     term_state *s = state;
     const net_model *n = warp_model_arg(lp);
-    net_results *r = n->res;
     net_term_out *o = out;
+    net_terminal_results(lp, o, s->sent, s->recv, s->waiting);
+    if (n->sampling.interval > 0)
+        net_sample_term_finish(&n->sampling, o + 1, warp_lp_id(lp), n->res);
+}
+
+void net_terminal_results(warp_lp *lp, const net_term_out *o, uint64_t sent, uint64_t recv,
+                          uint64_t waiting)
+{
+    const net_model *n = warp_model_arg(lp);
+    net_results *r = n->res;
     net_term_out_add(&r->total, o);
-    r->flight.term_sent += s->sent;
-    r->flight.term_recv += s->recv;
-    r->flight.nic_waiting_msgs += s->waiting;
+    r->flight.term_sent += sent;
+    r->flight.term_recv += recv;
+    r->flight.nic_waiting_msgs += waiting;
     double *row = r->term_rows + warp_lp_id(lp) * NET_TERM_COLS;
     row[0] = (double)o->injected_pkts;
     row[1] = (double)o->injected_bytes;
@@ -252,8 +261,6 @@ static void term_finish(warp_lp *lp, void *state, void *out)
     row[4] = o->lat_pkts ? (double)o->lat_sum_q / NET_LAT_Q / (double)o->lat_pkts : 0;
     row[5] = o->lat_pkts ? (double)o->hops_sum / (double)o->lat_pkts : 0;
     row[6] = o->eject_busy_ns;
-    if (n->sampling.interval > 0)
-        net_sample_term_finish(&n->sampling, o + 1, warp_lp_id(lp), r);
 }
 
 void net_terminal_type(net_model *n, warp_lp_type *t)

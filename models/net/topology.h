@@ -134,13 +134,6 @@ typedef struct net_topology_ops {
     double (*bisection_bandwidth)(const void *topo);
 } net_topology_ops;
 
-/* ---- Registry (models/net/topologies.c) ------------------------------------ */
-
-/* The topology named `name`, or NULL. */
-const net_topology_ops *net_topology_find(const char *name);
-/* Comma-separated list of known names, for error messages. */
-const char *net_topology_names(void);
-
 #ifdef __cplusplus
 }
 #endif

@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "replay/critpath.h"
-#include "replay/util.h"
+#include "warp_error.h"
 
 enum { EV_END, EV_ARRIVE };
 
@@ -49,7 +49,7 @@ static void vec_push(cp_vec *v, uint32_t x)
 {
     if (v->n == v->cap) {
         v->cap = v->cap ? 2 * v->cap : 8;
-        v->v = replay_xrealloc(v->v, (size_t)v->cap * sizeof *v->v);
+        v->v = warp_xrealloc(v->v, (size_t)v->cap * sizeof *v->v);
     }
     v->v[v->n++] = x;
 }
@@ -69,7 +69,7 @@ static void heap_push(cp_sim *s, cp_event e)
 {
     if (s->nheap == s->capheap) {
         s->capheap = s->capheap ? 2 * s->capheap : 64;
-        s->heap = replay_xrealloc(s->heap, s->capheap * sizeof *s->heap);
+        s->heap = warp_xrealloc(s->heap, s->capheap * sizeof *s->heap);
     }
     e.seq = s->seq++;
     size_t i = s->nheap++;
@@ -208,23 +208,11 @@ static void on_arrive(cp_sim *s, int32_t rank, int32_t src, int32_t tag, uint64_
 static void setup_rank(cp_rank *r, const replay_rank *g)
 {
     uint32_t n = g->ntasks;
-    r->left = replay_xcalloc(n, sizeof *r->left);
-    r->state = replay_xcalloc(n, 1);
-    r->out_end = replay_xcalloc((size_t)n + 1, sizeof *r->out_end);
-    r->out = replay_xcalloc(g->ndeps, sizeof *r->out);
-    for (uint32_t k = 0; k < g->ndeps; k++)
-        r->out_end[REPLAY_DEP_INDEX(g->deps[k]) + 1]++;
+    r->left = warp_xcalloc(n, sizeof *r->left);
+    r->state = warp_xcalloc(n, 1);
+    replay_rank_dependants(g, &r->out_end, &r->out);
     for (uint32_t i = 0; i < n; i++)
-        r->out_end[i + 1] += r->out_end[i];
-    uint32_t *fill = replay_xcalloc(n, sizeof *fill);
-    for (uint32_t i = 0; i < n; i++) {
         r->left[i] = g->tasks[i].dep_end - replay_dep_begin(g, i);
-        for (uint32_t k = replay_dep_begin(g, i); k < g->tasks[i].dep_end; k++) {
-            uint32_t d = REPLAY_DEP_INDEX(g->deps[k]);
-            r->out[r->out_end[d] + fill[d]++] = i | (g->deps[k] & REPLAY_DEP_START);
-        }
-    }
-    free(fill);
 }
 
 static void free_rank(cp_rank *r)
@@ -244,7 +232,7 @@ void replay_timing_run(const replay_rank *ranks, int32_t nranks, int serialize,
 {
     memset(out, 0, sizeof *out);
     cp_sim s = {.g = ranks, .nranks = nranks, .serialize = serialize, .res = out};
-    s.r = replay_xcalloc((size_t)nranks, sizeof *s.r);
+    s.r = warp_xcalloc((size_t)nranks, sizeof *s.r);
     for (int32_t q = 0; q < nranks; q++)
         setup_rank(&s.r[q], &ranks[q]);
     for (int32_t q = 0; q < nranks; q++)

@@ -2,24 +2,24 @@
 # task-graph representation and its reference timing.
 LIBWARPNET_SOURCES += \
 	models/replay/error.c models/replay/error.h \
-	models/replay/util.c models/replay/util.h \
 	models/replay/taskgraph.c models/replay/taskgraph.h \
-	models/replay/keymap.c models/replay/keymap.h \
-	models/replay/mpimap.c models/replay/mpimap.h \
-	models/replay/source.c models/replay/source.h \
-	models/replay/bigsim.c models/replay/bigsim.h \
-	models/replay/goal.c \
-	models/replay/dimemas.c models/replay/dimemas_parse.c models/replay/dimemas_parse.h \
-	models/replay/placement.c models/replay/placement.h \
-	models/replay/native.c models/replay/native.h \
-	models/replay/gen.c models/replay/gen.h \
+	models/replay/readers/keymap.c models/replay/readers/keymap.h \
+	models/replay/readers/mpimap.c models/replay/readers/mpimap.h \
+	models/replay/readers/source.c models/replay/readers/source.h \
+	models/replay/readers/bigsim.c models/replay/readers/bigsim.h \
+	models/replay/readers/goal.c \
+	models/replay/readers/dimemas.c models/replay/readers/dimemas_parse.c \
+	models/replay/readers/dimemas_parse.h \
+	models/replay/readers/native.c models/replay/readers/native.h \
+	models/replay/readers/gen.c models/replay/readers/gen.h \
 	models/replay/critpath.c models/replay/critpath.h \
 	models/replay/workload.c models/replay/workload.h \
 	models/replay/workload_setup.c models/replay/workload_impl.h \
+	models/replay/placement.c models/replay/placement.h \
 	models/replay/tracer_config.c models/replay/tracer_config.h \
 	models/replay/workload_tracer.c \
 	models/replay/timeline.c models/replay/timeline.h
-LIBWARPNET_SOURCES += models/replay/otf2map.c models/replay/otf2map.h
+LIBWARPNET_SOURCES += models/replay/readers/otf2map.c models/replay/readers/otf2map.h
 if HAVE_OTF2
-LIBWARPNET_SOURCES += models/replay/otf2.c
+LIBWARPNET_SOURCES += models/replay/readers/otf2.c
 endif

@@ -8,9 +8,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "replay/keymap.h"
+#include "replay/readers/keymap.h"
 #include "replay/placement.h"
-#include "replay/util.h"
+#include "warp_error.h"
 
 #define UNSET UINT64_MAX
 

@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "replay/taskgraph.h"
-#include "replay/util.h"
+#include "warp_error.h"
 
 void replay_rank_begin(replay_rank *r, int32_t rank)
 {
@@ -20,7 +20,7 @@ uint32_t replay_add_task(replay_rank *r, uint64_t dur_ns, uint8_t flags,
 {
     if (r->ntasks == r->cap_tasks) {
         r->cap_tasks = r->cap_tasks ? 2 * r->cap_tasks : 16;
-        r->tasks = replay_xrealloc(r->tasks, (size_t)r->cap_tasks * sizeof *r->tasks);
+        r->tasks = warp_xrealloc(r->tasks, (size_t)r->cap_tasks * sizeof *r->tasks);
     }
     replay_task *t = &r->tasks[r->ntasks];
     memset(t, 0, sizeof *t);
@@ -35,8 +35,8 @@ void replay_add_dep(replay_rank *r, uint32_t task, uint32_t dep, int start_only)
 {
     if (r->b_ndeps == r->b_cap_deps) {
         r->b_cap_deps = r->b_cap_deps ? 2 * r->b_cap_deps : 16;
-        r->b_dep_task = replay_xrealloc(r->b_dep_task, (size_t)r->b_cap_deps * sizeof(uint32_t));
-        r->b_dep_val = replay_xrealloc(r->b_dep_val, (size_t)r->b_cap_deps * sizeof(uint32_t));
+        r->b_dep_task = warp_xrealloc(r->b_dep_task, (size_t)r->b_cap_deps * sizeof(uint32_t));
+        r->b_dep_val = warp_xrealloc(r->b_dep_val, (size_t)r->b_cap_deps * sizeof(uint32_t));
     }
     r->b_dep_task[r->b_ndeps] = task;
     r->b_dep_val[r->b_ndeps] = (dep & 0x7fffffffu) | (start_only ? REPLAY_DEP_START : 0);
@@ -50,12 +50,32 @@ void replay_add_msg(replay_rank *r, uint32_t task, int32_t dst, uint64_t bytes, 
 {
     if (r->b_nmsgs == r->b_cap_msgs) {
         r->b_cap_msgs = r->b_cap_msgs ? 2 * r->b_cap_msgs : 16;
-        r->b_msg_task = replay_xrealloc(r->b_msg_task, (size_t)r->b_cap_msgs * sizeof(uint32_t));
-        r->b_msg = replay_xrealloc(r->b_msg, (size_t)r->b_cap_msgs * sizeof(replay_msg));
+        r->b_msg_task = warp_xrealloc(r->b_msg_task, (size_t)r->b_cap_msgs * sizeof(uint32_t));
+        r->b_msg = warp_xrealloc(r->b_msg, (size_t)r->b_cap_msgs * sizeof(replay_msg));
     }
     r->b_msg_task[r->b_nmsgs] = task;
     r->b_msg[r->b_nmsgs] = (replay_msg){.bytes = bytes, .dst = dst, .tag = tag};
     r->b_nmsgs++;
+}
+
+void replay_rank_dependants(const replay_rank *r, uint32_t **out_end, uint32_t **out)
+{
+    uint32_t n = r->ntasks;
+    uint32_t *end = warp_xcalloc((size_t)n + 1, sizeof *end);
+    uint32_t *dep = warp_xcalloc(r->ndeps, sizeof *dep);
+    for (uint32_t k = 0; k < r->ndeps; k++)
+        end[REPLAY_DEP_INDEX(r->deps[k]) + 1]++;
+    for (uint32_t i = 0; i < n; i++)
+        end[i + 1] += end[i];
+    uint32_t *fill = warp_xcalloc(n, sizeof *fill);
+    for (uint32_t i = 0; i < n; i++)
+        for (uint32_t k = replay_dep_begin(r, i); k < r->tasks[i].dep_end; k++) {
+            uint32_t d = REPLAY_DEP_INDEX(r->deps[k]);
+            dep[end[d] + fill[d]++] = i | (r->deps[k] & REPLAY_DEP_START);
+        }
+    free(fill);
+    *out_end = end;
+    *out = dep;
 }
 
 /* Kahn's algorithm over the frozen dependency lists; returns a task on a
@@ -63,22 +83,12 @@ void replay_add_msg(replay_rank *r, uint32_t task, int32_t dst, uint64_t bytes, 
 static uint32_t find_cycle(const replay_rank *r)
 {
     uint32_t n = r->ntasks;
-    uint32_t *indeg = replay_xcalloc(n ? n : 1, sizeof *indeg);
-    uint32_t *out_end = replay_xcalloc((size_t)n + 1, sizeof *out_end);
-    uint32_t *out = replay_xcalloc(r->ndeps ? r->ndeps : 1, sizeof *out);
-    for (uint32_t k = 0; k < r->ndeps; k++)
-        out_end[REPLAY_DEP_INDEX(r->deps[k]) + 1]++;
+    uint32_t *indeg = warp_xcalloc(n, sizeof *indeg);
+    uint32_t *out_end, *out;
+    replay_rank_dependants(r, &out_end, &out);
     for (uint32_t i = 0; i < n; i++)
-        out_end[i + 1] += out_end[i];
-    uint32_t *fill = replay_xcalloc(n ? n : 1, sizeof *fill);
-    for (uint32_t i = 0; i < n; i++) {
         indeg[i] = r->tasks[i].dep_end - replay_dep_begin(r, i);
-        for (uint32_t k = replay_dep_begin(r, i); k < r->tasks[i].dep_end; k++) {
-            uint32_t d = REPLAY_DEP_INDEX(r->deps[k]);
-            out[out_end[d] + fill[d]++] = i;
-        }
-    }
-    uint32_t *stack = fill; /* reused: fill is no longer needed */
+    uint32_t *stack = warp_xcalloc(n, sizeof *stack);
     uint32_t top = 0, seen = 0;
     for (uint32_t i = 0; i < n; i++)
         if (!indeg[i])
@@ -87,8 +97,8 @@ static uint32_t find_cycle(const replay_rank *r)
         uint32_t t = stack[--top];
         seen++;
         for (uint32_t k = out_end[t]; k < out_end[t + 1]; k++)
-            if (--indeg[out[k]] == 0)
-                stack[top++] = out[k];
+            if (--indeg[REPLAY_DEP_INDEX(out[k])] == 0)
+                stack[top++] = REPLAY_DEP_INDEX(out[k]);
     }
     uint32_t bad = UINT32_MAX;
     if (seen != n)
@@ -98,7 +108,7 @@ static uint32_t find_cycle(const replay_rank *r)
     free(indeg);
     free(out_end);
     free(out);
-    free(fill);
+    free(stack);
     return bad;
 }
 
@@ -116,8 +126,8 @@ int replay_rank_end(replay_rank *r, const char *place, replay_err *err)
                                r->b_dep_task[k], d == r->b_dep_task[k] ? "itself as" : "nonexistent", d);
     }
     /* Counting sort by owning task, stable, for deps and messages. */
-    uint32_t *cnt = replay_xcalloc((size_t)n + 1, sizeof *cnt);
-    r->deps = replay_xrealloc(r->deps, (r->b_ndeps ? r->b_ndeps : 1) * sizeof *r->deps);
+    uint32_t *cnt = warp_xcalloc((size_t)n + 1, sizeof *cnt);
+    r->deps = warp_xrealloc(r->deps, (r->b_ndeps ? r->b_ndeps : 1) * sizeof *r->deps);
     for (uint32_t k = 0; k < r->b_ndeps; k++)
         cnt[r->b_dep_task[k] + 1]++;
     for (uint32_t i = 0; i < n; i++) {
@@ -135,7 +145,7 @@ int replay_rank_end(replay_rank *r, const char *place, replay_err *err)
             return replay_errf(err, "%s: rank %d: a message names task %u of only %u",
                                place, r->rank, r->b_msg_task[k], n);
         }
-    r->msgs = replay_xrealloc(r->msgs, (r->b_nmsgs ? r->b_nmsgs : 1) * sizeof *r->msgs);
+    r->msgs = warp_xrealloc(r->msgs, (r->b_nmsgs ? r->b_nmsgs : 1) * sizeof *r->msgs);
     for (uint32_t k = 0; k < r->b_nmsgs; k++)
         cnt[r->b_msg_task[k] + 1]++;
     for (uint32_t i = 0; i < n; i++) {
@@ -155,7 +165,7 @@ int replay_rank_end(replay_rank *r, const char *place, replay_err *err)
     r->b_msg = NULL;
     r->b_ndeps = r->b_cap_deps = r->b_nmsgs = r->b_cap_msgs = 0;
     if (n && n != r->cap_tasks) {
-        r->tasks = replay_xrealloc(r->tasks, (size_t)n * sizeof *r->tasks);
+        r->tasks = warp_xrealloc(r->tasks, (size_t)n * sizeof *r->tasks);
         r->cap_tasks = n;
     }
     return replay_rank_validate(r, place, err);
@@ -222,7 +232,7 @@ int replay_rank_repeat(replay_rank *r, uint32_t times, const char *place, replay
         return replay_errf(err, "%s: rank %d: %u iterations of %u tasks exceed 2^31 tasks; "
                            "use fewer iterations", place, r->rank, times, r->ntasks);
     replay_rank src = *r;
-    uint8_t *has_dependant = replay_xcalloc(n, 1);
+    uint8_t *has_dependant = warp_xcalloc(n, 1);
     for (uint32_t k = 0; k < src.ndeps; k++)
         has_dependant[REPLAY_DEP_INDEX(src.deps[k])] = 1;
     replay_rank_begin(r, src.rank);

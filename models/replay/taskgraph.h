@@ -102,6 +102,12 @@ static inline uint32_t replay_msg_begin(const replay_rank *r, uint32_t i)
     return i ? r->tasks[i - 1].msg_end : 0;
 }
 
+/* The reverse of a frozen graph's dependency lists, in CSR form: the
+ * dependants of task d are (*out)[(*out_end)[d] .. (*out_end)[d+1]), in task
+ * order, each a task index with REPLAY_DEP_START when it needs only d's
+ * start. Both arrays are heap; the caller frees them. */
+void replay_rank_dependants(const replay_rank *r, uint32_t **out_end, uint32_t **out);
+
 /* Replaces a frozen graph by `times` copies in sequence (TraceR's
  * iterations): between copies a zero-length join task requires every task of
  * the previous copy that nothing depends on, and the tasks without

@@ -8,7 +8,6 @@
 #include "config.h"
 #endif
 #include <math.h>
-#include <mpi.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,8 +15,8 @@
 #include <time.h>
 
 #include "replay/timeline.h"
-#include "replay/util.h"
 #include "warp.h"
+#include "warp_error.h"
 
 enum { FMT_JSON, FMT_PRV };
 
@@ -57,8 +56,8 @@ replay_timeline *replay_timeline_open(const char *path)
         format = FMT_PRV;
     else
         return NULL;
-    replay_timeline *t = replay_xcalloc(1, sizeof *t);
-    t->path = replay_xstrdup(path);
+    replay_timeline *t = warp_xcalloc(1, sizeof *t);
+    t->path = warp_xstrdup(path);
     t->format = format;
     return t;
 }
@@ -67,7 +66,7 @@ void replay_timeline_slice(replay_timeline *t, int32_t job, int32_t rank, uint32
                            replay_tl_kind kind, double start, double end)
 {
     if (t->ns == t->cs)
-        t->s = replay_xrealloc(t->s, (t->cs = t->cs ? 2 * t->cs : 1024) * sizeof *t->s);
+        t->s = warp_xrealloc(t->s, (t->cs = t->cs ? 2 * t->cs : 1024) * sizeof *t->s);
     t->s[t->ns++] = (tl_slice){start, end, job, rank, task, (uint32_t)kind};
 }
 
@@ -75,49 +74,26 @@ void replay_timeline_msg(replay_timeline *t, int32_t job, int32_t src, int32_t d
                          int64_t tag, double sent, double arrived)
 {
     if (t->nm == t->cm)
-        t->m = replay_xrealloc(t->m, (t->cm = t->cm ? 2 * t->cm : 1024) * sizeof *t->m);
+        t->m = warp_xrealloc(t->m, (t->cm = t->cm ? 2 * t->cm : 1024) * sizeof *t->m);
     t->m[t->nm++] = (tl_msg){sent, arrived, bytes, tag, job, src, dst, 0};
 }
 
 /* ---- gathering -------------------------------------------------------------- */
 
 /* Appends every process's n items of `size` bytes at *p to process 0's. */
-static void gather(void **p, size_t *n, size_t size)
+static void gather(const warp_ctx *w, void **p, size_t *n, size_t size)
 {
-    int nprocs, me;
-    MPI_Comm_size(MPI_COMM_WORLD, &nprocs);
-    MPI_Comm_rank(MPI_COMM_WORLD, &me);
-    if (nprocs == 1)
+    if (warp_nranks(w) == 1)
         return;
-    unsigned long long mine = *n, *all = me ? NULL : replay_xcalloc((size_t)nprocs, sizeof *all);
-    MPI_Gather(&mine, 1, MPI_UNSIGNED_LONG_LONG, all, 1, MPI_UNSIGNED_LONG_LONG, 0, MPI_COMM_WORLD);
-    int *counts = NULL, *displs = NULL;
-    size_t total = 0;
-    if (!me) {
-        counts = replay_xcalloc((size_t)nprocs, sizeof *counts);
-        displs = replay_xcalloc((size_t)nprocs, sizeof *displs);
-        for (int i = 0; i < nprocs; i++) {
-            if ((total + all[i]) * size > (size_t)INT32_MAX)
-                warp_fatal(3, "warpnet: the replay timeline holds more than 2 GiB of records; lower "
-                           "[replay] timeline_ranks");
-            displs[i] = (int)(total * size);
-            counts[i] = (int)(all[i] * size);
-            total += all[i];
-        }
-    }
-    char *buf = me ? NULL : replay_xcalloc(total ? total : 1, size);
-    if ((size_t)mine * size > (size_t)INT32_MAX)
-        warp_fatal(3, "warpnet: the replay timeline holds more than 2 GiB of records; lower "
-                   "[replay] timeline_ranks");
-    MPI_Gatherv(*p, (int)(mine * size), MPI_BYTE, buf, counts, displs, MPI_BYTE, 0, MPI_COMM_WORLD);
-    if (!me) {
+    uint64_t total;
+    void *all = warp_gather_to_root(w, *p, *n, size, &total,
+                                    "the replay timeline holds more than 2 GiB of records; lower "
+                                    "[replay] timeline_ranks");
+    if (warp_rank(w) == 0) {
         free(*p);
-        *p = buf;
+        *p = all;
         *n = total;
     }
-    free(all);
-    free(counts);
-    free(displs);
 }
 
 static int by_slice(const void *a, const void *b)
@@ -185,7 +161,7 @@ static void write_json(FILE *f, const replay_timeline *t, const replay_tl_job *j
         fprintf(f, "%s{\"ph\":\"M\",\"name\":\"process_name\",\"pid\":%d,\"tid\":0,\"args\":{\"name\":", sep,
                 j + 1);
         size_t len = strlen(jobs[j].trace) + 32;
-        char *name = replay_xcalloc(len, 1);
+        char *name = warp_xcalloc(len, 1);
         snprintf(name, len, "job %d: %s", j, jobs[j].trace);
         json_string(f, name);
         free(name);
@@ -251,13 +227,13 @@ static void rec(prv_rec **r, size_t *n, size_t *cap, long long time, const char 
 static void rec(prv_rec **r, size_t *n, size_t *cap, long long time, const char *fmt, ...)
 {
     if (*n == *cap)
-        *r = replay_xrealloc(*r, (*cap = *cap ? 2 * *cap : 4096) * sizeof **r);
+        *r = warp_xrealloc(*r, (*cap = *cap ? 2 * *cap : 4096) * sizeof **r);
     char buf[256];
     va_list ap;
     va_start(ap, fmt);
     vsnprintf(buf, sizeof buf, fmt, ap);
     va_end(ap);
-    (*r)[*n] = (prv_rec){time, (long long)*n, replay_xstrdup(buf)};
+    (*r)[*n] = (prv_rec){time, (long long)*n, warp_xstrdup(buf)};
     (*n)++;
 }
 
@@ -268,7 +244,7 @@ static long long ns(double t) { return llround(t); }
 static void write_prv(FILE *f, const replay_timeline *t, const replay_tl_job *jobs, int njobs,
                       int32_t limit)
 {
-    int32_t *first = replay_xcalloc((size_t)njobs + 1, sizeof *first);
+    int32_t *first = warp_xcalloc((size_t)njobs + 1, sizeof *first);
     for (int j = 0; j < njobs; j++)
         first[j + 1] = first[j] + (jobs[j].ranks < limit ? jobs[j].ranks : limit);
     prv_rec *r = NULL;
@@ -366,7 +342,7 @@ static void write_row(FILE *f, const replay_tl_job *jobs, int njobs, int32_t lim
 static int write_file(const char *path, void (*body)(FILE *, const void *), const void *arg)
 {
     size_t n = strlen(path) + 5;
-    char *tmp = replay_xcalloc(n, 1);
+    char *tmp = warp_xcalloc(n, 1);
     snprintf(tmp, n, "%s.tmp", path);
     FILE *f = fopen(tmp, "w");
     int rc = -1;
@@ -410,14 +386,12 @@ static void body_row(FILE *f, const void *p)
     write_row(f, a->jobs, a->njobs, a->limit);
 }
 
-int replay_timeline_write(replay_timeline *t, const replay_tl_job *jobs, int njobs, int32_t ranks_limit,
-                          const char **why)
+int replay_timeline_write(replay_timeline *t, const warp_ctx *w, const replay_tl_job *jobs, int njobs,
+                          int32_t ranks_limit, const char **why)
 {
-    int me;
-    MPI_Comm_rank(MPI_COMM_WORLD, &me);
-    gather((void **)&t->s, &t->ns, sizeof *t->s);
-    gather((void **)&t->m, &t->nm, sizeof *t->m);
-    if (me)
+    gather(w, (void **)&t->s, &t->ns, sizeof *t->s);
+    gather(w, (void **)&t->m, &t->nm, sizeof *t->m);
+    if (warp_rank(w) != 0)
         return 0;
     qsort(t->s, t->ns, sizeof *t->s, by_slice);
     qsort(t->m, t->nm, sizeof *t->m, by_msg);
@@ -426,7 +400,7 @@ int replay_timeline_write(replay_timeline *t, const replay_tl_job *jobs, int njo
     if (t->format == FMT_JSON)
         return write_file(t->path, body_json, &a);
     size_t n = strlen(t->path) + 1;
-    char *side = replay_xcalloc(n, 1);
+    char *side = warp_xcalloc(n, 1);
     int rc = write_file(t->path, body_prv, &a);
     memcpy(side, t->path, n);
     memcpy(side + n - 4, "pcf", 3);

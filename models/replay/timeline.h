@@ -12,6 +12,8 @@
 
 #include <stdint.h>
 
+#include "warp.h"
+
 /* What a slice was: from the task's trigger and messages, or a LogGOPS
  * receive overhead. */
 typedef enum replay_tl_kind {
@@ -45,8 +47,8 @@ void replay_timeline_msg(replay_timeline *t, int32_t job, int32_t src, int32_t d
 /* Collective: gathers every process's records on process 0, which writes the
  * files. Returns 0, or -1 on process 0 when a file cannot be written (then
  * nothing is left under the final names); why gets the reason. */
-int replay_timeline_write(replay_timeline *t, const replay_tl_job *jobs, int njobs, int32_t ranks_limit,
-                          const char **why);
+int replay_timeline_write(replay_timeline *t, const warp_ctx *w, const replay_tl_job *jobs, int njobs,
+                          int32_t ranks_limit, const char **why);
 
 /* The path it writes. */
 const char *replay_timeline_path(const replay_timeline *t);

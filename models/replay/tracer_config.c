@@ -12,7 +12,7 @@
 #include <string.h>
 
 #include "replay/tracer_config.h"
-#include "replay/util.h"
+#include "warp_error.h"
 
 /* The file as whitespace-separated words, each with its line. */
 typedef struct words {
@@ -36,11 +36,11 @@ static int read_words(const char *path, words *ws, replay_err *err)
             if (len) {
                 if (ws->n == cap) {
                     cap = cap ? 2 * cap : 64;
-                    ws->w = replay_xrealloc(ws->w, (size_t)cap * sizeof *ws->w);
-                    ws->line = replay_xrealloc(ws->line, (size_t)cap * sizeof *ws->line);
+                    ws->w = warp_xrealloc(ws->w, (size_t)cap * sizeof *ws->w);
+                    ws->line = warp_xrealloc(ws->line, (size_t)cap * sizeof *ws->line);
                 }
                 buf[len] = 0;
-                ws->w[ws->n] = replay_xstrdup(buf);
+                ws->w[ws->n] = warp_xstrdup(buf);
                 ws->line[ws->n++] = line;
                 len = 0;
             }
@@ -114,9 +114,9 @@ static char *resolve(const char *cfg, const char *p)
         return NULL;
     const char *slash = strrchr(cfg, '/');
     if (p[0] == '/' || !slash)
-        return replay_xstrdup(p);
+        return warp_xstrdup(p);
     size_t n = (size_t)(slash - cfg) + 1 + strlen(p) + 1;
-    char *r = replay_xcalloc(n, 1);
+    char *r = warp_xcalloc(n, 1);
     snprintf(r, n, "%.*s/%s", (int)(slash - cfg), cfg, p);
     return r;
 }
@@ -136,7 +136,7 @@ static int read_directives(words *ws, replay_tracer_config *c, replay_err *err)
                 return -1;
             replay_tracer_job *j = &c->jobs[job];
             if (exact) {
-                j->subst = replay_xrealloc(j->subst, (size_t)(j->nsubst + 1) * sizeof *j->subst);
+                j->subst = warp_xrealloc(j->subst, (size_t)(j->nsubst + 1) * sizeof *j->subst);
                 j->subst[j->nsubst++] = (replay_tracer_subst){(uint64_t)a, (uint64_t)b};
             } else {
                 j->size_limit = a;
@@ -165,7 +165,7 @@ static int read_directives(words *ws, replay_tracer_config *c, replay_err *err)
 int replay_tracer_read(const char *path, replay_tracer_config *c, replay_err *err)
 {
     memset(c, 0, sizeof *c);
-    c->path = replay_xstrdup(path);
+    c->path = warp_xstrdup(path);
     c->time_limit_ns = -1;
     words ws;
     if (read_words(path, &ws, err))
@@ -176,7 +176,7 @@ int replay_tracer_read(const char *path, replay_tracer_config *c, replay_err *er
         goto fail;
     c->global_map = resolve(path, g);
     c->njobs = (int)njobs;
-    c->jobs = replay_xcalloc((size_t)njobs, sizeof *c->jobs);
+    c->jobs = warp_xcalloc((size_t)njobs, sizeof *c->jobs);
     for (int j = 0; j < c->njobs; j++) {
         replay_tracer_job *job = &c->jobs[j];
         char what[64];
@@ -225,12 +225,12 @@ static int32_t *read_ints(const char *path, const char *what, size_t *n, replay_
         return NULL;
     }
     size_t cap = 1024, len = 0;
-    int32_t *v = replay_xcalloc(cap, sizeof *v);
+    int32_t *v = warp_xcalloc(cap, sizeof *v);
     size_t got;
     while ((got = fread(v + len, sizeof *v, cap - len, f)) > 0) {
         len += got;
         if (len == cap)
-            v = replay_xrealloc(v, (cap *= 2) * sizeof *v);
+            v = warp_xrealloc(v, (cap *= 2) * sizeof *v);
     }
     int bad = ferror(f) || fgetc(f) != EOF;
     long size = ftell(f);
@@ -247,9 +247,9 @@ static int32_t *read_ints(const char *path, const char *what, size_t *n, replay_
 int replay_tracer_placement(const replay_tracer_config *c, uint64_t nranks, uint64_t **place,
                             replay_err *err)
 {
-    int32_t *owner = replay_xcalloc(nranks, sizeof *owner); /* job + 1 holding a network rank */
+    int32_t *owner = warp_xcalloc(nranks, sizeof *owner); /* job + 1 holding a network rank */
     int rc = -1;
-    uint64_t **from_global = replay_xcalloc((size_t)c->njobs, sizeof *from_global);
+    uint64_t **from_global = warp_xcalloc((size_t)c->njobs, sizeof *from_global);
     int32_t *gm = NULL;
     size_t ng = 0;
     if (!c->global_map) { /* TraceR's default: jobs one after another, job maps ignored */
@@ -275,7 +275,7 @@ int replay_tracer_placement(const replay_tracer_config *c, uint64_t nranks, uint
         goto out;
     }
     for (int j = 0; j < c->njobs; j++) {
-        from_global[j] = replay_xcalloc((size_t)c->jobs[j].ranks, sizeof *from_global[j]);
+        from_global[j] = warp_xcalloc((size_t)c->jobs[j].ranks, sizeof *from_global[j]);
         for (int32_t r = 0; r < c->jobs[j].ranks; r++)
             from_global[j][r] = UINT64_MAX;
     }

@@ -17,7 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "replay/util.h"
+#include "warp_error.h"
 #include "replay/workload_impl.h"
 
 enum { EV_KICK = NET_EV_WORKLOAD, EV_END, EV_SEND, EV_ACK };
@@ -246,36 +246,24 @@ static void on_arrive(warp_lp *lp, rp_state *s, int32_t src, int32_t tag, int32_
 
 static rp_graph *load_graph(const rp_config *c, int32_t job, int32_t local)
 {
-    rp_graph *gr = replay_xcalloc(1, sizeof *gr);
+    rp_graph *gr = warp_xcalloc(1, sizeof *gr);
     const rp_job *j = &c->jobs[job];
     replay_err err;
     if (replay_source_load(j->src, local, &gr->g, &err) ||
         replay_rank_repeat(&gr->g, j->iterations, j->trace, &err))
-        warp_fatal(2, "%s", err.msg);
+        warp_fatal(WARP_EXIT_USAGE, "%s", err.msg);
     if (c->tracer)
         replay_tracer_apply(c->tracer, job, &gr->g);
     gr->job = job;
     const replay_rank *g = &gr->g;
     for (uint32_t i = 0; i < g->ntasks; i++)
         if (g->tasks[i].cpu || g->tasks[i].nic)
-            warp_fatal(2, "%s: rank %d task %u uses cpu %u / nic %u: the replay runs one CPU and one NIC "
+            warp_fatal(WARP_EXIT_USAGE, "%s: rank %d task %u uses cpu %u / nic %u: the replay runs one CPU and one NIC "
                        "per rank; remove the cpu/nic clauses or map them to 0", j->trace, local, i,
                        g->tasks[i].cpu, g->tasks[i].nic);
-    gr->out_end = replay_xcalloc((size_t)g->ntasks + 1, sizeof *gr->out_end);
-    gr->out = replay_xcalloc(g->ndeps, sizeof *gr->out);
-    for (uint32_t k = 0; k < g->ndeps; k++)
-        gr->out_end[REPLAY_DEP_INDEX(g->deps[k]) + 1]++;
+    replay_rank_dependants(g, &gr->out_end, &gr->out);
     for (uint32_t i = 0; i < g->ntasks; i++)
-        gr->out_end[i + 1] += gr->out_end[i];
-    uint32_t *fill = replay_xcalloc(g->ntasks, sizeof *fill);
-    for (uint32_t i = 0; i < g->ntasks; i++) {
         gr->ntrig += (g->tasks[i].flags & REPLAY_TRIGGERED) != 0;
-        for (uint32_t k = replay_dep_begin(g, i); k < g->tasks[i].dep_end; k++) {
-            uint32_t d = REPLAY_DEP_INDEX(g->deps[k]);
-            gr->out[gr->out_end[d] + fill[d]++] = i | (g->deps[k] & REPLAY_DEP_START);
-        }
-    }
-    free(fill);
     return gr;
 }
 
@@ -292,12 +280,12 @@ static void rp_init(warp_lp *lp, void *state)
     s->gr = load_graph(c, c->rank_job[r], c->rank_local[r]);
     o->gr = s->gr;
     uint32_t n = s->gr->g.ntasks;
-    s->left = replay_xcalloc(n, sizeof *s->left);
-    s->tf = replay_xcalloc(n, 1);
-    s->ready = replay_xcalloc((size_t)n + s->gr->ntrig + 1, sizeof *s->ready);
-    s->rx = replay_xcalloc((size_t)s->gr->ntrig + 1, sizeof *s->rx);
-    s->posted = replay_xcalloc(s->gr->ntrig, sizeof *s->posted);
-    s->ux = replay_xcalloc(3 * ((size_t)s->gr->ntrig + 1), sizeof *s->ux);
+    s->left = warp_xcalloc(n, sizeof *s->left);
+    s->tf = warp_xcalloc(n, 1);
+    s->ready = warp_xcalloc((size_t)n + s->gr->ntrig + 1, sizeof *s->ready);
+    s->rx = warp_xcalloc((size_t)s->gr->ntrig + 1, sizeof *s->rx);
+    s->posted = warp_xcalloc(s->gr->ntrig, sizeof *s->posted);
+    s->ux = warp_xcalloc(3 * ((size_t)s->gr->ntrig + 1), sizeof *s->ux);
     for (uint32_t i = 0; i < n; i++)
         s->left[i] = s->gr->g.tasks[i].dep_end - replay_dep_begin(&s->gr->g, i);
     net_event *k = net_workload_event(lp, r, 0, EV_KICK);
@@ -384,7 +372,7 @@ static void rp_commit(warp_lp *lp, void *out, const void *msg, const warp_bits *
     if (!o->gr)
         return;
     if (bits->b & 1)
-        warp_fatal(2, "%s: rank %d received more messages than it has receives; the trace is "
+        warp_fatal(WARP_EXIT_USAGE, "%s: rank %d received more messages than it has receives; the trace is "
                    "inconsistent", ((const rp_config *)net_workload_of(lp))->jobs[o->gr->job].trace,
                    o->gr->g.rank);
     rp_user u;

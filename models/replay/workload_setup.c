@@ -8,15 +8,13 @@
 #ifdef HAVE_CONFIG_H
 #include "config.h"
 #endif
-#include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "replay/placement.h"
-#include "replay/util.h"
+#include "warp_error.h"
 #include "replay/workload_impl.h"
-#include "simple/simple.h"
 
 static const char *const format_names[] = {"bigsim", "otf2", "goal", "native", "gen", "dimemas", NULL};
 static const char *const rendezvous_names[] = {"size", "trace", NULL};
@@ -28,7 +26,7 @@ static void place_job(warp_ini *ini, rp_config *c, int j, const char *sec, uint6
 {
     rp_job *job = &c->jobs[j];
     const char *how = warp_ini_string(ini, sec, "placement", "linear");
-    job->global = replay_xcalloc((size_t)job->ranks, sizeof *job->global);
+    job->global = warp_xcalloc((size_t)job->ranks, sizeof *job->global);
     if (!strcmp(how, "linear")) {
         for (int32_t r = 0; r < job->ranks; r++) {
             while (*next_linear < c->nranks && c->rank_job[*next_linear] >= 0)
@@ -41,7 +39,7 @@ static void place_job(warp_ini *ini, rp_config *c, int j, const char *sec, uint6
         }
     } else if (!strcmp(how, "random")) {
         uint64_t nfree = 0;
-        uint64_t *free_ranks = replay_xcalloc(c->nranks, sizeof *free_ranks);
+        uint64_t *free_ranks = warp_xcalloc(c->nranks, sizeof *free_ranks);
         for (uint64_t r = 0; r < c->nranks; r++)
             if (c->rank_job[r] < 0)
                 free_ranks[nfree++] = r;
@@ -76,14 +74,12 @@ static void place_job(warp_ini *ini, rp_config *c, int j, const char *sec, uint6
 
 /* Opens [replay] KEY = PATH for this process's rows (PATH.P on process P of
  * several), with a CSV header; NULL when the key is absent. */
-static FILE *open_output(warp_ini *ini, const char *key, const char *header)
+static FILE *open_output(warp_ini *ini, const net_model *net, const char *key, const char *header)
 {
     const char *path = warp_ini_string(ini, "replay", key, NULL);
     if (!path)
         return NULL;
-    int rank = 0, n = 1;
-    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-    MPI_Comm_size(MPI_COMM_WORLD, &n);
+    int rank = warp_rank(net_engine(net)), n = warp_nranks(net_engine(net));
     char name[4096];
     if (n > 1)
         snprintf(name, sizeof name, "%s.%d", path, rank);
@@ -98,25 +94,25 @@ static FILE *open_output(warp_ini *ini, const char *key, const char *header)
 
 static void *rp_setup(warp_ini *ini, const net_model *net)
 {
-    rp_config *c = replay_xcalloc(1, sizeof *c);
+    rp_config *c = warp_xcalloc(1, sizeof *c);
     c->nranks = net_ranks(net);
     c->overhead_ns = warp_ini_time_ns(ini, "replay", "overhead", 0);
-    c->loggp_S = net_loggp_eager_limit(net);
+    c->loggp_S = net_eager_limit(net);
     c->loggops = c->loggp_S > 0;
     c->per_byte_ns = warp_ini_double(ini, "replay", "per_byte_ns", 0, 0, 1e9);
     if (c->overhead_ns < 0)
         warp_ini_fail(ini, "replay", "overhead", "must not be negative");
-    c->ranks_f = open_output(ini, "ranks_csv", "job,rank,finish_ns");
+    c->ranks_f = open_output(ini, net, "ranks_csv", "job,rank,finish_ns");
     const char *tl = warp_ini_string(ini, "replay", "timeline", NULL);
     if (tl && (c->tl = replay_timeline_open(tl)) == NULL)
-        c->timeline_f = open_output(ini, "timeline", "job,rank,task,start_ns,end_ns");
+        c->timeline_f = open_output(ini, net, "timeline", "job,rank,task,start_ns,end_ns");
     c->timeline_ranks = (int32_t)warp_ini_int(ini, "replay", "timeline_ranks", 64, 1, INT32_MAX);
     replay_opts o = replay_opts_default();
     o.ampi_overhead_ns = (uint64_t)warp_ini_time_ns(ini, "replay", "ampi_overhead", 100);
     o.otf2_eager_limit = warp_ini_bytes(ini, "replay", "eager_limit", 65536);
     o.rendezvous_from_trace = warp_ini_choice(ini, "replay", "dimemas_rendezvous", rendezvous_names, 0);
-    c->rank_job = replay_xcalloc(c->nranks, sizeof *c->rank_job);
-    c->rank_local = replay_xcalloc(c->nranks, sizeof *c->rank_local);
+    c->rank_job = warp_xcalloc(c->nranks, sizeof *c->rank_job);
+    c->rank_local = warp_xcalloc(c->nranks, sizeof *c->rank_local);
     for (uint64_t r = 0; r < c->nranks; r++)
         c->rank_job[r] = c->rank_local[r] = -1;
     char sec[32];
@@ -126,7 +122,7 @@ static void *rp_setup(warp_ini *ini, const net_model *net)
             warp_ini_fail(ini, "workload", "tracer_config", "the jobs come from the tracer_config; "
                           "remove the [job.N] sections (or the tracer_config)");
         rp_tracer_jobs(c, tracer, &o);
-        c->res = replay_xcalloc(c->nranks, sizeof *c->res);
+        c->res = warp_xcalloc(c->nranks, sizeof *c->res);
         replay_lp_type(&c->type);
         return c;
     }
@@ -134,7 +130,7 @@ static void *rp_setup(warp_ini *ini, const net_model *net)
         c->njobs++;
     if (!c->njobs)
         warp_ini_fail(ini, "workload", "type", "replay needs at least one [job.0] section with trace = PATH");
-    c->jobs = replay_xcalloc((size_t)c->njobs, sizeof *c->jobs);
+    c->jobs = warp_xcalloc((size_t)c->njobs, sizeof *c->jobs);
     uint64_t next_linear = 0;
     uint64_t seed = (uint64_t)warp_ini_int(ini, "replay", "placement_seed", 1, 0, INT64_MAX);
     for (int j = 0; j < c->njobs; j++) {
@@ -143,19 +139,19 @@ static void *rp_setup(warp_ini *ini, const net_model *net)
         const char *trace = warp_ini_string(ini, sec, "trace", NULL);
         if (!trace)
             warp_ini_fail(ini, sec, "trace", "missing; give the trace path (or gen:KIND:...)");
-        job->trace = replay_xstrdup(trace);
+        job->trace = warp_xstrdup(trace);
         int f = warp_ini_choice(ini, sec, "format", format_names, -1);
-        job->format = f >= 0 ? replay_xstrdup(format_names[f]) : NULL;
+        job->format = f >= 0 ? warp_xstrdup(format_names[f]) : NULL;
         replay_err err;
         if (replay_source_open(job->trace, job->format, &o, &job->src, &err))
-            warp_fatal(2, "%s", err.msg);
+            warp_fatal(WARP_EXIT_USAGE, "%s", err.msg);
         job->ranks = (int32_t)warp_ini_int(ini, sec, "ranks", job->src->nranks, 1, INT32_MAX);
         if (job->ranks != job->src->nranks)
             warp_ini_fail(ini, sec, "ranks", "the trace has %d ranks", job->src->nranks);
         job->iterations = (uint32_t)warp_ini_int(ini, sec, "iterations", 1, 1, 1 << 20);
         place_job(ini, c, j, sec, &next_linear, seed + (uint64_t)j);
     }
-    c->res = replay_xcalloc(c->nranks, sizeof *c->res);
+    c->res = warp_xcalloc(c->nranks, sizeof *c->res);
     replay_lp_type(&c->type);
     return c;
 }
@@ -215,31 +211,30 @@ int replay_workload_job_result(const void *wl, int job, replay_job_result *out)
 /* Every rank's results live on the one process that ran it and are zero
  * elsewhere, so a sum over processes gathers them all on process 0. */
 /* Collective: the timeline's records meet on process 0, which writes them. */
-static void write_timeline(const rp_config *c)
+static void write_timeline(const rp_config *c, const warp_ctx *w)
 {
-    replay_tl_job *jobs = replay_xcalloc((size_t)c->njobs, sizeof *jobs);
+    replay_tl_job *jobs = warp_xcalloc((size_t)c->njobs, sizeof *jobs);
     for (int j = 0; j < c->njobs; j++)
         jobs[j] = (replay_tl_job){c->jobs[j].trace, c->jobs[j].ranks, c->jobs[j].global};
     const char *why = NULL;
-    int rc = replay_timeline_write(c->tl, jobs, c->njobs, c->timeline_ranks, &why);
+    int rc = replay_timeline_write(c->tl, w, jobs, c->njobs, c->timeline_ranks, &why);
     free(jobs);
     if (rc)
-        warp_fatal(2, "[replay] timeline = %s: %s; give a writable path", replay_timeline_path(c->tl), why);
+        warp_fatal(WARP_EXIT_USAGE, "[replay] timeline = %s: %s; give a writable path",
+                   replay_timeline_path(c->tl), why);
 }
 
-static void rp_reduce(const void *wl)
+static void rp_reduce(const void *wl, const net_model *net)
 {
     const rp_config *c = wl;
-    int nprocs = 1, me = 0;
-    MPI_Comm_size(MPI_COMM_WORLD, &nprocs);
-    MPI_Comm_rank(MPI_COMM_WORLD, &me);
+    const warp_ctx *w = net_engine(net);
     if (c->tl)
-        write_timeline(c);
-    if (nprocs == 1)
+        write_timeline(c, w);
+    if (warp_nranks(w) == 1)
         return;
     uint64_t n = c->nranks;
-    double *d = replay_xcalloc(2 * n, sizeof *d);
-    uint64_t *u = replay_xcalloc(6 * n, sizeof *u);
+    double *d = warp_xcalloc(2 * n, sizeof *d);
+    uint64_t *u = warp_xcalloc(6 * n, sizeof *u);
     for (uint64_t i = 0; i < n; i++) {
         const rp_result *x = &c->res[i];
         d[2 * i] = x->kickoff;
@@ -248,17 +243,9 @@ static void rp_reduce(const void *wl)
                          (uint64_t)x->loaded};
         memcpy(u + 6 * i, v, sizeof v);
     }
-    for (uint64_t off = 0; off < 6 * n; off += 1u << 24) { /* MPI counts are int */
-        uint64_t k = 6 * n - off < (1u << 24) ? 6 * n - off : (1u << 24);
-        MPI_Reduce(me ? u + off : MPI_IN_PLACE, u + off, (int)k, MPI_UINT64_T, MPI_SUM, 0,
-                   MPI_COMM_WORLD);
-    }
-    for (uint64_t off = 0; off < 2 * n; off += 1u << 24) {
-        uint64_t k = 2 * n - off < (1u << 24) ? 2 * n - off : (1u << 24);
-        MPI_Reduce(me ? d + off : MPI_IN_PLACE, d + off, (int)k, MPI_DOUBLE, MPI_SUM, 0,
-                   MPI_COMM_WORLD);
-    }
-    if (me == 0)
+    warp_reduce_to_root(w, u, 6 * n, WARP_TYPE_U64, WARP_OP_SUM);
+    warp_reduce_to_root(w, d, 2 * n, WARP_TYPE_DOUBLE, WARP_OP_SUM);
+    if (warp_rank(w) == 0)
         for (uint64_t i = 0; i < n; i++) {
             rp_result *x = &c->res[i];
             x->kickoff = d[2 * i];

@@ -17,13 +17,14 @@
  * frees at tr + g + (s-1)G; NET_EV_ARRIVE fires at tr with cpu_ns =
  * o + max((s-1)O, (s-1)G), the receive overhead the workload charges its CPU
  * (LogGOPSim also waits for the receiver's CPU before tr; the workload, which
- * owns the CPU, applies that). Workloads read S with net_loggp_eager_limit. */
+ * owns the CPU, applies that). Workloads read S with net_eager_limit. */
 #ifndef SIMPLE_H
 #define SIMPLE_H
 
-#include "net/net.h"
+#include "net/network.h"
 
-/* S of [loggp] (bytes), or 0 on other networks. */
-uint64_t net_loggp_eager_limit(const net_model *net);
+/* The two networks, for the catalogue. */
+extern const net_network_ops simplenet_network;
+extern const net_network_ops loggp_network;
 
 #endif

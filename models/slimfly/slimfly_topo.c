@@ -34,11 +34,9 @@ static int read_set(warp_ini *ini, const char *key, int64_t *raw, int *out)
 
 static void *sf_setup(warp_ini *ini, net_params *params)
 {
-    slimfly *t = calloc(1, sizeof *t);
-    int64_t *raw = malloc(SF_FIELD_MAX_Q * sizeof *raw);
-    int *sets = malloc(2 * SF_FIELD_MAX_Q * sizeof *sets);
-    if (!t || !raw || !sets)
-        warp_fatal(3, "warpnet: out of memory for the Slim Fly description");
+    slimfly *t = warp_xcalloc(1, sizeof *t);
+    int64_t *raw = warp_xcalloc(SF_FIELD_MAX_Q, sizeof *raw);
+    int *sets = warp_xcalloc(2 * SF_FIELD_MAX_Q, sizeof *sets);
     if (!warp_ini_string(ini, "slimfly", "q", NULL))
         warp_ini_fail(ini, "slimfly", "q",
                       "missing; give a prime power q = 4w + d, d in {-1,0,1} (e.g. 5, 13, 37)");
@@ -60,9 +58,7 @@ static void *sf_setup(warp_ini *ini, net_params *params)
     t->cfg.n_indirect = (int)warp_ini_int(ini, "slimfly", "n_indirect", 3, 1, 64);
     t->cfg.c_sf = warp_ini_double(ini, "slimfly", "c_sf", 1.0, 1e-9, 1e9);
     t->cfg.threshold = (double)warp_ini_bytes(ini, "slimfly", "ugal_threshold", 0);
-    t->partner = malloc(t->g.nrouters * sizeof *t->partner);
-    if (!t->partner)
-        warp_fatal(3, "warpnet: out of memory for the Slim Fly worst-case pairing");
+    t->partner = warp_xcalloc(t->g.nrouters, sizeof *t->partner);
     sf_worst_case_pairs(&t->g, t->partner);
     t->bandwidth = params->link_bandwidth;
     t->latency = params->link_latency;

@@ -33,9 +33,7 @@ static uint64_t step(const torus *t, uint64_t r, int d, int dir)
 
 static void *torus_setup(warp_ini *ini, net_params *params)
 {
-    torus *t = calloc(1, sizeof *t);
-    if (!t)
-        warp_fatal(3, "out of memory for the torus description");
+    torus *t = warp_xcalloc(1, sizeof *t);
     int64_t dims[TORUS_MAX_DIMS + 1];
     if (!warp_ini_string(ini, "torus", "dims", NULL))
         warp_ini_fail(ini, "torus", "dims", "missing; give the size of each dimension (dims = 8,8,8)");

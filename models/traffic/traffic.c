@@ -166,9 +166,7 @@ static void tr_commit(warp_lp *lp, void *out, const void *msg, const warp_bits *
 
 static uint64_t *rank_table(uint64_t n)
 {
-    uint64_t *a = malloc((n ? n : 1) * sizeof *a);
-    if (!a)
-        warp_fatal(3, "out of memory for the destinations of %llu ranks", (unsigned long long)n);
+    uint64_t *a = warp_xcalloc(n, sizeof *a);
     return a;
 }
 
@@ -223,9 +221,7 @@ static void worst_case(traffic *t, warp_ini *ini, const net_model *net)
 
 static void *tr_setup(warp_ini *ini, const net_model *net)
 {
-    traffic *t = calloc(1, sizeof *t);
-    if (!t)
-        warp_fatal(3, "out of memory for the traffic workload");
+    traffic *t = warp_xcalloc(1, sizeof *t);
     t->ranks = net_ranks(net);
     t->pattern = warp_ini_choice(ini, "workload", "pattern", pattern_names, P_UNIFORM);
     t->fixed = warp_ini_choice(ini, "workload", "arrivals", arrival_names, 0);

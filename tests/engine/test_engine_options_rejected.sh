@@ -67,6 +67,11 @@ printf '[engine]\nseed = 3\nbatch = 0\n' >"$cfg"
 rejected "$cfg:3: \[engine\] batch = 0: must be at least 1" --config="$cfg"
 printf '[phold]\nremote = x\n' >"$cfg"
 rejected "$cfg:2: \[phold\] remote = x: expected a finite number" --config="$cfg"
+# A misspelt option or [engine] key names the closest one.
+rejected "unknown option --batc; did you mean --batch?" --batc=3
+printf '[engine]\ngvt-intervall = 4\n' >"$cfg"
+rejected "$cfg:2: \[engine\] gvt-intervall = 4: unknown engine option; did you mean gvt-interval?" \
+    --config="$cfg"
 rm -f "$cfg"
 
 run 0 "$PHOLD" --help
@@ -78,6 +83,8 @@ done
 run 0 "$TORTURE" --help
 [ "$TT_RC" = 0 ] || fail "torture --help: exit $TT_RC, expected 0"
 grep -q -- --broken "$TT_OUT" || fail "torture --help does not list its model option --broken"
+# Help shows each engine option's default from the option table.
+grep -q -- '--batch=N .*(default: 16)' "$TT_OUT" || fail "torture --help does not show --batch's default"
 
 # The ROSS numbers and the long names select the same modes.
 ref=$(sig 0 "$PHOLD" --synch=seq --total-lps=8 --end=20)

@@ -19,6 +19,7 @@ static void enter_tmpdir(void)
     strcpy(tmpdir, "/tmp/test_ini.XXXXXX");
     cr_assert_not_null(mkdtemp(tmpdir), "mkdtemp failed");
     cr_assert_eq(chdir(tmpdir), 0);
+    warp_set_program_name("warpnet"); /* as the driver names itself */
 }
 
 static void leave_tmpdir(void)

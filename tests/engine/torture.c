@@ -6,12 +6,12 @@
  * committed digest) is the same in every mode; --broken=1 skips one undo so
  * the check and debug modes must notice. Run by tests/engine/test_*.sh. */
 #include <inttypes.h>
-#include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "warp.h"
+#include "warp_mpi.h"
 
 enum { TORT_JOB = 1, TORT_ECHO = 2 };
 
@@ -427,11 +427,11 @@ int main(int argc, char **argv)
     };
     warp_parse_args(w, &argc, argv, opts, "torture", "usage: torture [options]");
     if (argc > 1)
-        warp_fatal(2, "unexpected argument '%s'; see --help", argv[1]);
+        warp_fatal(WARP_EXIT_USAGE, "unexpected argument '%s'; see --help", argv[1]);
     if (!total)
-        warp_fatal(2, "--lps=0: the torture model needs at least one LP");
+        warp_fatal(WARP_EXIT_USAGE, "--lps=0: the torture model needs at least one LP");
     if (!(lookahead >= 0))
-        warp_fatal(2, "--lookahead=%g: must be >= 0", lookahead);
+        warp_fatal(WARP_EXIT_USAGE, "--lookahead=%g: must be >= 0", lookahead);
     tort_acc acc = {0};
     tort_cfg cfg = {
         .total = total,
@@ -452,7 +452,8 @@ int main(int argc, char **argv)
     uint64_t local[7] = {acc.committed, acc.echoes,     acc.value_sum,   acc.out_hash,
                          acc.final_hash, acc.nodes_left, acc.order_errors};
     uint64_t all[7];
-    MPI_Reduce(local, all, 7, MPI_UINT64_T, MPI_SUM, 0, MPI_COMM_WORLD);
+    memcpy(all, local, sizeof all);
+    warp_reduce_to_root(w, all, 7, WARP_TYPE_U64, WARP_OP_SUM);
     int rc = 0;
     if (warp_rank(w) == 0) {
         const warp_stats *st = warp_last_stats(w);
@@ -470,7 +471,8 @@ int main(int argc, char **argv)
             rc = 1;
         }
     }
-    MPI_Bcast(&rc, 1, MPI_INT, 0, MPI_COMM_WORLD);
+    /* A host program's own MPI, beside the engine's, on its communicator. */
+    MPI_Bcast(&rc, 1, MPI_INT, 0, warp_comm(w));
     warp_finalize(w);
     return rc;
 }

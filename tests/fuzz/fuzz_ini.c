@@ -1,9 +1,9 @@
 /* tests/fuzz/fuzz_ini.c — libFuzzer harness for the INI parser, overrides and
- * the number/unit parsers (engine/ini.c, engine/units.c). Not part of `make`;
+ * the number/unit parsers (config/ini.c, config/units.c). Not part of `make`;
  * build and run from the repository root:
  *
  *   clang -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
- *         -Iengine tests/fuzz/fuzz_ini.c engine/ini.c engine/units.c -lm -o fuzz_ini
+ *         -Iconfig tests/fuzz/fuzz_ini.c config/ini.c config/units.c -lm -o fuzz_ini
  *   mkdir -p fuzz-corpus && ./fuzz_ini -max_total_time=120 -max_len=4096 fuzz-corpus
  *
  * Checks, for every input: no crash, leak or sanitizer report; a parse error

@@ -1,5 +1,5 @@
 /* tests/fuzz/fuzz_otf2map.c — libFuzzer harness for Warpnet's side of the
- * OTF2 front end: the event-to-task-graph mapping (models/replay/otf2map.c),
+ * OTF2 front end: the event-to-task-graph mapping (models/replay/readers/otf2map.c),
  * which receives whatever a trace's events and communicator definitions say,
  * as libotf2 decoded them. libotf2 itself is not fuzzed here (see
  * docs/errors.md: a Debian binary without coverage instrumentation, reading
@@ -19,7 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "replay/otf2map.h"
+#include "replay/readers/otf2map.h"
 #include "replay/taskgraph.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);

@@ -18,7 +18,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "replay/source.h"
+#include "replay/readers/source.h"
 #include "replay/taskgraph.h"
 
 #ifndef FUZZ_FORMAT

@@ -12,22 +12,25 @@ FUZZ_TARGETS = ini options bigsim goal native dimemas otf2map
 FUZZ_CFLAGS = -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
 	-fno-omit-frame-pointer
 FUZZ_RUN_FLAGS = -rss_limit_mb=2048 -timeout=10 -print_final_stats=1
-FUZZ_REPLAY_SRC = $(srcdir)/models/replay/error.c $(srcdir)/models/replay/util.c \
-	$(srcdir)/models/replay/taskgraph.c $(srcdir)/models/replay/source.c \
-	$(srcdir)/models/replay/keymap.c $(srcdir)/models/replay/mpimap.c \
-	$(srcdir)/models/replay/bigsim.c $(srcdir)/models/replay/goal.c $(srcdir)/models/replay/dimemas.c \
-	$(srcdir)/models/replay/dimemas_parse.c \
-	$(srcdir)/models/replay/native.c $(srcdir)/models/replay/gen.c \
-	$(srcdir)/models/replay/otf2map.c
-FUZZ_INI_SRC = $(srcdir)/engine/ini.c $(srcdir)/engine/units.c
+FUZZ_REPLAY_SRC = $(srcdir)/models/replay/error.c $(srcdir)/config/xalloc.c \
+	$(srcdir)/config/fatal.c $(srcdir)/config/errline.c \
+	$(srcdir)/models/replay/taskgraph.c $(srcdir)/models/replay/readers/source.c \
+	$(srcdir)/models/replay/readers/keymap.c $(srcdir)/models/replay/readers/mpimap.c \
+	$(srcdir)/models/replay/readers/bigsim.c $(srcdir)/models/replay/readers/goal.c \
+	$(srcdir)/models/replay/readers/dimemas.c $(srcdir)/models/replay/readers/dimemas_parse.c \
+	$(srcdir)/models/replay/readers/native.c $(srcdir)/models/replay/readers/gen.c \
+	$(srcdir)/models/replay/readers/otf2map.c
+FUZZ_INI_SRC = $(srcdir)/config/ini.c $(srcdir)/config/units.c $(srcdir)/config/xalloc.c \
+	$(srcdir)/config/suggest.c
 
 # Per target: sources, extra flags, run flags and seed directories.
-fuzz_ini_src = $(srcdir)/tests/fuzz/fuzz_ini.c $(FUZZ_INI_SRC)
+fuzz_ini_src = $(srcdir)/tests/fuzz/fuzz_ini.c $(FUZZ_INI_SRC) $(srcdir)/config/fatal.c \
+	$(srcdir)/config/errline.c
 fuzz_ini_run = -max_len=4096
 fuzz_ini_seeds = $(srcdir)/examples/configs
 fuzz_options_src = $(srcdir)/tests/fuzz/fuzz_options.c $(srcdir)/engine/options.c \
-	$(srcdir)/engine/errline.c $(FUZZ_INI_SRC)
-fuzz_options_flags = -I. -I$(srcdir)/engine -I$(srcdir)/rng `$(FUZZ_MPI_INCLUDES)`
+	$(srcdir)/config/errline.c $(srcdir)/config/cfg_table.c $(FUZZ_INI_SRC)
+fuzz_options_flags = -I. -I$(srcdir)/config -I$(srcdir)/engine -I$(srcdir)/rng `$(FUZZ_MPI_INCLUDES)`
 fuzz_options_run = -max_len=2048
 fuzz_options_seeds = $(srcdir)/tests/fuzz/seeds/options
 fuzz_trace_flags = -I$(srcdir)/models
@@ -78,7 +81,7 @@ fuzz:
 	  esac; \
 	  bin=tests/fuzz/fuzz-$$t; corpus=tests/fuzz/corpus-$$t; \
 	  echo "== fuzz $$t: build"; \
-	  $(FUZZ_CC) $(FUZZ_CFLAGS) -I$(srcdir)/engine $$flags $$src -lm -o $$bin || { fail=1; continue; }; \
+	  $(FUZZ_CC) $(FUZZ_CFLAGS) -I$(srcdir)/config -I$(srcdir)/engine $$flags $$src -lm -o $$bin || { fail=1; continue; }; \
 	  rm -rf $$corpus; mkdir -p $$corpus; \
 	  for d in $$seeds; do cp $$d/* $$corpus/ 2>/dev/null; done; \
 	  $(SHELL) $(srcdir)/tests/fuzz/samples.sh $$t '$(FUZZ_SAMPLES)' $$corpus; \
@@ -111,7 +114,8 @@ check_PROGRAMS += tests/fuzz/regress-ini tests/fuzz/regress-options tests/fuzz/r
 tests_fuzz_regress_ini_SOURCES = tests/fuzz/fuzz_ini.c tests/fuzz/regress_main.c
 tests_fuzz_regress_ini_LDADD = libwarp.la -lm
 tests_fuzz_regress_options_SOURCES = tests/fuzz/fuzz_options.c tests/fuzz/regress_main.c \
-	engine/options.c engine/errline.c engine/ini.c engine/units.c
+	engine/options.c config/errline.c config/ini.c config/units.c config/xalloc.c \
+	config/suggest.c config/cfg_table.c
 tests_fuzz_regress_options_CFLAGS = $(AM_CFLAGS)
 tests_fuzz_regress_options_LDADD = -lm
 tests_fuzz_regress_bigsim_SOURCES = $(FUZZ_REGRESS_TRACE_SRC)

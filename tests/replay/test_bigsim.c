@@ -9,7 +9,7 @@
 #include <unistd.h>
 
 #include "helpers.h"
-#include "replay/bigsim.h"
+#include "replay/readers/bigsim.h"
 
 /* ---- a tiny BigSim writer ---------------------------------------------------- */
 

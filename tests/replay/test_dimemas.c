@@ -12,7 +12,7 @@
 #include <unistd.h>
 
 #include "helpers.h"
-#include "replay/mpimap.h"
+#include "replay/readers/mpimap.h"
 #include "replay/placement.h"
 
 typedef struct counts {

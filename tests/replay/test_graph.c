@@ -9,8 +9,8 @@
 
 #include "helpers.h"
 #include "replay/critpath.h"
-#include "replay/native.h"
-#include "replay/source.h"
+#include "replay/readers/native.h"
+#include "replay/readers/source.h"
 #include "replay/taskgraph.h"
 
 Test(taskgraph, edges_are_grouped_per_task_in_insertion_order)

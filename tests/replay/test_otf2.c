@@ -8,7 +8,7 @@
 #include <unistd.h>
 
 #include "helpers.h"
-#include "replay/otf2map.h"
+#include "replay/readers/otf2map.h"
 
 static char *sample(void)
 {

@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "replay/critpath.h"
-#include "replay/otf2map.h"
+#include "replay/readers/otf2map.h"
 
 /* World communicator 0 of n ranks, communicator 1 = odd ranks. */
 typedef struct world {

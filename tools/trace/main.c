@@ -2,7 +2,8 @@
  *   warpnet-trace info [OPTIONS] TRACE        counts and critical path
  *   warpnet-trace convert [OPTIONS] IN OUT    any input -> native text/binary
  *   warpnet-trace gen KIND [key=value ...] -o OUT
- * Errors: one line "warpnet: ..." and exit 2 (input/usage) or 3 (resources). */
+ * Errors: one line "warpnet: ..." (warp_fatal) and exit 2 (input/usage) or 3
+ * (resources). */
 #ifdef HAVE_CONFIG_H
 #include "config.h"
 #endif
@@ -11,12 +12,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "replay/bigsim.h"
+#include "replay/readers/bigsim.h"
 #include "replay/critpath.h"
-#include "replay/gen.h"
-#include "replay/native.h"
-#include "replay/source.h"
-#include "replay/util.h"
+#include "replay/readers/gen.h"
+#include "replay/readers/native.h"
+#include "replay/readers/source.h"
+#include "warp_error.h"
 
 static const char usage[] =
     "usage: warpnet-trace info [OPTIONS] TRACE\n"
@@ -32,16 +33,9 @@ static const char usage[] =
     "  --no-timing          info: skip the critical-path computation\n"
     "TRACE may also be a generator spec gen:KIND:key=value,...\n";
 
-static void die(int code, const char *msg)
-{
-    fprintf(stderr, "warpnet: %s\n", msg);
-    exit(code);
-}
-
 static void die_usage(const char *what)
 {
-    fprintf(stderr, "warpnet: warpnet-trace: %s; see warpnet-trace --help\n", what);
-    exit(2);
+    warp_fatal(WARP_EXIT_USAGE, "warpnet-trace: %s; see warpnet-trace --help", what);
 }
 
 typedef struct cli {
@@ -110,7 +104,7 @@ static replay_source *open_or_die(const char *path, const cli *c)
     replay_source *s;
     replay_err err;
     if (replay_source_open(path, c->format, &c->opts, &s, &err))
-        die(2, err.msg);
+        warp_fatal(WARP_EXIT_USAGE, "%s", err.msg);
     return s;
 }
 
@@ -120,13 +114,13 @@ static int cmd_info(const cli *c)
         die_usage("info needs exactly one TRACE");
     replay_source *s = open_or_die(c->pos[0], c);
     int32_t n = s->nranks;
-    replay_rank *ranks = replay_xcalloc((size_t)n, sizeof *ranks);
+    replay_rank *ranks = warp_xcalloc((size_t)n, sizeof *ranks);
     uint64_t tasks = 0, deps = 0, msgs = 0, bytes = 0, trig = 0, mem = 0, work = 0;
     uint32_t max_tasks = 0;
     replay_err err;
     for (int32_t q = 0; q < n; q++) {
         if (replay_source_load(s, q, &ranks[q], &err))
-            die(2, err.msg);
+            warp_fatal(WARP_EXIT_USAGE, "%s", err.msg);
         const replay_rank *r = &ranks[q];
         tasks += r->ntasks;
         deps += r->ndeps;
@@ -151,7 +145,7 @@ static int cmd_info(const cli *c)
         for (int32_t q = 0; q < n; q++) {
             replay_bigsim_counts bc;
             if (replay_bigsim_counts_of(s, q, &bc, &err))
-                die(2, err.msg);
+                warp_fatal(WARP_EXIT_USAGE, "%s", err.msg);
             rt += bc.tasks;
             rm += bc.msg_entries;
             rd += bc.deps;
@@ -194,7 +188,7 @@ static int cmd_convert(const cli *c)
     replay_source *s = open_or_die(c->pos[0], c);
     replay_err err;
     if (replay_native_write(c->pos[1], out_binary(c, c->pos[1]), s, &err))
-        die(2, err.msg);
+        warp_fatal(WARP_EXIT_USAGE, "%s", err.msg);
     replay_source_close(s);
     return 0;
 }
@@ -214,13 +208,14 @@ static int cmd_gen(const cli *c)
     replay_source *s = open_or_die(spec, &g);
     replay_err err;
     if (replay_native_write(c->out, out_binary(c, c->out), s, &err))
-        die(2, err.msg);
+        warp_fatal(WARP_EXIT_USAGE, "%s", err.msg);
     replay_source_close(s);
     return 0;
 }
 
 int main(int argc, char **argv)
 {
+    warp_set_program_name("warpnet");
     if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
         fputs(usage, argc < 2 ? stderr : stdout);
         fputs(replay_gen_help(), argc < 2 ? stderr : stdout);

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "codes_conf.h"
+#include "warp_error.h"
 
 #define CODES_MAX_DEPTH 16
 
@@ -105,38 +106,18 @@ static int lex(lexer *L)
     return lex_fail(L, "unexpected character '%c'; CODES values are quoted: key = \"value\";", c);
 }
 
-static char *xstrdup(const char *s)
-{
-    char *d = strdup(s);
-    if (!d) {
-        fprintf(stderr, "warpnet: out of memory reading a CODES config\n");
-        exit(3);
-    }
-    return d;
-}
-
-static void *xrealloc(void *p, size_t n)
-{
-    void *q = realloc(p, n);
-    if (!q) {
-        fprintf(stderr, "warpnet: out of memory reading a CODES config\n");
-        exit(3);
-    }
-    return q;
-}
-
 static void add(codes_conf *c, const char *section, const char *key, int line)
 {
-    c->kv = xrealloc(c->kv, (size_t)(c->n + 1) * sizeof *c->kv);
-    c->kv[c->n] = (codes_kv){.section = xstrdup(section), .key = xstrdup(key), .line = line};
+    c->kv = warp_xrealloc(c->kv, (size_t)(c->n + 1) * sizeof *c->kv);
+    c->kv[c->n] = (codes_kv){.section = warp_xstrdup(section), .key = warp_xstrdup(key), .line = line};
     c->n++;
 }
 
 static void add_value(codes_conf *c, const char *v)
 {
     codes_kv *kv = &c->kv[c->n - 1];
-    kv->val = xrealloc(kv->val, (size_t)(kv->nval + 1) * sizeof *kv->val);
-    kv->val[kv->nval++] = xstrdup(v);
+    kv->val = warp_xrealloc(kv->val, (size_t)(kv->nval + 1) * sizeof *kv->val);
+    kv->val[kv->nval++] = warp_xstrdup(v);
 }
 
 /* A key's value: "v" or ("a", "b", ...), then ';'. */
@@ -175,12 +156,12 @@ int codes_conf_read(const char *path, codes_conf *c, char *err, size_t errlen)
         return -1;
     }
     size_t cap = 1 << 16, n = 0, got;
-    char *buf = xrealloc(NULL, cap);
+    char *buf = warp_xrealloc(NULL, cap);
     while ((got = fread(buf + n, 1, cap - n, f)) > 0)
         if ((n += got) == cap)
-            buf = xrealloc(buf, cap *= 2);
+            buf = warp_xrealloc(buf, cap *= 2);
     fclose(f);
-    c->path = xstrdup(path);
+    c->path = warp_xstrdup(path);
     lexer L = {.s = buf, .path = path, .n = n, .line = 1, .err = err, .errlen = errlen};
     char stack[CODES_MAX_DEPTH][256];
     char section[CODES_MAX_DEPTH * 257] = "";

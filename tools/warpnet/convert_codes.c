@@ -17,6 +17,7 @@
 
 #include "codes_conf.h"
 #include "convert.h"
+#include "warp_error.h"
 
 typedef struct conv {
     codes_conf c;
@@ -31,13 +32,12 @@ typedef struct conv {
 
 static void fail(conv *v, const char *fmt, ...)
 {
+    char what[1024];
     va_list ap;
     va_start(ap, fmt);
-    fprintf(stderr, "warpnet: %s: ", v->c.path);
-    vfprintf(stderr, fmt, ap);
-    fprintf(stderr, "\n");
+    vsnprintf(what, sizeof what, fmt, ap);
     va_end(ap);
-    exit(2);
+    warp_fatal(WARP_EXIT_USAGE, "%s: %s", v->c.path, what);
 }
 
 /* A parameter with no Warpnet equivalent, said on stderr. */
@@ -559,10 +559,8 @@ int wn_convert_codes(const char *path)
 {
     conv v = {0};
     char err[600];
-    if (codes_conf_read(path, &v.c, err, sizeof err)) {
-        fprintf(stderr, "warpnet: %s\n", err);
-        return 2;
-    }
+    if (codes_conf_read(path, &v.c, err, sizeof err))
+        warp_fatal(WARP_EXIT_USAGE, "%s", err);
     for (int i = 0; i < v.c.n; i++)
         if (strchr(v.c.kv[i].key, '@'))
             fail(&v, "line %d: %s: annotated parameters (several networks in one run) are not converted; "

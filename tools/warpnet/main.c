@@ -1,8 +1,8 @@
 /* warpnet/main.c — the warpnet driver: reads a run file, builds the network
  * and workload, runs the engine, and reports on rank 0.
  * Precedence of settings: run file < --section.key=value < engine options
- * on the command line. Exit codes: 0 ok, 1 conservation violated (a bug),
- * 2 usage or input error, 3 resources. */
+ * on the command line. Exit codes (warp_error.h): 0 ok, 1 conservation
+ * violated (a bug), 2 usage or input error, 3 resources. */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -10,6 +10,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "catalog/catalog.h"
 #include "net/model.h"
 #include "net/sample.h"
 #include "convert.h"
@@ -41,33 +42,6 @@ static int is_regular_file(const char *p)
     return stat(p, &st) == 0 && S_ISREG(st.st_mode);
 }
 
-typedef struct engine_apply {
-    warp_ctx *w;
-} engine_apply;
-
-/* The engine's end is a bare number of model units (ns here); the run file
- * and --end take a time with its unit, as every other time. */
-static const char *end_in_ns(const char *value, const char *where, char *buf, size_t n)
-{
-    double ns;
-    const char *why;
-    if (warp_parse_time_ns(value, &ns, &why) != 0)
-        warp_fatal(2, "%s: end = %s: %s (write e.g. end = 100us)", where, value, why);
-    snprintf(buf, n, "%.17g", ns);
-    return buf;
-}
-
-static void apply_engine_key(const char *key, const char *value, const char *where, void *arg)
-{
-    engine_apply *a = arg;
-    char buf[64];
-    if (strcmp(key, "end") == 0)
-        value = end_in_ns(value, where, buf, sizeof buf);
-    if (!warp_set_option(a->w, key, value, where))
-        warp_fatal(2, "%s: [engine] %s = %s: not an engine option; see warpnet --help",
-                   where, key, value);
-}
-
 /* `warpnet report DIR` runs the warpnet-report script: next to this binary
  * when installed, in tools/report/ of the build tree (also from libtool's
  * .libs/), else from PATH. Returns only when no exec succeeded. */
@@ -86,11 +60,12 @@ static int report_main(const char *argv0, char **argv)
     execvp("warpnet-report", argv);
     fprintf(stderr, "warpnet: report: cannot run warpnet-report (%s); install it next to warpnet "
                     "or put it on PATH\n", strerror(errno));
-    return 3;
+    return WARP_EXIT_RESOURCE;
 }
 
 int main(int argc, char **argv)
 {
+    warp_set_program_name("warpnet");
     if (argc > 1 && strcmp(argv[1], "report") == 0)
         return report_main(argv[0], argv + 1);
     if (argc > 1 && strcmp(argv[1], "convert") == 0)
@@ -98,16 +73,14 @@ int main(int argc, char **argv)
     if (argc > 1 && strcmp(argv[1], "sweep") == 0)
         return wn_sweep_main(argv[0], argc - 1, argv + 1);
     warp_ctx *w = warp_init(&argc, &argv);
+    warp_set_time_unit_ns(w); /* network models count time in ns */
 
     /* Split off the run file and the overrides; the rest is engine options. */
     const char *path = NULL;
-    char **over = calloc((size_t)argc + 1, sizeof *over);
+    char **over = warp_xcalloc((size_t)argc + 1, sizeof *over);
     int nover = 0, keep = 1;
-    const char *end_arg = NULL;
     for (int i = 1; i < argc; i++) {
-        if (strncmp(argv[i], "--end=", 6) == 0)
-            end_arg = argv[i] + 6;
-        else if (is_override(argv[i]))
+        if (is_override(argv[i]))
             over[nover++] = argv[i];
         else if (!path && argv[i][0] != '-' && is_regular_file(argv[i]))
             path = argv[i];
@@ -121,11 +94,8 @@ int main(int argc, char **argv)
     if (ini) {
         for (int i = 0; i < nover; i++)
             warp_ini_override(ini, over[i]);
-        engine_apply a = {w};
-        warp_ini_each(ini, "engine", apply_engine_key, &a);
+        warp_apply_ini(w, ini);
     }
-    if (end_arg)
-        apply_engine_key("end", end_arg, "--end", &(engine_apply){w});
     const char *out = NULL, *dot = NULL, *sample = NULL;
     int describe = 0;
     warp_opt opts[] = {
@@ -136,35 +106,24 @@ int main(int argc, char **argv)
         {"dump-topology", WARP_OPT_STRING, &dot, "write the router graph as Graphviz (small networks)"},
         {0},
     };
-    /* With --out, the engine's instrumentation goes there too (the names
-     * warpnet-report reads), unless the user chose other files. */
-    int engine_stats_given = 0, stats_json_given = 0;
-    for (int i = 1; i < argc; i++) {
-        engine_stats_given |= !strncmp(argv[i], "--engine-stats=", 15);
-        stats_json_given |= !strncmp(argv[i], "--stats-json=", 13);
-    }
-    if (ini) {
-        engine_stats_given |= warp_ini_where(ini, "engine", "engine-stats") != NULL;
-        stats_json_given |= warp_ini_where(ini, "engine", "stats-json") != NULL;
-    }
     warp_parse_args(w, &argc, argv, opts, "warpnet", usage);
     if (!ini) {
         if (argc > 1)
-            warp_fatal(2, "%s: cannot read the run file; give an existing RUN.ini",
+            warp_fatal(WARP_EXIT_USAGE, "%s: cannot read the run file; give an existing RUN.ini",
                        argv[1]);
-        warp_fatal(2, "no run file given; usage: warpnet [options] RUN.ini");
+        warp_fatal(WARP_EXIT_USAGE, "no run file given; usage: warpnet [options] RUN.ini");
     }
     if (argc > 1)
-        warp_fatal(2, "%s: unexpected argument; options take the form --name=value",
+        warp_fatal(WARP_EXIT_USAGE, "%s: unexpected argument; options take the form --name=value",
                    argv[1]);
     if (sample)
         warp_ini_set(ini, "network", "sample", sample, "--sample");
     if (warp_ini_get(ini, "network", "sample") && !out)
-        warp_fatal(2, "%s: time series go into samples.csv of the output directory; add --out=DIR",
+        warp_fatal(WARP_EXIT_USAGE, "%s: time series go into samples.csv of the output directory; add --out=DIR",
                    warp_ini_where(ini, "network", "sample"));
 
     double end = warp_end_time(w);
-    net_model *n = net_model_build(ini, end, warp_seed(w));
+    net_model *n = net_model_build(ini, &catalog_builtin, w);
     wn_reference ref;
     wn_reference_read(&ref, ini, n);
     warp_ini_reject_unused(ini, NULL);
@@ -173,7 +132,7 @@ int main(int argc, char **argv)
     if (dot) {
         const char *why = NULL;
         if (rank0 && net_dump_dot(n, dot, &why) != 0)
-            warp_fatal(2, "--dump-topology=%s: %s", dot, why);
+            warp_fatal(WARP_EXIT_USAGE, "--dump-topology=%s: %s", dot, why);
     }
     if (describe || dot) {
         if (describe && rank0)
@@ -187,38 +146,40 @@ int main(int argc, char **argv)
 
     if (out) {
         if (rank0 && mkdir(out, 0777) != 0 && errno != EEXIST)
-            warp_fatal(2, "--out=%s: cannot create the directory (%s)", out, strerror(errno));
+            warp_fatal(WARP_EXIT_USAGE, "--out=%s: cannot create the directory (%s)", out, strerror(errno));
+        /* The engine's instrumentation goes there too (the names
+         * warpnet-report reads), unless the user chose other files. */
         char file[4096];
-        if (!engine_stats_given) {
+        if (!warp_option_given(w, "engine-stats")) {
             snprintf(file, sizeof file, "%s/engine.csv", out);
             warp_set_option(w, "engine-stats", file, "--out");
         }
-        if (!stats_json_given) {
+        if (!warp_option_given(w, "stats-json")) {
             snprintf(file, sizeof file, "%s/engine.json", out);
             warp_set_option(w, "stats-json", file, "--out");
         }
     }
     warp_run(w, net_model_warp(n));
     net_results *r = net_model_results(n);
-    net_results_reduce(r);
+    net_results_reduce(r, w);
     const void *wl;
     const net_workload_ops *wo = net_model_workload(n, &wl);
     if (wo->reduce)
-        wo->reduce(wl);
+        wo->reduce(wl, n);
     int rc = 0;
     if (rank0) {
         wn_summary s;
         wn_summary_compute(&s, n, r, end, net_warmup(n), &ref);
         wn_summary_print(&s, n, r, stdout);
         if (out && wn_summary_write(&s, n, r, warp_last_stats(w), out) != 0)
-            warp_fatal(2, "--out=%s: cannot write the result files there", out);
+            warp_fatal(WARP_EXIT_USAGE, "--out=%s: cannot write the result files there", out);
         if (out && r->samples) {
             char file[4096];
             snprintf(file, sizeof file, "%s/samples.csv", out);
             if (net_samples_write(r, file) != 0)
-                warp_fatal(2, "--out=%s: cannot write samples.csv there", out);
+                warp_fatal(WARP_EXIT_USAGE, "--out=%s: cannot write samples.csv there", out);
         }
-        rc = s.conserved ? 0 : 1;
+        rc = s.conserved ? WARP_EXIT_OK : WARP_EXIT_INTERNAL;
     }
     net_model_free(n);
     warp_ini_free(ini);

@@ -28,8 +28,7 @@ typedef struct series_key {
 
 static void sweep_fail(const char *what)
 {
-    fprintf(stderr, "warpnet: sweep: %s\n", what);
-    exit(2);
+    warp_fatal(WARP_EXIT_USAGE, "sweep: %s", what);
 }
 
 /* Value of a top-level or nested numeric JSON key in text (first match). */

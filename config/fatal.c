@@ -1,0 +1,34 @@
+/* config/fatal.c — the one fatal-error path (warp_error.h): formats the line
+ * with the host program's name and hands it to the installed stop, or
+ * writes it and exits. Invariant: whatever the message holds, the user sees
+ * exactly one line. Called by every part of the project. */
+#include <stdlib.h>
+#include <unistd.h>
+
+#include "warp_error.h"
+
+static const char *program_name;
+static warp_fatal_stop fatal_stop;
+
+void warp_set_program_name(const char *name) { program_name = name; }
+const char *warp_program_name(void) { return program_name; }
+void warp_set_fatal_stop(warp_fatal_stop stop) { fatal_stop = stop; }
+
+void warp_vfatal(int code, const char *fmt, va_list ap)
+{
+    char line[1024];
+    size_t len = warp_error_line(line, sizeof line, program_name, fmt, ap);
+    if (fatal_stop)
+        fatal_stop(code, line, len);
+    /* One write: a launcher forwards a line written in pieces in pieces. */
+    ssize_t written = write(STDERR_FILENO, line, len);
+    (void)written; /* nowhere left to report a closed stderr */
+    exit(code);
+}
+
+void warp_fatal(int code, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    warp_vfatal(code, fmt, ap);
+}

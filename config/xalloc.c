@@ -1,0 +1,41 @@
+/* config/xalloc.c — the project's one out-of-memory wrapper (warp_error.h)
+ * for memory outside the engine's event pools and arenas: running out is a
+ * resource error, one line and WARP_EXIT_RESOURCE. Called by the
+ * configuration reader, the network layer, the topologies and the trace
+ * readers. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "warp_error.h"
+
+static void out_of_memory(size_t bytes) __attribute__((noreturn));
+static void out_of_memory(size_t bytes)
+{
+    warp_fatal(WARP_EXIT_RESOURCE, "out of memory allocating %zu bytes; use more processes "
+                                   "(fewer nodes, ranks or trace ranks per process) or a smaller run",
+               bytes);
+}
+
+void *warp_xcalloc(size_t n, size_t size)
+{
+    void *p = calloc(n ? n : 1, size ? size : 1);
+    if (!p)
+        out_of_memory(n * size);
+    return p;
+}
+
+void *warp_xrealloc(void *p, size_t bytes)
+{
+    void *q = realloc(p, bytes ? bytes : 1);
+    if (!q)
+        out_of_memory(bytes);
+    return q;
+}
+
+char *warp_xstrdup(const char *s)
+{
+    size_t n = strlen(s) + 1;
+    char *d = warp_xrealloc(NULL, n);
+    memcpy(d, s, n);
+    return d;
+}

@@ -1,0 +1,92 @@
+/* net/packet.c — the packet network: the network layer's terminals and
+ * routers (its fabric) wired by a topology, for every name the catalogue
+ * lists as a topology. Reads [network]'s link, packet and buffer keys and
+ * lets the topology read its own section; its description is the model's
+ * fabric, so its handlers (terminal.c, router.c) read the model directly.
+ * Invariant: routers are LPs nodes..nodes+routers-1, the network's only
+ * LPs besides the terminals. Chosen by model.c. */
+#include "net/net_impl.h"
+
+static const char *const switching_names[] = {"cut-through", "store-forward", NULL};
+
+static void read_params(warp_ini *ini, net_params *p)
+{
+    p->link_bandwidth = warp_ini_bandwidth(ini, "network", "link_bandwidth", 12.5);
+    if (!(p->link_bandwidth > 0))
+        warp_ini_fail(ini, "network", "link_bandwidth", "must be positive (e.g. 100Gbps)");
+    p->link_latency = warp_ini_time_ns(ini, "network", "link_latency", 50);
+    if (p->link_latency < 0)
+        warp_ini_fail(ini, "network", "link_latency", "must not be negative");
+    p->router_delay = warp_ini_time_ns(ini, "network", "router_delay", 100);
+    if (p->router_delay < 0)
+        warp_ini_fail(ini, "network", "router_delay", "must not be negative");
+    p->packet_size = warp_ini_bytes(ini, "network", "packet_size", 256);
+    if (p->packet_size == 0 || p->packet_size > (1u << 30))
+        warp_ini_fail(ini, "network", "packet_size", "must be between 1B and 1GiB");
+    p->store_forward = warp_ini_choice(ini, "network", "switching", switching_names, 0);
+    p->vc_buffer = 0;
+}
+
+/* vc_buffer = explicit, or port_buffer split evenly over the VCs. */
+static void read_buffers(warp_ini *ini, net_params *p, int32_t vcs)
+{
+    uint64_t vcb = warp_ini_bytes(ini, "network", "vc_buffer", 0);
+    uint64_t portb = warp_ini_bytes(ini, "network", "port_buffer", 0);
+    if (vcb && portb)
+        warp_ini_fail(ini, "network", "port_buffer", "give vc_buffer or port_buffer, not both");
+    p->vc_buffer = vcb ? vcb : portb ? portb / (uint64_t)vcs : 8 * p->packet_size;
+    if (p->vc_buffer < p->packet_size)
+        warp_ini_fail(ini, "network", vcb ? "vc_buffer" : portb ? "port_buffer" : "packet_size",
+                      "a VC buffer (%llu B) must hold at least one packet (%llu B)",
+                      (unsigned long long)p->vc_buffer, (unsigned long long)p->packet_size);
+}
+
+/* n->topo_ops is the topology the catalogue found by name. */
+static void *packet_setup(warp_ini *ini, net_model *n)
+{
+    read_params(ini, &n->params);
+    n->topo = n->topo_ops->setup(ini, &n->params);
+    n->routers = n->topo_ops->routers(n->topo);
+    n->vcs = n->topo_ops->vcs(n->topo);
+    n->max_radix = n->topo_ops->max_radix(n->topo);
+    if (n->vcs < 1 || n->vcs > NET_MAX_VCS)
+        warp_fatal(WARP_EXIT_USAGE, "topology %s asks for %d VCs; at most %d are supported",
+                   n->topo_ops->name, (int)n->vcs, NET_MAX_VCS);
+    read_buffers(ini, &n->params, n->vcs);
+    net_attach a = n->topo_ops->attach(n->topo, 0);
+    net_declare(n, n->topo_ops->nodes(n->topo), n->routers,
+                n->topo_ops->peer(n->topo, a.router, a.port).bandwidth);
+    net_sampling_read(ini, n);
+    net_terminal_type(n, &n->term_type);
+    net_router_type(n, &n->router_type);
+    return n;
+}
+
+static void packet_destroy(void *net)
+{
+    net_model *n = net;
+    n->topo_ops->destroy(n->topo);
+}
+
+static const warp_lp_type *packet_lp_type(const void *net, uint64_t index)
+{
+    const net_model *n = net;
+    return index < n->nodes ? &n->term_type : &n->router_type;
+}
+
+/* Keeps a router and its terminals on one PE (routers in contiguous blocks). */
+static int packet_map(const void *net, uint64_t index, int npes)
+{
+    const net_model *n = net;
+    uint64_t r = index < n->nodes ? n->topo_ops->attach(n->topo, index).router : index - n->nodes;
+    return (int)(r * (uint64_t)npes / n->routers);
+}
+
+const net_network_ops net_packet_network = {
+    .name = NULL,
+    .section = "network",
+    .setup = packet_setup,
+    .destroy = packet_destroy,
+    .lp_type = packet_lp_type,
+    .map = packet_map,
+};

@@ -1,0 +1,388 @@
+/* gen.c — procedural trace sources: 3-D and 2-D stencils (halo exchange plus
+ * a recursive-doubling allreduce per iteration), allreduce (ring, recursive
+ * doubling), all-to-all (pairwise exchange) and a random layered DAG.
+ * Invariant: load(r) is a pure function of (spec, r) computed on demand, so a
+ * replay of any size needs no file and each LP builds only its own rank.
+ * Spec: "gen:KIND:key=value,..." (see docs/trace-format.md for keys). */
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "replay/readers/gen.h"
+#include "replay/readers/source.h"
+#include "warp_error.h"
+
+enum gen_kind { G_STENCIL3D, G_STENCIL2D, G_ALLREDUCE, G_ALLTOALL, G_RANDOM };
+
+typedef struct gen_param {
+    const char *key;
+    int64_t def, lo, hi;
+    const char *help;
+} gen_param;
+
+/* Keys per kind; the values live in gen_spec.v in the same order. */
+#define GEN_MAX_KEYS 10
+typedef struct gen_kind_desc {
+    const char *name;
+    enum gen_kind kind;
+    gen_param p[GEN_MAX_KEYS];
+} gen_kind_desc;
+
+#define BIG ((int64_t)1 << 40)
+static const gen_kind_desc kinds[] = {
+    {"stencil3d", G_STENCIL3D,
+     {{"px", 4, 1, 1 << 20, "ranks along x"}, {"py", 4, 1, 1 << 20, "ranks along y"},
+      {"pz", 4, 1, 1 << 20, "ranks along z"}, {"iters", 10, 1, 1 << 24, "iterations"},
+      {"bytes", 8192, 0, BIG, "halo message bytes"}, {"compute", 100000, 0, BIG, "compute ns per iteration"},
+      {"allreduce", 1, 0, 1, "1: allreduce after each halo exchange"},
+      {"reduce", 0, 0, BIG, "ns per allreduce combine step"}, {"arbytes", 8, 0, BIG, "allreduce bytes"}}},
+    {"stencil2d", G_STENCIL2D,
+     {{"px", 8, 1, 1 << 20, "ranks along x"}, {"py", 8, 1, 1 << 20, "ranks along y"},
+      {"iters", 10, 1, 1 << 24, "iterations"}, {"bytes", 8192, 0, BIG, "halo message bytes"},
+      {"compute", 100000, 0, BIG, "compute ns per iteration"},
+      {"allreduce", 0, 0, 1, "1: allreduce after each halo exchange"},
+      {"reduce", 0, 0, BIG, "ns per allreduce combine step"}, {"arbytes", 8, 0, BIG, "allreduce bytes"}}},
+    {"allreduce", G_ALLREDUCE,
+     {{"ranks", 16, 1, 1 << 30, "ranks"}, {"iters", 1, 1, 1 << 24, "repetitions"},
+      {"bytes", 1 << 20, 0, BIG, "vector bytes"}, {"ring", 0, 0, 1, "1: ring, 0: recursive doubling"},
+      {"reduce", 1000, 0, BIG, "ns per combine step"}}},
+    {"alltoall", G_ALLTOALL,
+     {{"ranks", 16, 1, 1 << 20, "ranks"}, {"iters", 1, 1, 1 << 24, "repetitions"},
+      {"bytes", 4096, 0, BIG, "bytes per pair"}, {"step", 0, 0, BIG, "ns per exchange step"}}},
+    {"random", G_RANDOM,
+     {{"ranks", 8, 1, 1 << 20, "ranks"}, {"layers", 20, 1, 1 << 20, "layers (tasks per rank)"},
+      {"seed", 1, 0, INT64_MAX, "seed"}, {"maxdur", 10000, 1, BIG, "max task ns"},
+      {"fanout", 50, 0, 100, "percent of tasks that send a message"},
+      {"bytes", 1024, 0, BIG, "message bytes"}}},
+};
+
+typedef struct gen_spec {
+    const gen_kind_desc *d;
+    int64_t v[GEN_MAX_KEYS];
+} gen_spec;
+
+static int64_t val(const gen_spec *g, const char *key)
+{
+    for (int i = 0; i < GEN_MAX_KEYS && g->d->p[i].key; i++)
+        if (!strcmp(g->d->p[i].key, key))
+            return g->v[i];
+    return 0; /* every caller names a key of its own kind */
+}
+
+static uint64_t mix(uint64_t x)
+{
+    x += 0x9e3779b97f4a7c15u;
+    x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9u;
+    x = (x ^ (x >> 27)) * 0x94d049bb133111ebu;
+    return x ^ (x >> 31);
+}
+
+static uint64_t hash3(uint64_t seed, uint64_t a, uint64_t b)
+{
+    return mix(mix(mix(seed) ^ a) ^ b);
+}
+
+/* ---- building blocks --------------------------------------------------------- */
+
+/* Adds a send task (after `after`, if any) and returns it. */
+static uint32_t send_task(replay_rank *r, uint32_t after, int32_t dst, uint64_t bytes, int32_t tag)
+{
+    uint32_t s = replay_add_task(r, 0, 0, 0, 0);
+    if (after != UINT32_MAX)
+        replay_add_dep(r, s, after, 0);
+    replay_add_msg(r, s, dst, bytes, tag);
+    return s;
+}
+
+/* Adds a receive task of dur ns triggered by (src, tag), after `after`. */
+static uint32_t recv_task(replay_rank *r, uint32_t after, int32_t src, int32_t tag, uint64_t dur)
+{
+    uint32_t t = replay_add_task(r, dur, REPLAY_TRIGGERED, src, tag);
+    if (after != UINT32_MAX)
+        replay_add_dep(r, t, after, 0);
+    return t;
+}
+
+/* Recursive-doubling allreduce among n ranks (n a power of two) after task
+ * `after`; round k exchanges with rank ^ 2^k using tag base + k. Returns the
+ * last task. */
+static uint32_t allreduce_recdbl(replay_rank *r, uint32_t after, int32_t n, uint64_t bytes,
+                                 uint64_t combine, int32_t base)
+{
+    uint32_t last = after;
+    for (int32_t k = 0; (1 << k) < n; k++) {
+        int32_t peer = r->rank ^ (1 << k);
+        uint32_t s = send_task(r, last, peer, bytes, base + k);
+        last = recv_task(r, s, peer, base + k, combine);
+    }
+    return last;
+}
+
+/* Ring allreduce (reduce-scatter then allgather): 2(n-1) steps, each sends
+ * bytes/n to the right and receives from the left; tags base + step. */
+static uint32_t allreduce_ring(replay_rank *r, uint32_t after, int32_t n, uint64_t bytes,
+                               uint64_t combine, int32_t base)
+{
+    uint32_t last = after;
+    int32_t right = (r->rank + 1) % n, left = (r->rank + n - 1) % n;
+    uint64_t chunk = (bytes + (uint64_t)n - 1) / (uint64_t)n;
+    for (int32_t s = 0; n > 1 && s < 2 * (n - 1); s++) {
+        uint32_t st = send_task(r, last, right, chunk, base + s);
+        last = recv_task(r, st, left, base + s, combine);
+    }
+    return last;
+}
+
+/* Halo exchange with the given neighbours; returns a task after all receives.
+ * Neighbour d sends with tag base + (d ^ 1): the direction seen from the
+ * receiver, so duplicate neighbours on small periodic grids stay distinct. */
+static uint32_t halo(replay_rank *r, uint32_t after, const int32_t *nb, int nnb, uint64_t bytes,
+                     int32_t base)
+{
+    uint32_t s = replay_add_task(r, 0, 0, 0, 0);
+    if (after != UINT32_MAX)
+        replay_add_dep(r, s, after, 0);
+    for (int d = 0; d < nnb; d++)
+        replay_add_msg(r, s, nb[d], bytes, base + (d ^ 1));
+    uint32_t join = UINT32_MAX, recvs[6];
+    for (int d = 0; d < nnb; d++)
+        recvs[d] = recv_task(r, s, nb[d], base + d, 0);
+    join = replay_add_task(r, 0, 0, 0, 0);
+    for (int d = 0; d < nnb; d++)
+        replay_add_dep(r, join, recvs[d], 0);
+    return join;
+}
+
+static int is_pow2(int64_t n)
+{
+    return n > 0 && (n & (n - 1)) == 0;
+}
+
+/* ---- kinds -------------------------------------------------------------------- */
+
+static void gen_stencil(const gen_spec *g, int32_t rank, replay_rank *r, int dims)
+{
+    int64_t px = val(g, "px"), py = val(g, "py"), pz = dims == 3 ? val(g, "pz") : 1;
+    int32_t n = (int32_t)(px * py * pz);
+    int32_t x = (int32_t)(rank % px), y = (int32_t)(rank / px % py), z = (int32_t)(rank / (px * py));
+    int32_t nb[6];
+    int nnb = 0;
+    int64_t c[3] = {x, y, z}, p[3] = {px, py, pz};
+    for (int d = 0; d < dims; d++)
+        for (int s = -1; s <= 1; s += 2) {
+            int64_t cc[3] = {c[0], c[1], c[2]};
+            cc[d] = (cc[d] + s + p[d]) % p[d];
+            nb[nnb++] = (int32_t)(cc[0] + px * (cc[1] + py * cc[2]));
+        }
+    uint32_t last = UINT32_MAX;
+    for (int64_t it = 0; it < val(g, "iters"); it++) {
+        int32_t base = (int32_t)(it * 64);
+        uint32_t comp = replay_add_task(r, (uint64_t)val(g, "compute"), 0, 0, 0);
+        if (last != UINT32_MAX)
+            replay_add_dep(r, comp, last, 0);
+        last = halo(r, comp, nb, nnb, (uint64_t)val(g, "bytes"), base);
+        if (val(g, "allreduce"))
+            last = allreduce_recdbl(r, last, n, (uint64_t)val(g, "arbytes"), (uint64_t)val(g, "reduce"),
+                                    base + 16);
+    }
+}
+
+static void gen_allreduce(const gen_spec *g, int32_t rank, replay_rank *r)
+{
+    int32_t n = (int32_t)val(g, "ranks");
+    uint32_t last = UINT32_MAX;
+    (void)rank;
+    for (int64_t it = 0; it < val(g, "iters"); it++) {
+        int32_t base = (int32_t)(it * (2 * (int64_t)n + 64));
+        uint32_t start = replay_add_task(r, 0, 0, 0, 0);
+        if (last != UINT32_MAX)
+            replay_add_dep(r, start, last, 0);
+        last = val(g, "ring") ? allreduce_ring(r, start, n, (uint64_t)val(g, "bytes"), (uint64_t)val(g, "reduce"), base)
+                              : allreduce_recdbl(r, start, n, (uint64_t)val(g, "bytes"), (uint64_t)val(g, "reduce"), base);
+    }
+}
+
+static void gen_alltoall(const gen_spec *g, int32_t rank, replay_rank *r)
+{
+    int32_t n = (int32_t)val(g, "ranks");
+    uint32_t last = UINT32_MAX;
+    for (int64_t it = 0; it < val(g, "iters"); it++) {
+        int32_t base = (int32_t)(it * (int64_t)n);
+        uint32_t start = replay_add_task(r, 0, 0, 0, 0);
+        if (last != UINT32_MAX)
+            replay_add_dep(r, start, last, 0);
+        last = start;
+        for (int32_t k = 1; k < n; k++) {
+            uint32_t s = send_task(r, last, (rank + k) % n, (uint64_t)val(g, "bytes"), base + k);
+            last = recv_task(r, s, (rank + n - k) % n, base + k, (uint64_t)val(g, "step"));
+        }
+    }
+}
+
+/* Layer l of rank a sends to rank dst(a, l) at layer l + 1 when chosen. */
+static int random_sends(const gen_spec *g, int32_t a, int64_t l, int32_t *dst)
+{
+    int64_t n = val(g, "ranks");
+    uint64_t h = hash3((uint64_t)val(g, "seed"), (uint64_t)a, (uint64_t)l);
+    if (n < 2 || l + 1 >= val(g, "layers") || (int64_t)(h % 100) >= val(g, "fanout"))
+        return 0;
+    *dst = (int32_t)((a + 1 + (int64_t)((h >> 8) % (uint64_t)(n - 1))) % n);
+    return 1;
+}
+
+static void gen_random(const gen_spec *g, int32_t rank, replay_rank *r)
+{
+    int64_t n = val(g, "ranks"), layers = val(g, "layers");
+    uint64_t seed = (uint64_t)val(g, "seed");
+    uint32_t *layer_task = warp_xcalloc((size_t)layers, sizeof *layer_task);
+    for (int64_t l = 0; l < layers; l++) {
+        uint64_t h = hash3(seed ^ 0x5bd1e995u, (uint64_t)rank, (uint64_t)l);
+        /* receives of messages sent to this rank by layer l - 1 */
+        uint32_t nrecv = 0, first_recv = r->ntasks;
+        for (int32_t a = 0; l > 0 && a < n; a++) {
+            int32_t d;
+            if (random_sends(g, a, l - 1, &d) && d == rank) {
+                recv_task(r, l > 1 ? layer_task[l - 2] : UINT32_MAX, a, (int32_t)(l - 1), 0);
+                nrecv++;
+            }
+        }
+        uint32_t t = replay_add_task(r, 1 + h % (uint64_t)val(g, "maxdur"), 0, 0, 0);
+        layer_task[l] = t;
+        if (l > 0)
+            replay_add_dep(r, t, layer_task[l - 1], 0);
+        if (l > 1 && (h >> 20) % 3 == 0) /* an extra, redundant edge further back */
+            replay_add_dep(r, t, layer_task[(h >> 24) % (uint64_t)(l - 1)], 0);
+        for (uint32_t k = 0; k < nrecv; k++)
+            replay_add_dep(r, t, first_recv + k, 0);
+        int32_t d;
+        if (random_sends(g, rank, l, &d))
+            replay_add_msg(r, t, d, (uint64_t)val(g, "bytes"), (int32_t)l);
+    }
+    free(layer_task);
+}
+
+/* ---- source --------------------------------------------------------------------- */
+
+static int gen_load(replay_source *s, int32_t rank, replay_rank *out, replay_err *err)
+{
+    const gen_spec *g = s->impl;
+    replay_rank_begin(out, rank);
+    switch (g->d->kind) {
+    case G_STENCIL3D: gen_stencil(g, rank, out, 3); break;
+    case G_STENCIL2D: gen_stencil(g, rank, out, 2); break;
+    case G_ALLREDUCE: gen_allreduce(g, rank, out); break;
+    case G_ALLTOALL: gen_alltoall(g, rank, out); break;
+    case G_RANDOM: gen_random(g, rank, out); break;
+    }
+    if (replay_rank_end(out, s->path, err)) {
+        replay_rank_free(out);
+        return -1;
+    }
+    return 0;
+}
+
+static void gen_close(replay_source *s)
+{
+    free(s->impl);
+}
+
+static const replay_source_ops gen_ops = {"gen", gen_load, gen_close};
+
+static int64_t nranks_of(const gen_spec *g)
+{
+    switch (g->d->kind) {
+    case G_STENCIL3D: return val(g, "px") * val(g, "py") * val(g, "pz");
+    case G_STENCIL2D: return val(g, "px") * val(g, "py");
+    default: return val(g, "ranks");
+    }
+}
+
+int replay_gen_open(const char *spec, const replay_opts *o, replay_source **out, replay_err *err)
+{
+    const char *p = strncmp(spec, "gen:", 4) == 0 ? spec + 4 : spec;
+    size_t klen = strcspn(p, ":");
+    gen_spec *g = warp_xcalloc(1, sizeof *g);
+    for (size_t i = 0; i < sizeof kinds / sizeof kinds[0]; i++)
+        if (strlen(kinds[i].name) == klen && !strncmp(kinds[i].name, p, klen))
+            g->d = &kinds[i];
+    if (!g->d) {
+        free(g);
+        return replay_errf(err, "%s: unknown generator '%.*s'; use stencil3d, stencil2d, allreduce, "
+                           "alltoall or random", spec, (int)klen, p);
+    }
+    for (int i = 0; i < GEN_MAX_KEYS && g->d->p[i].key; i++)
+        g->v[i] = g->d->p[i].def;
+    p += klen;
+    if (*p == ':')
+        p++;
+    while (*p) {
+        size_t len = strcspn(p, ",");
+        const char *eq = memchr(p, '=', len);
+        int found = 0;
+        for (int i = 0; eq && i < GEN_MAX_KEYS && g->d->p[i].key; i++) {
+            const gen_param *q = &g->d->p[i];
+            if (strlen(q->key) != (size_t)(eq - p) || strncmp(q->key, p, (size_t)(eq - p)))
+                continue;
+            char *end;
+            errno = 0;
+            long long v = strtoll(eq + 1, &end, 10);
+            if (end == eq + 1 || end != p + len || errno == ERANGE || v < q->lo || v > q->hi) {
+                free(g);
+                return replay_errf(err, "%s: %s = '%.*s' is invalid; give an integer in %" PRId64
+                                   "..%" PRId64 " (%s)", spec, q->key, (int)(p + len - eq - 1), eq + 1,
+                                   q->lo, q->hi, q->help);
+            }
+            g->v[i] = v;
+            found = 1;
+        }
+        if (!found) {
+            char known[256] = "";
+            for (int i = 0; i < GEN_MAX_KEYS && g->d->p[i].key; i++)
+                snprintf(known + strlen(known), sizeof known - strlen(known), "%s%s", i ? ", " : "",
+                         g->d->p[i].key);
+            replay_errf(err, "%s: unknown or malformed parameter '%.*s' for %s; known keys: %s", spec,
+                        (int)len, p, g->d->name, known);
+            free(g);
+            return -1;
+        }
+        p += len;
+        if (*p == ',')
+            p++;
+    }
+    int64_t n = nranks_of(g);
+    if (n < 1 || n > INT32_MAX) {
+        free(g);
+        return replay_errf(err, "%s: %" PRId64 " ranks is out of range (1..2^31-1)", spec, n);
+    }
+    int needs_pow2 = (g->d->kind == G_STENCIL3D || g->d->kind == G_STENCIL2D) ? val(g, "allreduce") != 0
+                     : g->d->kind == G_ALLREDUCE ? !val(g, "ring") : 0;
+    if (needs_pow2 && !is_pow2(n)) {
+        free(g);
+        return replay_errf(err, "%s: recursive doubling needs a power-of-two rank count, not %" PRId64
+                           "; change the sizes, use ring=1, or allreduce=0", spec, n);
+    }
+    int64_t tags = g->d->kind == G_ALLREDUCE ? val(g, "iters") * (2 * n + 64)
+                 : g->d->kind == G_ALLTOALL ? val(g, "iters") * n : 0;
+    if (tags > INT32_MAX) {
+        free(g);
+        return replay_errf(err, "%s: iters x ranks too large for 32-bit message tags; "
+                           "use fewer iterations", spec);
+    }
+    *out = replay_source_new(&gen_ops, spec, o, (int32_t)n, g);
+    return 0;
+}
+
+const char *replay_gen_help(void)
+{
+    return "generators (gen:KIND:key=value,...):\n"
+           "  stencil3d px py pz iters bytes compute allreduce reduce arbytes\n"
+           "  stencil2d px py iters bytes compute allreduce reduce arbytes\n"
+           "  allreduce ranks iters bytes ring reduce\n"
+           "  alltoall  ranks iters bytes step\n"
+           "  random    ranks layers seed maxdur fanout bytes\n";
+}

@@ -1,0 +1,4 @@
+# tests/golden/local.mk — recorded digests and figures of every shipped run
+# file and of PHOLD: behaviour must not change unnoticed.
+TESTS += tests/golden/test_golden.sh
+EXTRA_DIST += tests/golden/test_golden.sh

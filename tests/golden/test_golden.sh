@@ -1,0 +1,178 @@
+#!/bin/sh
+# test_golden.sh — every shipped run file (examples/configs/*.ini) and PHOLD
+# give the committed digests and summary figures recorded below. A refactor
+# that means to change no behaviour must leave every line as it is; change a
+# recorded value only in a commit that says why the model changed (print the
+# current values with GOLDEN_PRINT=1 sh tests/golden/test_golden.sh).
+# Runs are sequential at short end times; the small ones also run on 2 ranks
+# (optimistic), which must commit the same digest and figures. The largest
+# networks are checked by their --describe lines (size, links, memory).
+set -u
+W="${top_builddir:-.}/tools/warpnet/warpnet"
+P="${top_builddir:-.}/examples/phold/phold"
+C="${top_srcdir:-.}/examples/configs"
+TRACES="${top_srcdir:-.}/../shared/traces"
+[ -x "$W" ] && [ -x "$P" ] || { echo "SKIP: warpnet or phold not built"; exit 77; }
+TMP=$(mktemp -d "${TMPDIR:-/tmp}/warpnet-golden.XXXXXX")
+trap 'rm -rf "$TMP"' EXIT
+fail=0
+print=${GOLDEN_PRINT:-}
+shipped=$(cd "$C" && ls *.ini)
+covered=""
+
+# figures DIR: digest, committed events, injected/delivered packets, delivered
+# messages, mean packet latency and last delivery (ns) from summary.json.
+figures() {
+    j="$1/summary.json"
+    printf '%s %s %s %s %s %.9g %.9g\n' \
+        "$(sed -n 's/.*"committed_digest": "\([0-9a-f]*\)".*/\1/p' "$j")" \
+        "$(sed -n 's/.*"committed_digest": "[0-9a-f]*", "committed": \([0-9]*\),.*/\1/p' "$j")" \
+        "$(sed -n 's/.*"injected_packets": \([0-9]*\),.*/\1/p' "$j")" \
+        "$(sed -n 's/.*"delivered_packets": \([0-9]*\),.*/\1/p' "$j")" \
+        "$(sed -n 's/.*"delivered_messages": \([0-9]*\),.*/\1/p' "$j")" \
+        "$(sed -n 's/.*"packet_latency_ns": {"mean": \([-0-9.eE+]*\),.*/\1/p' "$j")" \
+        "$(sed -n 's/.*"last_delivery_ns": \([-0-9.eE+]*\),.*/\1/p' "$j")"
+}
+
+# run NAME NP ARGS...: warpnet on NP processes (1: no mpiexec); prints the figures.
+run() {
+    name=$1 np=$2; shift 2
+    out="$TMP/$name.$np"
+    if [ "$np" = 1 ]; then
+        timeout 120 "$W" --quiet --synch=seq "$@" --out="$out" > "$TMP/log" 2>&1
+    else
+        timeout 120 ${MPIEXEC:-mpiexec} -n "$np" "$W" --quiet --synch=opt "$@" --out="$out" \
+            > "$TMP/log" 2>&1
+    fi || { echo "FAIL $name on $np: warpnet exits $?"; tail -5 "$TMP/log"; fail=1; return 1; }
+    figures "$out"
+}
+
+# golden CONFIG.ini NP2 "ARGS" DIGEST COMMITTED INJ DELIV MSGS LAT LAST: one
+# run file at the given options; NP2 = 2 also runs it on two processes.
+golden() {
+    ini=$1 np2=$2 args=$3; shift 3
+    want="$*"
+    covered="$covered $ini"
+    # shellcheck disable=SC2086
+    file="$C/$ini"
+    case $ini in /*) file=$ini ;; esac
+    got=$(run "$(basename "$ini")" 1 "$file" $args) || return
+    if [ -n "$print" ]; then
+        echo "golden $ini $np2 \"$args\" $got"; return
+    fi
+    [ "$got" = "$want" ] && echo "ok   $ini $args" ||
+        { echo "FAIL $ini $args"; echo "     got  $got"; echo "     want $want"; fail=1; }
+    [ "$np2" = 2 ] && [ -n "${MPIEXEC:-}" ] || return 0
+    # shellcheck disable=SC2086
+    got2=$(run "$(basename "$ini")" 2 "$file" $args) || return
+    [ "$got2" = "$want" ] && echo "ok   $ini $args on 2 ranks" ||
+        { echo "FAIL $ini $args on 2 ranks"; echo "     got  $got2"; echo "     want $want"; fail=1; }
+}
+
+# described CONFIG.ini: a network too large to run here; its --describe
+# lines must equal the recorded ones (read from stdin).
+described() {
+    ini=$1
+    covered="$covered $ini"
+    timeout 60 "$W" --describe "$C/$ini" > "$TMP/describe" 2>&1 || {
+        echo "FAIL $ini --describe exits $?"; cat "$TMP/describe"; fail=1; return; }
+    if [ -n "$print" ]; then
+        echo "described $ini <<'EOF'"; cat "$TMP/describe"; echo "EOF"; cat > /dev/null; return
+    fi
+    if cmp -s "$TMP/describe" -; then echo "ok   $ini --describe"; else
+        echo "FAIL $ini --describe differs from the recorded lines:"; cat "$TMP/describe"; fail=1; fi
+}
+
+# phold NP DIGEST COMMITTED ARGS...: PHOLD's digest and committed count.
+phold() {
+    np=$1 want="$2 $3"; shift 3
+    if [ "$np" = 1 ]; then
+        timeout 60 "$P" --synch=seq "$@" > "$TMP/phold" 2>&1
+    else
+        timeout 60 ${MPIEXEC:-mpiexec} -n "$np" "$P" --synch=opt "$@" > "$TMP/phold" 2>&1
+    fi || { echo "FAIL phold $* on $np: exits $?"; tail -5 "$TMP/phold"; fail=1; return; }
+    got="$(sed -n 's/.*committed digest: //p' "$TMP/phold") $(sed -n \
+        's/^ *committed events  *\([0-9,]*\)$/\1/p' "$TMP/phold" | tr -d ,)"
+    if [ -n "$print" ]; then echo "phold $np $got $*"; return; fi
+    [ "$got" = "$want" ] && echo "ok   phold $* on $np" ||
+        { echo "FAIL phold $* on $np: got $got, want $want"; fail=1; }
+}
+
+golden fattree-8p3l.ini 2 "--end=2us --workload.warmup=0ns" 1fff91830c370b03 26397 2647 1266 267 914.75606 1997.80056
+golden fattree-8p3l-codes.ini 1 "--end=2us" 5cad7782f4ea3579 36719 3076 1467 1467 977.20165 1999.78541
+golden fattree-32p3l.ini 1 "--end=1us --workload.warmup=0ns" fe0cd4194a3df58b 483979 59028 4534 4534 863.494136 999.994843
+golden loggp-64.ini 2 "--end=100us" 15c7fd2bd9170da1 1600 320 320 320 4000 84000
+golden simplenet-64.ini 2 "--end=20us --workload.warmup=0ns" 2301f4d82b982134 6030 1242 1163 1163 1474.21478 20201.2417
+golden slimfly-q5.ini 2 "--end=2us --workload.warmup=0ns" 995ab219517ec25f 76296 7242 5312 5312 520.43587 1999.86996
+golden slimfly-q13.ini 1 "--end=2us --workload.warmup=0ns" c382ea82ae3c28b8 288920 29796 22175 22175 513.767846 1999.99883
+golden torus-8x8x8.ini 2 "--end=2us --workload.warmup=0ns" c076131a3294ac25 295216 24111 8740 1949 1095.58322 1999.90852
+golden torus-16x16x16.ini 1 "--end=1us --workload.warmup=0ns" ed5598293d61a019 127444 18849 105 22 700.399991 997.52781
+if [ -d "$TRACES/bigsim-jacobi2d-32" ]; then
+    # Replay over LogGOPS with an eager limit below the trace's larger
+    # messages: their rendezvous stalls the halo exchange after 510 of 5616
+    # tasks, which shows that replay reads the network's eager limit.
+    printf '[engine]\nend = 1s\n[network]\ntopology = loggp\n[loggp]\nnodes = 32\nS = 256B\n' \
+        > "$TMP/replay-loggp.ini"
+    printf '[workload]\ntype = replay\n[job.0]\ntrace = %s\n' "$TRACES/bigsim-jacobi2d-32" \
+        >> "$TMP/replay-loggp.ini"
+    golden "$TMP/replay-loggp.ini" 2 "" 433cbcbcb2a5f781 887 78 78 78 4007.10256 34919
+    golden replay-jacobi-torus.ini 2 "--job.0.trace=$TRACES/bigsim-jacobi2d-32" 18c5dbcf59c91166 17636 1680 1680 1008 366.219433 47750
+else
+    echo "skip replay-jacobi-torus.ini: $TRACES is absent"; covered="$covered replay-jacobi-torus.ini"
+fi
+# The Dimemas test stencil (16 tasks, rendezvous halos, collectives) on a fat-tree.
+golden replay-dimemas-fattree.ini 2 "--job.0.trace=${top_srcdir:-.}/tests/replay/dimemas/stencil.dim" ceceee1d272a874f 286844 20277 20277 498 20305.5635 202264.8
+described fattree-128p3l.ini <<'EOF'
+topology: fattree
+nodes: 524288
+routers: 20480
+links: 1048576
+radix: 128
+ranks: 524288
+vcs: 1
+injection_bandwidth_GBps: 12.5
+router_links_GBps: 12.5 x 1048576
+terminal_links_GBps: 12.5 x 524288
+memory_state_bytes: 1711440440 (1632.2 MiB, 3264 bytes per node; LP states, outputs, tables)
+memory_bound_bytes: 5989630520 (5712.2 MiB, 11424 bytes per node; every buffer full of events)
+EOF
+described slimfly-q37.ini <<'EOF'
+topology: slimfly
+nodes: 73926
+routers: 2738
+links: 75295
+radix: 82
+ranks: 73926
+vcs: 2
+injection_bandwidth_GBps: 12.5
+router_links_GBps: 12.5 x 75295
+terminal_links_GBps: 12.5 x 73926
+memory_state_bytes: 222947908 (212.6 MiB, 3016 bytes per node; LP states, outputs, tables)
+memory_bound_bytes: 21416382148 (20424.3 MiB, 289700 bytes per node; every buffer full of events)
+EOF
+described torus-32k-codes.ini <<'EOF'
+topology: torus
+nodes: 32768
+routers: 32768
+links: 98304
+radix: 7
+ranks: 32768
+vcs: 2
+injection_bandwidth_GBps: 2.14748
+router_links_GBps: 2.14748 x 98304
+terminal_links_GBps: 2.14748 x 32768
+memory_state_bytes: 123732272 (118.0 MiB, 3776 bytes per node; LP states, outputs, tables)
+memory_bound_bytes: 1146093872 (1093.0 MiB, 34976 bytes per node; every buffer full of events)
+EOF
+phold 1 8b1f73df7e39e90c 6336 --total-lps=64 --end=100 --seed=1
+phold 1 e3646663e1b76baa 12544 --total-lps=256 --end=50 --seed=7 --remote=0.5
+if [ -n "${MPIEXEC:-}" ]; then
+    phold 2 8b1f73df7e39e90c 6336 --total-lps=64 --end=100 --seed=1
+    phold 2 e3646663e1b76baa 12544 --total-lps=256 --end=50 --seed=7 --remote=0.5
+fi
+
+# Every shipped run file is covered: a new one needs its line above.
+for f in $shipped; do
+    case " $covered " in *" $f "*) ;; *) echo "FAIL $f is shipped but has no golden line"; fail=1 ;; esac
+done
+exit $fail
