@@ -7,6 +7,7 @@ include models/catalog/local.mk
 include models/torus/local.mk
 include models/fattree/local.mk
 include models/slimfly/local.mk
+include models/dragonfly/local.mk
 include models/simple/local.mk
 include models/traffic/local.mk
 include models/replay/local.mk

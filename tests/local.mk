@@ -10,6 +10,7 @@ include tests/net/local.mk
 include tests/torus/local.mk
 include tests/fattree/local.mk
 include tests/slimfly/local.mk
+include tests/dragonfly/local.mk
 include tests/simple/local.mk
 include tests/replay/local.mk
 include tests/report/local.mk

@@ -3,6 +3,7 @@
  * The one file that knows them all: adding a model adds one line here (and
  * its folder's local.mk to models/local.mk). Read by the warpnet driver. */
 #include "catalog/catalog.h"
+#include "dragonfly/dragonfly.h"
 #include "fattree/fattree_topo.h"
 #include "replay/workload.h"
 #include "simple/simple.h"
@@ -15,6 +16,7 @@ static const net_topology_ops *const topologies[] = {
     &torus_topology,
     &fattree_topology,
     &slimfly_topology,
+    &dragonfly_topology,
     NULL,
 };
 

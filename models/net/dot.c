@@ -14,6 +14,8 @@ void net_describe(const net_model *n, FILE *f)
     fprintf(f, "routers: %llu\n", (unsigned long long)n->routers);
     fprintf(f, "links: %llu\n", (unsigned long long)links);
     fprintf(f, "radix: %d\n", (int)n->max_radix);
+    if (n->topo_ops && n->topo_ops->describe)
+        n->topo_ops->describe(n->topo, f);
     fprintf(f, "ranks: %llu\n", (unsigned long long)n->ranks);
     if (n->routers) {
         fprintf(f, "vcs: %d\n", (int)n->vcs);
@@ -33,6 +35,13 @@ void net_describe(const net_model *n, FILE *f)
         state += (double)n->routers * (n->router_type.state_size + n->router_type.out_size);
         double pkts_per_vc = (double)(n->params.vc_buffer / n->params.packet_size);
         events += (double)n->routers * n->max_radix * (n->vcs * pkts_per_vc + 2);
+        if (n->topo_ops->vc_buffer) { /* buffers differ by port: count them all */
+            events -= (double)n->routers * n->max_radix * n->vcs * pkts_per_vc;
+            for (uint64_t r = 0; r < n->routers; r++)
+                for (int32_t p = 0; p < n->topo_ops->radix(n->topo, r); p++)
+                    events += (double)n->vcs *
+                              (double)(net_input_buffer(n, r, p) / n->params.packet_size);
+        }
     }
     double desc = (double)(n->topo_ops && n->topo_ops->mem_bytes ? n->topo_ops->mem_bytes(n->topo) : 0) +
                   (double)n->ranks * 8 + (double)n->nodes * 8;

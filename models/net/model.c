@@ -275,8 +275,8 @@ const net_topology_ops *net_topology(const net_model *n, const void **topo)
 
 const char *net_event_name(const void *msg)
 {
-    static const char *const names[] = {"?",         "send",  "packet",  "credit", "port-free",
-                                        "ready",     "deliver", "arrive", "sent"};
+    static const char *const names[] = {"?",     "send",    "packet", "credit", "port-free",
+                                        "ready", "deliver", "arrive", "sent",   "status"};
     const net_event *e = msg;
     return e->kind < sizeof names / sizeof names[0] ? names[e->kind] : "workload";
 }

@@ -31,6 +31,7 @@ typedef enum net_ev_kind {
     NET_EV_DELIVER,    /* analytic networks: a message reaches the receiving NIC */
     NET_EV_ARRIVE,     /* terminal -> destination workload: whole message arrived */
     NET_EV_SENT,       /* terminal -> source workload: last packet left the NIC */
+    NET_EV_STATUS,     /* router -> router: a watched port's occupancy (topology.h) */
     NET_EV_WORKLOAD = 64,
 } net_ev_kind;
 
@@ -67,6 +68,13 @@ typedef struct net_credit {
     uint32_t bytes;
 } net_credit;
 
+/* NET_EV_STATUS: the new occupancy of the port in the receiver's view slot. */
+typedef struct net_status {
+    int32_t slot;
+    uint32_t pad;
+    uint64_t bytes;
+} net_status;
+
 /* Written by a router's forward handler for its commit handler: the packet
  * this event sent onward, if any (for --sample occupancy). */
 typedef struct net_departure {
@@ -86,6 +94,7 @@ typedef struct net_event {
     union {
         net_packet pkt;
         net_credit credit;
+        net_status status;
         net_message msg;
         uint8_t user[NET_USER_MAX];
     } u;

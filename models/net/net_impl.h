@@ -25,6 +25,7 @@ struct net_model {
     void *topo;
     uint64_t routers;
     int32_t vcs, max_radix;
+    int32_t view_slots;       /* remote-occupancy slots per router (topology.h) */
     uint64_t *rank_term;      /* rank -> terminal */
     int64_t *term_rank;       /* terminal -> rank, -1 when no rank is placed there */
     const warp_ctx *engine;   /* the engine the run is built for */
@@ -53,5 +54,13 @@ void net_terminal_type(net_model *n, warp_lp_type *t);
 void net_router_type(net_model *n, warp_lp_type *t);
 /* Reads [network] sample for a network with a fabric (model.c). */
 void net_sampling_read(warp_ini *ini, net_model *n);
+
+/* Bytes of input buffer per VC at port `port` of router r: the topology's
+ * vc_buffer hook, or [network] vc_buffer. */
+uint64_t net_input_buffer(const net_model *n, uint64_t router, int32_t port);
+/* The same for the input buffer at the far end of output port `port` of
+ * router r (what that port's credits count); 0 when it leads to a terminal
+ * or nowhere. */
+uint64_t net_downstream_buffer(const net_model *n, uint64_t router, int32_t port);
 
 #endif

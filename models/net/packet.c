@@ -53,6 +53,9 @@ static void *packet_setup(warp_ini *ini, net_model *n)
         warp_fatal(WARP_EXIT_USAGE, "topology %s asks for %d VCs; at most %d are supported",
                    n->topo_ops->name, (int)n->vcs, NET_MAX_VCS);
     read_buffers(ini, &n->params, n->vcs);
+    n->view_slots = n->topo_ops->view_slots && n->topo_ops->watchers
+                        ? n->topo_ops->view_slots(n->topo)
+                        : 0;
     net_attach a = n->topo_ops->attach(n->topo, 0);
     net_declare(n, n->topo_ops->nodes(n->topo), n->routers,
                 n->topo_ops->peer(n->topo, a.router, a.port).bandwidth);
@@ -80,6 +83,18 @@ static int packet_map(const void *net, uint64_t index, int npes)
     const net_model *n = net;
     uint64_t r = index < n->nodes ? n->topo_ops->attach(n->topo, index).router : index - n->nodes;
     return (int)(r * (uint64_t)npes / n->routers);
+}
+
+uint64_t net_input_buffer(const net_model *n, uint64_t router, int32_t port)
+{
+    uint64_t b = n->topo_ops->vc_buffer ? n->topo_ops->vc_buffer(n->topo, router, port) : 0;
+    return b ? b : n->params.vc_buffer;
+}
+
+uint64_t net_downstream_buffer(const net_model *n, uint64_t router, int32_t port)
+{
+    net_peer q = n->topo_ops->peer(n->topo, router, port);
+    return q.kind == NET_PEER_ROUTER ? net_input_buffer(n, q.id, q.port) : 0;
 }
 
 const net_network_ops net_packet_network = {

@@ -4,7 +4,9 @@
  * Arbitration: an output port serves its VCs round-robin, starting after the
  * VC it served last; within one VC packets leave in the order they arrived
  * (FIFO over all input ports). A packet holds its input buffer space until
- * its tail has left, then a credit travels back over the input link.
+ * its tail has left, then a credit travels back over the input link. For
+ * topologies that route on remote information, a watched port's occupancy
+ * goes to its watchers whenever it changes (status events).
  * Invariant: every state write is logged with warp_save (no reverse
  * handler); statistics are written only by commit. Built by model.c. */
 #include <assert.h>
@@ -33,7 +35,8 @@ typedef struct rport {
 } rport;
 
 /* State layout: header, then max_radix rport, then max_radix*vcs fifo, then
- * max_radix*vcs credits (bytes free downstream). */
+ * max_radix*vcs credits (bytes free downstream), then view_slots remote
+ * occupancies. */
 typedef struct router_state {
     uint64_t queued_pkts;
 } router_state;
@@ -43,6 +46,7 @@ typedef struct rview {
     rport *ports;
     net_fifo *q;
     int64_t *credits;
+    uint64_t *view;
     int32_t vcs;
 } rview;
 
@@ -53,6 +57,7 @@ static rview view(const net_model *n, void *state)
     v.ports = (rport *)((char *)state + sizeof(router_state));
     v.q = (net_fifo *)(v.ports + n->max_radix);
     v.credits = (int64_t *)(v.q + (size_t)n->max_radix * n->vcs);
+    v.view = (uint64_t *)(v.credits + (size_t)n->max_radix * n->vcs);
     v.vcs = n->vcs;
     return v;
 }
@@ -61,7 +66,7 @@ static size_t router_state_size(const net_model *n)
 {
     size_t pv = (size_t)n->max_radix * n->vcs;
     return sizeof(router_state) + n->max_radix * sizeof(rport) + pv * sizeof(net_fifo) +
-           pv * sizeof(int64_t);
+           pv * sizeof(int64_t) + (size_t)n->view_slots * sizeof(uint64_t);
 }
 
 /* The router's state pointer is handed to routing functions as opaque; the
@@ -69,19 +74,57 @@ static size_t router_state_size(const net_model *n)
 typedef struct occ_ctx {
     const net_model *n;
     void *state;
+    uint64_t router;
 } occ_ctx;
+
+/* Occupancy of output port `port` (see topology.h) of the router whose
+ * state is v. */
+static uint64_t occupancy(const net_model *n, const rview *v, uint64_t router, int32_t port)
+{
+    int64_t cap = (int64_t)net_downstream_buffer(n, router, port);
+    uint64_t occ = v->ports[port].queued_bytes;
+    for (int32_t vc = 0; vc < v->vcs; vc++) {
+        int64_t used = cap - v->credits[port * v->vcs + vc];
+        if (used > 0)
+            occ += (uint64_t)used;
+    }
+    return occ;
+}
 
 uint64_t net_port_occupancy(const void *router_state_ctx, int32_t port)
 {
     const occ_ctx *c = router_state_ctx;
     rview v = view(c->n, c->state);
-    uint64_t occ = v.ports[port].queued_bytes;
-    for (int32_t vc = 0; vc < v.vcs; vc++) {
-        int64_t used = (int64_t)c->n->params.vc_buffer - v.credits[port * v.vcs + vc];
-        if (used > 0)
-            occ += (uint64_t)used;
+    return occupancy(c->n, &v, c->router, port);
+}
+
+uint64_t net_view_occupancy(const void *router_state_ctx, int32_t slot)
+{
+    const occ_ctx *c = router_state_ctx;
+    assert(slot >= 0 && slot < c->n->view_slots && "net_view_occupancy: slot below view_slots()");
+    return view(c->n, c->state).view[slot];
+}
+
+/* Tells the watchers of `port` (if any) its occupancy after a change. */
+static void report_status(warp_lp *lp, const net_model *n, const rview *v, uint64_t router,
+                          int32_t port)
+{
+    if (n->view_slots == 0)
+        return;
+    net_watcher w[NET_MAX_WATCHERS];
+    int32_t k = n->topo_ops->watchers(n->topo, router, port, w, NET_MAX_WATCHERS);
+    assert(k >= 0 && k <= NET_MAX_WATCHERS && "topology watchers() fits NET_MAX_WATCHERS");
+    if (k == 0)
+        return;
+    uint64_t occ = occupancy(n, v, router, port);
+    for (int32_t i = 0; i < k; i++) {
+        assert(w[i].slot >= 0 && w[i].slot < n->view_slots && w[i].delay >= 0 &&
+               "topology watchers() name a view slot and a delay >= 0");
+        net_event *e = warp_event_new(lp, net_router_lp(n, w[i].router), w[i].delay);
+        e->kind = NET_EV_STATUS;
+        e->u.status = (net_status){.slot = w[i].slot, .bytes = occ};
+        warp_event_send(lp, e);
     }
-    return occ;
 }
 
 static void send_credit(warp_lp *lp, const net_model *n, uint64_t router, const rnode *x,
@@ -180,7 +223,7 @@ static void arrive(warp_lp *lp, const net_model *n, rview *v, void *state, const
                    warp_bits *bits, net_departure *dep)
 {
     uint64_t router = warp_lp_id(lp) - n->nodes;
-    occ_ctx occ = {n, state};
+    occ_ctx occ = {n, state, router};
     net_route_in in = {.router = router,
                        .in_port = p->in_port,
                        .in_vc = p->vc,
@@ -227,6 +270,7 @@ static void arrive(warp_lp *lp, const net_model *n, rview *v, void *state, const
     uint64_t q = out_pt->queued_bytes < (UINT64_C(1) << QBITS) ? out_pt->queued_bytes
                                                                : (UINT64_C(1) << QBITS) - 1;
     bits->b = (uint64_t)r.port << QBITS | q;
+    report_status(lp, n, v, router, r.port);
     try_send(lp, n, v, r.port, dep);
 }
 
@@ -235,8 +279,13 @@ static void router_init(warp_lp *lp, void *state)
     const net_model *n = warp_model_arg(lp);
     memset(state, 0, router_state_size(n));
     rview v = view(n, state);
-    for (int32_t i = 0; i < n->max_radix * n->vcs; i++)
-        v.credits[i] = (int64_t)n->params.vc_buffer;
+    uint64_t router = warp_lp_id(lp) - n->nodes;
+    int32_t radix = n->topo_ops->radix(n->topo, router);
+    for (int32_t p = 0; p < radix; p++) {
+        int64_t b = (int64_t)net_downstream_buffer(n, router, p);
+        for (int32_t vc = 0; vc < n->vcs; vc++)
+            v.credits[p * n->vcs + vc] = b;
+    }
 }
 
 static void router_forward(warp_lp *lp, void *state, void *msg, warp_bits *bits)
@@ -253,7 +302,14 @@ static void router_forward(warp_lp *lp, void *state, void *msg, warp_bits *bits)
         int64_t *cr = &v.credits[e->u.credit.port * v.vcs + e->u.credit.vc];
         warp_save(lp, cr, sizeof *cr);
         *cr += e->u.credit.bytes;
+        report_status(lp, n, &v, warp_lp_id(lp) - n->nodes, e->u.credit.port);
         try_send(lp, n, &v, e->u.credit.port, &e->dep);
+        break;
+    }
+    case NET_EV_STATUS: {
+        uint64_t *slot = &v.view[e->u.status.slot];
+        warp_save(lp, slot, sizeof *slot);
+        *slot = e->u.status.bytes;
         break;
     }
     case NET_EV_PORT_FREE:

@@ -122,7 +122,8 @@ static void term_init(warp_lp *lp, void *state)
     term_state *s = state;
     const net_model *n = warp_model_arg(lp);
     memset(s, 0, sizeof *s);
-    s->credits = (int64_t)n->params.vc_buffer;
+    net_attach at = n->topo_ops->attach(n->topo, warp_lp_id(lp));
+    s->credits = (int64_t)net_input_buffer(n, at.router, at.port);
 }
 
 static void term_forward(warp_lp *lp, void *state, void *msg, warp_bits *bits)

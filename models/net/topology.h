@@ -90,6 +90,23 @@ typedef struct net_route_out {
  * buffer holds that have not returned credits. Callable only from route(). */
 uint64_t net_port_occupancy(const void *router_state, int32_t port);
 
+/* The latest occupancy (as net_port_occupancy) of the remote port the
+ * topology's watchers() put in view slot `slot` of the deciding router, as
+ * its last status event told it (0 before the first). Callable only from
+ * route(), and only for slot < view_slots(). */
+uint64_t net_view_occupancy(const void *router_state, int32_t slot);
+
+/* Most watchers one port may have (see watchers below). */
+#define NET_MAX_WATCHERS 256
+
+/* A router that keeps a copy of a remote port's occupancy. */
+typedef struct net_watcher {
+    uint64_t router; /* the router told */
+    int32_t slot;    /* its view slot for this port, < view_slots() */
+    int32_t pad;
+    double delay;    /* ns the news takes to reach it (>= 0) */
+} net_watcher;
+
 typedef struct net_topology_ops {
     const char *name;     /* value of [network] topology, e.g. "torus" */
     const char *section;  /* its INI section, e.g. "torus" */
@@ -125,13 +142,34 @@ typedef struct net_topology_ops {
     uint32_t (*min_hops)(const void *topo, uint64_t src, uint64_t dst);
     /* Optional (NULL): the destination terminal of terminal t in the
      * topology's worst-case traffic pattern ([workload] pattern = worst);
-     * must be a fixed-point-free involution on terminals. */
+     * must be a permutation of the terminals without fixed points (Slim
+     * Fly's pairing is an involution, the dragonfly's group shift is not). */
     uint64_t (*worst_case_dst)(const void *topo, uint64_t terminal);
     /* Optional (NULL): bytes/ns crossing, in one direction, the narrowest
      * cut into two halves of equal terminal count that the topology knows
      * in closed form (an upper bound on its true bisection), for
      * [network] reference_bandwidth = bisection. */
     double (*bisection_bandwidth)(const void *topo);
+    /* Optional (NULL: [network] vc_buffer everywhere): bytes of input
+     * buffer per VC at port `port` of router r, the buffer that packets
+     * arriving over that port's link occupy (for a terminal port: what the
+     * terminal injects into), or 0 for [network] vc_buffer. A value given
+     * must hold one packet (the topology checks its own keys in setup). */
+    uint64_t (*vc_buffer)(const void *topo, uint64_t router, int32_t port);
+    /* Optional (NULL): more --describe lines about the topology's
+     * structure, each "key: value\n". */
+    void (*describe)(const void *topo, FILE *f);
+    /* Optional (NULL, or 0 slots): routing with remote information (e.g.
+     * UGAL-G). Each router keeps view_slots() occupancy values that route()
+     * reads with net_view_occupancy. Whenever the occupancy of an output
+     * port changes (a packet joins its queue, a credit comes back), the
+     * network layer sends the new value to each watcher that
+     * watchers(topo, router, port, w, NET_MAX_WATCHERS) writes into w
+     * (returning their count, 0 for an unwatched port); it arrives after the
+     * watcher's delay. Costs one event per watcher and change. */
+    int32_t (*view_slots)(const void *topo);
+    int32_t (*watchers)(const void *topo, uint64_t router, int32_t port, net_watcher *w,
+                        int32_t max);
 } net_topology_ops;
 
 #ifdef __cplusplus

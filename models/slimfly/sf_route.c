@@ -7,6 +7,8 @@
 
 #include <assert.h>
 
+#include "net/draw.h"
+
 /* The first hops of minimal paths: a pair of explicit ports, or a list of
  * local ports from the graph's per-difference table. */
 typedef struct cand {
@@ -100,14 +102,7 @@ uint32_t sf_valiant_pick(const sf_mms *g, uint32_t src, uint32_t dst, uint32_t d
     return r;
 }
 
-uint32_t sf_subdraw(uint64_t draw, int k)
-{
-    uint64_t z = draw + (uint64_t)(k + 1) * 0x9E3779B97F4A7C15ull;
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    z ^= z >> 31;
-    return (uint32_t)(z >> 32);
-}
+uint32_t sf_subdraw(uint64_t draw, int k) { return net_subdraw(draw, k); }
 
 sf_pkt_route sf_route_start(void)
 {

@@ -194,7 +194,7 @@ static void worst_case(traffic *t, warp_ini *ini, const net_model *net)
     const net_topology_ops *ops = net_topology(net, &topo);
     if (!ops || !ops->worst_case_dst)
         warp_ini_fail(ini, "workload", "pattern",
-                      "worst needs a topology that defines its worst case (slimfly); topology "
+                      "worst needs a topology that defines its worst case (slimfly, dragonfly); topology "
                       "%s has none: choose another pattern (e.g. permutation or bitcomplement)",
                       ops ? ops->name : warp_ini_string(ini, "network", "topology", "?"));
     uint64_t nodes = net_nodes(net);

@@ -19,9 +19,10 @@
  * when the answer arrives, `count` round trips (load and interval unused);
  * on loggp each answer waits for the receiver's CPU overhead (cpu_ns);
  * worst — the topology's worst case (net_topology_ops.worst_case_dst, e.g.
- * Slim Fly's router pairing), mapped through the placement: the rank on the
- * partner of the rank's terminal; a config error on topologies without one,
- * or when a partner terminal holds no rank. */
+ * Slim Fly's router pairing, the dragonfly's shift to the next group),
+ * mapped through the placement: the rank on the partner of the rank's
+ * terminal; a config error on topologies without one, or when a partner
+ * terminal holds no rank. */
 #ifndef TRAFFIC_H
 #define TRAFFIC_H
 

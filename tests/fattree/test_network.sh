@@ -75,13 +75,7 @@ done
 # ---- configuration errors: exit 2, one line naming the key
 expect() { # name pattern override...
     name=$1 pat=$2; shift 2
-    "$WARPNET" --quiet "$TMP/h.ini" "$@" > "$TMP/log" 2>&1
-    rc=$?
-    if [ $rc -eq 2 ] && [ "$(wc -l < "$TMP/log")" -eq 1 ] && grep -q -- "$pat" "$TMP/log"; then
-        echo "ok   $name: $(cat "$TMP/log")"
-    else
-        echo "FAIL $name: exit $rc, output:"; cat "$TMP/log"; fail=1
-    fi
+    refused "$name" "$pat" "$WARPNET" --quiet "$TMP/h.ini" "$@"
 }
 expect "odd ports" "\[fattree\] ports" --fattree.ports=7
 expect "pods with ports" "\[fattree\] pods" --fattree.pods=8

@@ -98,6 +98,10 @@ phold() {
         { echo "FAIL phold $* on $np: got $got, want $want"; fail=1; }
 }
 
+golden dragonfly-a4.ini 2 "--end=2us --workload.warmup=0ns" 657201d25a176306 40992 3619 2442 2442 644.282144 1999.99214
+golden dragonfly-a4.ini 2 "--end=2us --workload.warmup=0ns --dragonfly.routing=par --workload.pattern=worst" 01e6c1c6e820f1de 45565 3583 1804 1804 898.952716 1999.10993
+golden dragonfly-codes-1056.ini 2 "" e48df61343c2bc59 74122 5280 5280 5280 309.625327 16087.2194
+golden dragonfly-codes-1056.ini 2 "--dragonfly.routing=ugal-g" bc25eaa140a9fe8f 158765 5280 5280 5280 316.321469 16087.2194
 golden fattree-8p3l.ini 2 "--end=2us --workload.warmup=0ns" 1fff91830c370b03 26397 2647 1266 267 914.75606 1997.80056
 golden fattree-8p3l-codes.ini 1 "--end=2us" 5cad7782f4ea3579 36719 3076 1467 1467 977.20165 1999.78541
 golden fattree-32p3l.ini 1 "--end=1us --workload.warmup=0ns" fe0cd4194a3df58b 483979 59028 4534 4534 863.494136 999.994843
@@ -122,6 +126,29 @@ else
 fi
 # The Dimemas test stencil (16 tasks, rendezvous halos, collectives) on a fat-tree.
 golden replay-dimemas-fattree.ini 2 "--job.0.trace=${top_srcdir:-.}/tests/replay/dimemas/stencil.dim" ceceee1d272a874f 286844 20277 20277 498 20305.5635 202264.8
+described dragonfly-a16p8h8.ini <<'EOF'
+topology: dragonfly
+nodes: 16512
+routers: 2064
+links: 23736
+radix: 31
+groups: 129
+routers_per_group: 16
+terminals_per_router: 8
+global_links_per_router: 8
+arrangement: relative
+local_links: 15480
+global_links: 8256
+links_per_group_pair: 1
+routing: ugal-l
+ranks: 16512
+vcs: 3
+injection_bandwidth_GBps: 12.5
+router_links_GBps: 12.5 x 23736
+terminal_links_GBps: 12.5 x 16512
+memory_state_bytes: 53862280 (51.4 MiB, 3262 bytes per node; LP states, outputs, tables)
+memory_bound_bytes: 1574617480 (1501.7 MiB, 95362 bytes per node; every buffer full of events)
+EOF
 described fattree-128p3l.ini <<'EOF'
 topology: fattree
 nodes: 524288

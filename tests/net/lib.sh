@@ -26,3 +26,49 @@ close() {
         echo "FAIL $1: got $2, want $3"; fail=1
     fi
 }
+
+# bad MESSAGE: reports a failure.
+bad() { echo "FAIL: $*"; fail=1; }
+
+# result FILE: the committed digest and the network summary of a run's
+# output, what must not depend on the mode or the number of ranks.
+result() { sed -n -e '/committed digest/p' -e '/^== warpnet:/,$p' "$1"; }
+
+# refused NAME PATTERN COMMAND...: COMMAND must stop with exit code 2 and one
+# line that contains PATTERN (a configuration error naming what is wrong).
+refused() {
+    name=$1 pat=$2; shift 2
+    "$@" > "$TMP/log" 2>&1
+    rc=$?
+    if [ $rc -eq 2 ] && [ "$(wc -l < "$TMP/log")" -eq 1 ] && grep -q -- "$pat" "$TMP/log"; then
+        echo "ok   $name: $(cat "$TMP/log")"
+    else
+        echo "FAIL $name: exit $rc, output:"; cat "$TMP/log"; fail=1
+    fi
+}
+
+# same_everywhere LABEL "RUNS" ARGS...: runs warpnet ARGS once per word of
+# RUNS (seq, check or debug: --synch=that on one process; optN: --synch=opt
+# on N processes under ${MPIEXEC:-mpiexec}); each must exit 0 and print an
+# ok conservation line and a digest, and all must print the first one's
+# digest and network summary, which stays in $TMP/same.res.
+same_everywhere() {
+    label=$1 runs=$2; shift 2
+    first=""
+    for run in $runs; do
+        case $run in
+        opt*) timeout 300 ${MPIEXEC:-mpiexec} -n "${run#opt}" "$WARPNET" "$@" --synch=opt ;;
+        *) timeout 300 "$WARPNET" "$@" --synch="$run" ;;
+        esac >"$TMP/$run.out" 2>&1 || { bad "$label $run exits $?"; tail -5 "$TMP/$run.out"; continue; }
+        result "$TMP/$run.out" >"$TMP/$run.res"
+        grep -q "^conservation .*: ok" "$TMP/$run.res" || bad "$label $run: conservation fails"
+        grep -q "committed digest" "$TMP/$run.res" || bad "$label $run: no digest printed"
+        if [ -z "$first" ]; then
+            first=$run
+            cp "$TMP/$run.res" "$TMP/same.res"
+        elif ! cmp -s "$TMP/same.res" "$TMP/$run.res"; then
+            bad "$label: $run differs from $first"
+            diff "$TMP/same.res" "$TMP/$run.res" | head -10
+        fi
+    done
+}

@@ -13,13 +13,7 @@ load = 0.1'
 expect() { # name pattern override...
     name=$1 pat=$2; shift 2
     printf '%s\n' "$good" > "$TMP/b.ini"
-    "$WARPNET" --quiet "$TMP/b.ini" "$@" > "$TMP/log" 2>&1
-    rc=$?
-    if [ $rc -eq 2 ] && [ "$(wc -l < "$TMP/log")" -eq 1 ] && grep -q -- "$pat" "$TMP/log"; then
-        echo "ok   $name: $(cat "$TMP/log")"
-    else
-        echo "FAIL $name: exit $rc, output:"; cat "$TMP/log"; fail=1
-    fi
+    refused "$name" "$pat" "$WARPNET" --quiet "$TMP/b.ini" "$@"
 }
 "$WARPNET" --quiet "$(printf '%s\n' "$good" > "$TMP/g.ini"; echo "$TMP/g.ini")" > "$TMP/log" 2>&1 \
     && echo "ok   the good file runs" || { echo "FAIL good file"; cat "$TMP/log"; fail=1; }

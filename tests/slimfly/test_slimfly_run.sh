@@ -15,18 +15,9 @@
 #    (about 0.97); Valiant, which spreads every flow over random
 #    intermediates, and UGAL, which can route around the shared links, must
 #    accept at least twice minimal's 0.2.
-set -u
-W="${top_builddir:-.}/tools/warpnet/warpnet"
+. "${top_srcdir:-.}/tests/net/lib.sh"
+W=$WARPNET tmp=$TMP
 CONF="${top_srcdir:-.}/examples/configs"
-MPIEXEC="${MPIEXEC:-mpiexec}"
-[ -x "$W" ] || { echo "SKIP: $W is not built"; exit 77; }
-tmp=$(mktemp -d) || exit 99
-trap 'rm -rf "$tmp"' EXIT
-fail=0
-bad() { echo "FAIL: $*"; fail=1; }
-
-# The committed digest and the network summary: what must not depend on mode.
-result() { sed -n -e '/committed digest/p' -e '/^== warpnet:/,$p' "$1"; }
 
 drain() { # q ranks routing count
     out="$tmp/drain-$1-$3"
@@ -44,22 +35,9 @@ runs="seq check opt1 opt2"
 for routing in minimal valiant ugal; do
     drain 5 150 "$routing" 200
     drain 13 3042 "$routing" 10
-    for run in $runs; do
-        set -- "$CONF/slimfly-q5.ini" --slimfly.routing="$routing" --workload.load=1.0 \
-            --end=4us --workload.warmup=1us
-        case $run in
-        seq | check) "$W" "$@" --synch="$run" >"$tmp/$run.out" 2>&1 ;;
-        opt*) $MPIEXEC -n "${run#opt}" "$W" "$@" --synch=opt >"$tmp/$run.out" 2>&1 ;;
-        esac || { bad "$routing $run exits $?"; tail -5 "$tmp/$run.out"; continue; }
-        result "$tmp/$run.out" >"$tmp/$run.res"
-        grep -q "^conservation .*: ok" "$tmp/$run.res" || bad "$routing $run: conservation fails"
-        grep -q "committed digest" "$tmp/$run.res" || bad "$routing $run: no digest printed"
-        if [ "$run" != seq ] && ! cmp -s "$tmp/seq.res" "$tmp/$run.res"; then
-            bad "$routing: $run differs from seq"
-            diff "$tmp/seq.res" "$tmp/$run.res" | head -10
-        fi
-    done
-    echo "$routing: $(grep 'committed digest' "$tmp/seq.res") in $runs"
+    same_everywhere "$routing" "$runs" "$CONF/slimfly-q5.ini" --slimfly.routing="$routing" \
+        --workload.load=1.0 --end=4us --workload.warmup=1us
+    echo "$routing: $(grep 'committed digest' "$tmp/same.res") in $runs"
 done
 # Worst case against uniform, q = 5 at 100 % load.
 accepted() { # pattern routing: prints the accepted load; nothing when the run fails

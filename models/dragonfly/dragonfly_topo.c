@@ -1,0 +1,262 @@
+/* dragonfly_topo.c — the dragonfly as a network-layer topology: reads
+ * [dragonfly], answers sizes and wiring from dfly_shape, routes with
+ * dfly_route and gives each link kind its bandwidth, latency and buffers.
+ * Invariant: the description is a few numbers fixed at setup (O(1) memory,
+ * whatever the size). Called through dragonfly_topology by models/net. */
+#include <stdlib.h>
+
+#include "dragonfly/dfly_route.h"
+#include "dragonfly/dragonfly.h"
+
+/* What a link kind (local, global, terminal) is like. */
+typedef struct dfly_link {
+    double bandwidth, latency;
+    uint64_t vc_buffer; /* 0: [network] vc_buffer */
+} dfly_link;
+
+typedef struct dragonfly {
+    dfly_shape s;
+    dfly_route_cfg cfg;
+    dfly_link local, global, terminal;
+} dragonfly;
+
+static const char *const arrangement_names[] = {"absolute", "relative", "circulant", NULL};
+static const char *const routing_names[] = {"minimal", "valiant", "ugal-l", "ugal-g", "par", NULL};
+
+static dfly_link read_link(warp_ini *ini, const char *kind, const net_params *params)
+{
+    char key[32];
+    dfly_link l;
+    snprintf(key, sizeof key, "%s_bandwidth", kind);
+    l.bandwidth = warp_ini_bandwidth(ini, "dragonfly", key, params->link_bandwidth);
+    if (!(l.bandwidth > 0))
+        warp_ini_fail(ini, "dragonfly", key, "must be positive (e.g. 5.25GiB/s)");
+    snprintf(key, sizeof key, "%s_latency", kind);
+    l.latency = warp_ini_time_ns(ini, "dragonfly", key, params->link_latency);
+    if (l.latency < 0)
+        warp_ini_fail(ini, "dragonfly", key, "must not be negative");
+    snprintf(key, sizeof key, "%s_vc_buffer", kind);
+    l.vc_buffer = warp_ini_bytes(ini, "dragonfly", key, 0);
+    if (warp_ini_string(ini, "dragonfly", key, NULL) && l.vc_buffer < params->packet_size)
+        warp_ini_fail(ini, "dragonfly", key,
+                      "a VC buffer must hold at least one packet ([network] packet_size = %lluB)",
+                      (unsigned long long)params->packet_size);
+    return l;
+}
+
+static void *df_setup(warp_ini *ini, net_params *params)
+{
+    dragonfly *t = calloc(1, sizeof *t);
+    if (!t)
+        warp_fatal(3, "warpnet: out of memory for the dragonfly description");
+    if (!warp_ini_string(ini, "dragonfly", "a", NULL))
+        warp_ini_fail(ini, "dragonfly", "a",
+                      "missing; give the routers per group (e.g. a = 8 for a balanced "
+                      "a = 2p = 2h dragonfly of 33 groups)");
+    int64_t a = warp_ini_int(ini, "dragonfly", "a", 0, 1, DFLY_MAX_A);
+    int64_t half = a / 2 > 0 ? a / 2 : 1;
+    int64_t p = warp_ini_int(ini, "dragonfly", "p", half, 1, DFLY_MAX_P);
+    int64_t h = warp_ini_int(ini, "dragonfly", "h", half, 1, DFLY_MAX_H);
+    int64_t g = warp_ini_int(ini, "dragonfly", "g", a * h + 1, 2, INT32_MAX);
+    if (g > a * h + 1)
+        warp_ini_fail(ini, "dragonfly", "g",
+                      "%lld groups cannot all be joined: a group has a*h = %lld global ports "
+                      "for g - 1 others; lower g to at most %lld or raise a or h",
+                      (long long)g, (long long)(a * h), (long long)(a * h + 1));
+    dfly_arrangement arr =
+        (dfly_arrangement)warp_ini_choice(ini, "dragonfly", "arrangement", arrangement_names, 0);
+    const char *why = dfly_shape_init(&t->s, (uint32_t)a, (uint32_t)p, (uint32_t)h, (uint32_t)g, arr);
+    if (why)
+        warp_ini_fail(ini, "dragonfly", "g", "%s", why);
+
+    dfly_route_cfg *c = &t->cfg;
+    c->alg = (dfly_routing)warp_ini_choice(ini, "dragonfly", "routing", routing_names, 0);
+    c->n_indirect = (int)warp_ini_int(ini, "dragonfly", "n_indirect", 1, 1, 64);
+    c->threshold = (double)warp_ini_bytes(ini, "dragonfly", "ugal_threshold", 0);
+    c->hop_weight = warp_ini_bool(ini, "dragonfly", "ugal_hop_weight", 1);
+    int need = dfly_route_vcs(c->alg);
+    c->vcs = (int)warp_ini_int(ini, "dragonfly", "vcs", need, 1, NET_MAX_VCS);
+    if (c->vcs < need)
+        warp_ini_fail(ini, "dragonfly", "vcs",
+                      "routing = %s needs %d VCs to be deadlock-free (one per class of hop, "
+                      "models/dragonfly/dfly_route.h); set vcs to at least %d or remove it",
+                      routing_names[c->alg], need, need);
+    if (c->alg == DFLY_UGAL_G && a - 1 > NET_MAX_WATCHERS)
+        warp_ini_fail(ini, "dragonfly", "routing",
+                      "ugal-g keeps every router informed of its group's global ports, which "
+                      "needs a <= %d (a = %lld); use ugal-l or par",
+                      NET_MAX_WATCHERS + 1, (long long)a);
+    t->local = read_link(ini, "local", params);
+    t->global = read_link(ini, "global", params);
+    t->terminal = read_link(ini, "terminal", params);
+    return t;
+}
+
+static void df_destroy(void *topo) { free(topo); }
+
+static uint64_t df_nodes(const void *topo) { return dfly_nodes(&((const dragonfly *)topo)->s); }
+static uint64_t df_routers(const void *topo) { return dfly_routers(&((const dragonfly *)topo)->s); }
+static int32_t df_max_radix(const void *topo) { return dfly_radix(&((const dragonfly *)topo)->s); }
+static int32_t df_radix(const void *topo, uint64_t r) { return df_max_radix(topo); }
+static int32_t df_vcs(const void *topo) { return ((const dragonfly *)topo)->cfg.vcs; }
+
+/* The kind of link on port `port`: local, global or terminal. */
+static const dfly_link *link_of(const dragonfly *t, int32_t port)
+{
+    return port < dfly_global_base(&t->s)     ? &t->local
+           : port < dfly_terminal_base(&t->s) ? &t->global
+                                              : &t->terminal;
+}
+
+static net_peer df_peer(const void *topo, uint64_t r, int32_t port)
+{
+    const dragonfly *t = topo;
+    const dfly_shape *s = &t->s;
+    const dfly_link *l = link_of(t, port);
+    net_peer q = {.kind = NET_PEER_ROUTER, .bandwidth = l->bandwidth, .latency = l->latency};
+    uint32_t i = dfly_group_of(s, r), idx = dfly_index_of(s, r);
+    if (port < dfly_global_base(s)) {
+        uint32_t other = dfly_local_peer(idx, port);
+        q.id = (uint64_t)i * s->a + other;
+        q.port = dfly_local_port(other, idx);
+    } else if (port < dfly_terminal_base(s)) {
+        uint32_t j = idx * s->h + (uint32_t)(port - dfly_global_base(s)), d, jp;
+        if (!dfly_global_peer(s, i, j, &d, &jp))
+            return (net_peer){.kind = NET_PEER_NONE, .bandwidth = l->bandwidth};
+        q.id = (uint64_t)d * s->a + jp / s->h;
+        q.port = dfly_global_base(s) + (int32_t)(jp % s->h);
+    } else {
+        q.kind = NET_PEER_TERMINAL;
+        q.id = r * s->p + (uint64_t)(port - dfly_terminal_base(s));
+    }
+    return q;
+}
+
+static net_attach df_attach(const void *topo, uint64_t term)
+{
+    const dfly_shape *s = &((const dragonfly *)topo)->s;
+    net_attach at = {term / s->p, dfly_terminal_base(s) + (int32_t)(term % s->p)};
+    return at;
+}
+
+static double port_occupancy(const void *ctx, int32_t port)
+{
+    return (double)net_port_occupancy(ctx, port);
+}
+
+static double view_occupancy(const void *ctx, uint32_t j)
+{
+    return (double)net_view_occupancy(ctx, (int32_t)j);
+}
+
+static net_route_out df_route(const void *topo, const net_route_in *in)
+{
+    const dragonfly *t = topo;
+    const dfly_shape *s = &t->s;
+    uint32_t block[4];
+    warp_rng_block(in->rng, block);
+    uint64_t draw = (uint64_t)block[0] << 32 | block[1];
+    dfly_occ occ = {port_occupancy, view_occupancy, in->router_state};
+    uint64_t dst = in->dst / s->p;
+    dfly_hop h = dfly_route_hop(s, &t->cfg, dfly_pkt_unpack(in->aux), in->hops, in->flow,
+                                in->router, dst, draw, &occ);
+    net_route_out o = {.port = h.port, .vc = h.vc};
+    if (h.port == DFLY_EJECT) {
+        o.port = dfly_terminal_base(s) + (int32_t)(in->dst % s->p);
+        o.vc = 0;
+    }
+    dfly_pkt_pack(h.next, o.aux);
+    return o;
+}
+
+static uint32_t df_min_hops(const void *topo, uint64_t src, uint64_t dst)
+{
+    const dfly_shape *s = &((const dragonfly *)topo)->s;
+    return dfly_router_hops(s, src / s->p, dst / s->p);
+}
+
+static size_t df_mem(const void *topo) { return sizeof(dragonfly); }
+
+static void df_label(const void *topo, uint64_t r, char *buf, size_t n)
+{
+    const dfly_shape *s = &((const dragonfly *)topo)->s;
+    snprintf(buf, n, "g%u r%u", dfly_group_of(s, r), dfly_index_of(s, r));
+}
+
+static uint64_t df_worst_case_dst(const void *topo, uint64_t term)
+{
+    return dfly_shift_dst(&((const dragonfly *)topo)->s, term);
+}
+
+static uint64_t df_vc_buffer(const void *topo, uint64_t r, int32_t port)
+{
+    return link_of(topo, port)->vc_buffer;
+}
+
+static void df_describe(const void *topo, FILE *f)
+{
+    const dragonfly *t = topo;
+    const dfly_shape *s = &t->s;
+    fprintf(f, "groups: %u\n", s->g);
+    fprintf(f, "routers_per_group: %u\n", s->a);
+    fprintf(f, "terminals_per_router: %u\n", s->p);
+    fprintf(f, "global_links_per_router: %u\n", s->h);
+    fprintf(f, "arrangement: %s\n", arrangement_names[s->arr]);
+    fprintf(f, "local_links: %llu\n", (unsigned long long)dfly_local_links(s));
+    fprintf(f, "global_links: %llu\n", (unsigned long long)dfly_global_links(s));
+    if (s->spare >= 2 || (s->spare == 1 && s->g % 2 == 0))
+        fprintf(f, "links_per_group_pair: %u to %u\n", s->rounds, s->rounds + 1);
+    else
+        fprintf(f, "links_per_group_pair: %u\n", s->rounds);
+    if (dfly_unconnected_ports(s))
+        fprintf(f, "unconnected_global_ports: %llu\n",
+                (unsigned long long)dfly_unconnected_ports(s));
+    fprintf(f, "routing: %s\n", routing_names[t->cfg.alg]);
+}
+
+/* UGAL-G: every router keeps the occupancy of its group's a·h global ports,
+ * slot j for the group's global port j. */
+static int32_t df_view_slots(const void *topo)
+{
+    const dragonfly *t = topo;
+    return t->cfg.alg == DFLY_UGAL_G ? (int32_t)(t->s.a * t->s.h) : 0;
+}
+
+static int32_t df_watchers(const void *topo, uint64_t r, int32_t port, net_watcher *w, int32_t max)
+{
+    const dragonfly *t = topo;
+    const dfly_shape *s = &t->s;
+    if (t->cfg.alg != DFLY_UGAL_G || port < dfly_global_base(s) || port >= dfly_terminal_base(s))
+        return 0;
+    uint32_t i = dfly_group_of(s, r), idx = dfly_index_of(s, r);
+    int32_t slot = (int32_t)(idx * s->h) + port - dfly_global_base(s), n = 0;
+    for (uint32_t k = 0; k < s->a && n < max; k++)
+        if (k != idx)
+            w[n++] = (net_watcher){.router = (uint64_t)i * s->a + k,
+                                   .slot = slot,
+                                   .delay = t->local.latency};
+    return n;
+}
+
+const net_topology_ops dragonfly_topology = {
+    .name = "dragonfly",
+    .section = "dragonfly",
+    .setup = df_setup,
+    .destroy = df_destroy,
+    .nodes = df_nodes,
+    .routers = df_routers,
+    .radix = df_radix,
+    .max_radix = df_max_radix,
+    .vcs = df_vcs,
+    .peer = df_peer,
+    .attach = df_attach,
+    .route = df_route,
+    .mem_bytes = df_mem,
+    .router_label = df_label,
+    .min_hops = df_min_hops,
+    .worst_case_dst = df_worst_case_dst,
+    .vc_buffer = df_vc_buffer,
+    .describe = df_describe,
+    .view_slots = df_view_slots,
+    .watchers = df_watchers,
+};

@@ -1,0 +1,102 @@
+#!/bin/sh
+# test_dragonfly_closed_forms.sh — the dragonfly run by warpnet against
+# numbers derived by hand (models/dragonfly/README.md):
+#  - --describe: groups, local and global links from the formulas;
+#  - zero-load latency of one message on a local-only path and on paths with
+#    a global hop, links of three kinds (terminal, local, slower global, each
+#    its own latency): cut-through n·s/B_min + Σλ + (H+1)d when the slowest
+#    link is the global one, store-and-forward (n-1)·s/B_min + Σ(s/B + λ) +
+#    (H+1)d;
+#  - throughput bounds on a = 4, p = 2, h = 2 (72 nodes) at 100 % load:
+#    minimal routing under the group shift is held by the one global link
+#    from group i to i+1: 1/(a·p) · B_g/B_t (0.125, and 0.0625 with global
+#    links at half speed); uniform minimal approaches injection (> 0.85);
+#    Valiant at most halves it: shift bound (a·h - 1)/(2·a·p) = 0.4375,
+#    uniform bound (N - 1)/(2·(a·p)²) = 0.555 (N = 72 nodes);
+#  - configuration errors: too few VCs, too many groups.
+. "${top_srcdir:-.}/tests/net/lib.sh"
+CONF="${top_srcdir:-.}/examples/configs"
+INI="$CONF/dragonfly-a4.ini"
+
+# --describe: g = a·h + 1 = 9 groups, local links g·a(a-1)/2 = 54, global
+# g·a·h/2 = 36; with g = 4 (a·h = 8, N = 3: R = 2 rounds, S = 2 spares) the
+# pairs at cyclic distance 1 get 3 links, the antipodes 2: 4·3 + 2·2 = 16.
+"$WARPNET" --describe "$INI" > "$TMP/d" 2>&1 || { cat "$TMP/d"; exit 1; }
+for line in "nodes: 72" "routers: 36" "groups: 9" "local_links: 54" "global_links: 36" \
+    "links: 90" "radix: 7" "links_per_group_pair: 1" "vcs: 2"; do
+    grep -qx "$line" "$TMP/d" && echo "ok   describe $line" || { echo "FAIL describe: no '$line'"; cat "$TMP/d"; fail=1; }
+done
+"$WARPNET" --describe "$INI" --dragonfly.g=4 > "$TMP/d" 2>&1 || { cat "$TMP/d"; exit 1; }
+for line in "global_links: 16" "local_links: 24" "links_per_group_pair: 2 to 3"; do
+    grep -qx "$line" "$TMP/d" && echo "ok   describe g=4 $line" || { echo "FAIL describe g=4: no '$line'"; cat "$TMP/d"; fail=1; }
+done
+
+# Zero load. Relative arrangement, a = 4, h = 2, g = 9: router 0 of group 0
+# owns the links to groups 1 and 2, router 1 those to 3 and 4; group 3's
+# link back to group 0 is its port 5 (slot 9 - 2 - 2), on router 2; group
+# 1's is port 7, on router 3. From terminal 0 (router 0, group 0):
+#   terminal 2  router 1 of group 0: H = 1, one local link;
+#   terminal 14 router 3 of group 1: H = 1, one global link;
+#   terminal 8  router 0 of group 1: H = 2, global then local;
+#   terminal 24 router 0 of group 3: H = 3, local, global, local.
+P=256; B=12.5; G=4.7; LT=10; LL=20; LG=300; D=100
+zero() { # dst packets switching hops locals globals
+    dst=$1 n=$2 sw=$3 H=$4 nl=$5 ng=$6
+    "$WARPNET" --quiet "$INI" --workload.pattern=pair --workload.src=0 --workload.dst="$dst" \
+        --workload.count=1 --workload.message_size=$((n * P))B --workload.start=1us \
+        --workload.warmup=0us --network.switching="$sw" --network.router_delay=${D}ns \
+        --network.vc_buffer=64KiB --dragonfly.terminal_latency=${LT}ns \
+        --dragonfly.local_latency=${LL}ns --dragonfly.global_latency=${LG}ns \
+        --dragonfly.global_bandwidth=${G}GB/s --end=20us --out="$TMP/z" > "$TMP/log" 2>&1 ||
+        { cat "$TMP/log"; fail=1; return; }
+    want=$(awk -v n="$n" -v H="$H" -v nl="$nl" -v ng="$ng" -v sw="$sw" 'BEGIN {
+        s = '$P'; lat = 2 * '$LT' + nl * '$LL' + ng * '$LG'
+        bmin = ng > 0 ? '$G' : '$B'
+        if (sw == "cut-through") print n * s / bmin + lat + (H + 1) * '$D'
+        else print (n - 1) * s / bmin + (2 + nl) * s / '$B' + ng * s / '$G' + lat + (H + 1) * '$D' }')
+    close "$sw to terminal $dst, $n packets, H=$H" "$(json "$TMP/z/summary.json" message_latency_ns mean)" "$want" 1e-5
+    close "  hops" "$(json "$TMP/z/summary.json" hops_mean)" "$H"
+}
+for sw in cut-through store-forward; do
+    for n in 1 4; do
+        zero 2 $n $sw 1 1 0
+        zero 14 $n $sw 1 0 1
+        zero 8 $n $sw 2 1 1
+        zero 24 $n $sw 3 2 1
+    done
+done
+
+# Throughput at 100 % offered load, 16 KiB per VC.
+accepted() { # name options...: prints the accepted load
+    name=$1; shift
+    "$WARPNET" --quiet "$INI" --workload.load=1.0 --end=30us --workload.warmup=10us "$@" \
+        > "$TMP/$name" 2>&1 || { echo "$name exits $?:" >&2; cat "$TMP/$name" >&2; return; }
+    sed -n 's/^accepted load *\([0-9.]*\).*/\1/p' "$TMP/$name"
+}
+within() { # name got low high
+    if awk -v g="$2" -v l="$3" -v h="$4" 'BEGIN { exit !(g != "" && g >= l && g <= h) }'; then
+        echo "ok   $1: accepted $2 in [$3, $4]"
+    else
+        echo "FAIL $1: accepted '$2', not in [$3, $4]"; fail=1
+    fi
+}
+within "minimal, shift: one global link per 8 terminals" \
+    "$(accepted mw --workload.pattern=worst)" 0.121 0.1251
+within "minimal, shift, global links at half speed" \
+    "$(accepted mw2 --workload.pattern=worst --dragonfly.global_bandwidth=50Gbps)" 0.0605 0.0626
+within "minimal, uniform: near injection" "$(accepted mu)" 0.85 1.0
+within "valiant, shift: below (a*h-1)/(2ap) = 0.4375" \
+    "$(accepted vw --workload.pattern=worst --dragonfly.routing=valiant)" 0.35 0.45
+within "valiant, uniform: below 0.555" "$(accepted vu --dragonfly.routing=valiant)" 0.45 0.57
+
+# Configuration errors: one line, exit 2, naming the key.
+refuse() { # name pattern options...
+    name=$1 pat=$2; shift 2
+    refused "$name" "$pat" "$WARPNET" --quiet "$INI" "$@"
+}
+refuse "par with 3 VCs" "needs 4 VCs" --dragonfly.routing=par --dragonfly.vcs=3
+refuse "minimal with 1 VC" "needs 2 VCs" --dragonfly.vcs=1
+refuse "more groups than a*h + 1" "lower g to at most 9" --dragonfly.g=10
+refuse "a missing" "\[dragonfly\] a" --dragonfly.a=
+refuse "global buffer below a packet" "global_vc_buffer" --dragonfly.global_vc_buffer=100B
+exit $fail
