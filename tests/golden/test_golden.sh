@@ -126,6 +126,8 @@ if [ -d "$TRACES/bigsim-jacobi2d-32" ]; then
 else
     echo "skip replay-jacobi-torus.ini: $TRACES is absent"; covered="$covered replay-jacobi-torus.ini"
 fi
+# The Dimemas test stencil (16 tasks, rendezvous halos, collectives) on a fat-tree.
+golden replay-dimemas-fattree.ini 2 "--job.0.trace=${top_srcdir:-.}/tests/replay/dimemas/stencil.dim" ceceee1d272a874f 286844 20277 20277 498 20305.5635 202264.8
 described dragonfly-a16p8h8.ini <<'EOF'
 topology: dragonfly
 nodes: 16512
