@@ -98,3 +98,11 @@ replay() {
 
 # finish NAME RANK: when that rank's last task ended (its last message arrived).
 finish() { awk -F, -v r="$2" '$2 == r { print $3 }' "$TMP/$1.csv"; }
+
+# digest FILE: the committed digest in a summary.json.
+digest() { sed -n 's/.*"committed_digest": "\([0-9a-f]*\)".*/\1/p' "$1"; }
+
+# same NAME GOT WANT: GOT equals WANT, and neither is empty.
+same() {
+    if [ -n "$2" ] && [ "$2" = "$3" ]; then echo "ok   $1: $2"; else echo "FAIL $1: got '$2', want '$3'"; fail=1; fi
+}
