@@ -4,8 +4,9 @@
  * its channel busy (another packet of the same fiber still passing, or one
  * that arrived at the same instant before it in event order) is dropped
  * and NACKed, else it passes and is ACKed. Packets of different fibers
- * never collide here. Invariant: busy[f] is when channel f's last packet
- * has passed; only forward writes it (warp_save). Built by optical.c. */
+ * never collide here, unless ops_contention = port makes the whole port
+ * one channel. Invariant: busy[f] is when channel f's last packet has
+ * passed; only forward writes it (warp_save). Built by optical.c. */
 #include <assert.h>
 #include <string.h>
 
@@ -37,7 +38,7 @@ static void ops_forward(warp_lp *lp, void *state, void *msg, warp_bits *bits)
     opt_event *e = &((opt_msg *)msg)->opt;
     assert(e->kind == OPT_EV_OPS_HEAD && "OPS: it receives photonic packets only");
     double *busy = state, now = warp_now(lp);
-    uint64_t f = e->src / o->wavelengths;
+    uint64_t f = o->shared_output ? 0 : e->src / o->wavelengths;
     e->flag = now >= busy[f]; /* for commit */
     reply(lp, o, e, e->flag);
     if (!e->flag)

@@ -16,6 +16,7 @@
 
 static const char *const path_names[] = {"electrical", "ops", "ocs", NULL};
 static const char *const policy_names[] = {"ops", "ocs", "hybrid", NULL};
+static const char *const contention_names[] = {"fiber", "port", NULL};
 
 opt_event *opt_event_new(warp_lp *lp, uint64_t dest, double delay, uint32_t kind)
 {
@@ -122,6 +123,7 @@ static void read_ops(warp_ini *ini, opt_net *o)
     o->fibers = (uint32_t)warp_ini_int(ini, SEC, "fibers", 8, 1, INT32_MAX);
     o->wavelengths = (uint32_t)warp_ini_int(ini, SEC, "wavelengths", 8, 1, INT32_MAX);
     o->ops_delay = warp_ini_time_ns(ini, SEC, "ops_delay", 30);
+    o->shared_output = warp_ini_choice(ini, SEC, "ops_contention", contention_names, 0);
     if ((uint64_t)o->fibers * o->wavelengths < o->racks.racks)
         warp_ini_fail(ini, SEC, "fibers",
                       "the OPS has fibers x wavelengths = %llu ports for %llu racks; raise "

@@ -66,6 +66,7 @@ typedef struct opt_net {
 
     /* OPS */
     uint32_t fibers, wavelengths;    /* ToR r on fiber r / wavelengths */
+    int shared_output;               /* ops_contention = port: one channel per output */
     double ops_delay;                /* routing delay, ns */
 
     /* OCS */

@@ -45,6 +45,14 @@ scenario fibers 1500 1500 --optical.wavelengths=1 --optical.fibers=3 && {
     close "  no drop" "$(sub "$TMP/fibers/summary.json" optical ops dropped)" 0
 }
 
+# ops_contention = port: the output is one channel, busy for any fiber: the
+# same drop and resend as on one fiber.
+scenario port 1500 1500 --optical.wavelengths=1 --optical.fibers=3 --optical.ops_contention=port && {
+    close "one channel per port: the second pays D + s/B_O" "$(finish port 5)" \
+        "$(calc "$T + su + pb*S + S/bo")"
+    close "  one drop" "$(sub "$TMP/port/summary.json" optical ops dropped)" 1
+}
+
 S=1500
 scenario ten $S $((10 * S)) && {
     j="$TMP/ten/summary.json"
