@@ -591,7 +591,7 @@ int warp_ini_choice(warp_ini *ini, const char *sec, const char *key, const char 
     ini_die(WARP_EXIT_USAGE, e, "not one of: %s", list);
 }
 
-enum unit_kind { UNIT_TIME, UNIT_BYTES, UNIT_BANDWIDTH };
+enum unit_kind { UNIT_TIME, UNIT_BYTES, UNIT_BANDWIDTH, UNIT_LENGTH };
 
 /* The message for a failed unit parse, with the user's own number in the
  * hint when only the unit is missing. */
@@ -610,6 +610,8 @@ static void unit_fail(const ini_entry *e, const char *why, enum unit_kind kind)
         ini_die(WARP_EXIT_USAGE, e, "missing unit (write %sns or %sus)", num, num);
     if (kind == UNIT_BYTES)
         ini_die(WARP_EXIT_USAGE, e, "missing unit (write %sB or %sKiB)", num, num);
+    if (kind == UNIT_LENGTH)
+        ini_die(WARP_EXIT_USAGE, e, "missing unit (write %sm or %skm)", num, num);
     ini_die(WARP_EXIT_USAGE, e, "missing unit (write %sGB/s or 100Gbps)", num);
 }
 
@@ -643,6 +645,11 @@ uint64_t warp_ini_bytes(warp_ini *ini, const char *sec, const char *key, uint64_
 double warp_ini_bandwidth(warp_ini *ini, const char *sec, const char *key, double dflt)
 {
     return unit_double(ini, sec, key, dflt, warp_parse_bandwidth, UNIT_BANDWIDTH);
+}
+
+double warp_ini_length_m(warp_ini *ini, const char *sec, const char *key, double dflt)
+{
+    return unit_double(ini, sec, key, dflt, warp_parse_length_m, UNIT_LENGTH);
 }
 
 int warp_ini_int_list(warp_ini *ini, const char *sec, const char *key, int64_t *out, int max)

@@ -31,6 +31,14 @@ static const unit time_units[] = {
     {NULL, 0, 0},
 };
 
+static const unit length_units[] = {
+    {"mm", 1, 1000},
+    {"cm", 1, 100},
+    {"m", 1, 1},
+    {"km", 1000, 1},
+    {NULL, 0, 0},
+};
+
 /* To bytes per ns: 1 GB/s = 1e9 B / 1e9 ns = 1; 1 Gbps = 1/8. */
 static const unit bandwidth_units[] = {
     {"bps", 1, 8e9},    {"b/s", 1, 8e9},    {"Kbps", 1, 8e6},   {"kbps", 1, 8e6},
@@ -188,21 +196,37 @@ static int parse_with_unit(const char *s, const unit *table, const char *unknown
     return 0;
 }
 
-int warp_parse_time_ns(const char *s, double *out, const char **why)
+/* A quantity that cannot be negative (a time, a length), with the reasons
+ * to give for a negative and for an infinite value. */
+static int parse_nonnegative(const char *s, const unit *table, const char *unknown,
+                             const char *negative, const char *too_large, double *out,
+                             const char **why)
 {
     double v;
-    if (parse_with_unit(s, time_units, "unknown unit (use ps, ns, us, ms or s)", &v, why) < 0)
+    if (parse_with_unit(s, table, unknown, &v, why) < 0)
         return -1;
     if (v < 0) {
-        *why = "negative time";
+        *why = negative;
         return -1;
     }
     if (!isfinite(v)) {
-        *why = "time too large";
+        *why = too_large;
         return -1;
     }
     *out = v + 0.0; /* -0 becomes +0 */
     return 0;
+}
+
+int warp_parse_time_ns(const char *s, double *out, const char **why)
+{
+    return parse_nonnegative(s, time_units, "unknown unit (use ps, ns, us, ms or s)",
+                             "negative time", "time too large", out, why);
+}
+
+int warp_parse_length_m(const char *s, double *out, const char **why)
+{
+    return parse_nonnegative(s, length_units, "unknown unit (use mm, cm, m or km)",
+                             "negative length", "length too large", out, why);
 }
 
 int warp_parse_bandwidth(const char *s, double *out, const char **why)

@@ -60,6 +60,7 @@ int warp_ini_choice(warp_ini *ini, const char *sec, const char *key, const char 
 double warp_ini_time_ns(warp_ini *ini, const char *sec, const char *key, double dflt); /* ps ns us ms s */
 uint64_t warp_ini_bytes(warp_ini *ini, const char *sec, const char *key, uint64_t dflt); /* B KB KiB MB MiB GB GiB */
 double warp_ini_bandwidth(warp_ini *ini, const char *sec, const char *key, double dflt); /* bytes/ns: bps..Tbps, B/s..TiB/s */
+double warp_ini_length_m(warp_ini *ini, const char *sec, const char *key, double dflt); /* metres: mm cm m km */
 /* Comma-separated list of positive integers ("8,8,8"); returns the count
  * (at most max) and stops on a malformed list. */
 int warp_ini_int_list(warp_ini *ini, const char *sec, const char *key, int64_t *out, int max);
@@ -78,6 +79,7 @@ void warp_ini_fail(const warp_ini *ini, const char *sec, const char *key, const 
 int warp_parse_time_ns(const char *s, double *out, const char **why);
 int warp_parse_bytes(const char *s, uint64_t *out, const char **why);
 int warp_parse_bandwidth(const char *s, double *out, const char **why);
+int warp_parse_length_m(const char *s, double *out, const char **why);
 
 #ifdef __cplusplus
 }

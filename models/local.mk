@@ -9,6 +9,7 @@ include models/fattree/local.mk
 include models/slimfly/local.mk
 include models/dragonfly/local.mk
 include models/simple/local.mk
+include models/optical/local.mk
 include models/traffic/local.mk
 include models/replay/local.mk
 libwarpnet_la_SOURCES = $(LIBWARPNET_SOURCES)

@@ -12,6 +12,7 @@ include tests/fattree/local.mk
 include tests/slimfly/local.mk
 include tests/dragonfly/local.mk
 include tests/simple/local.mk
+include tests/optical/local.mk
 include tests/replay/local.mk
 include tests/report/local.mk
 include tests/fuzz/local.mk

@@ -5,6 +5,7 @@
 #include "catalog/catalog.h"
 #include "dragonfly/dragonfly.h"
 #include "fattree/fattree_topo.h"
+#include "optical/optical.h"
 #include "replay/workload.h"
 #include "simple/simple.h"
 #include "slimfly/slimfly.h"
@@ -24,6 +25,7 @@ static const net_topology_ops *const topologies[] = {
 static const net_network_ops *const networks[] = {
     &simplenet_network,
     &loggp_network,
+    &optical_network,
     NULL,
 };
 

@@ -31,6 +31,10 @@ void net_describe(const net_model *n, FILE *f)
                    (double)n->ranks * (n->wl_type->state_size + n->wl_type->out_size);
     double ev = sizeof(net_event) + 64.0; /* payload + engine header, roughly */
     double events = 4.0 * (double)n->nodes;
+    for (uint64_t i = n->nodes + n->routers; i < n->nodes + n->lps; i++) {
+        const warp_lp_type *t = n->net_ops->lp_type(n->net, i); /* the network's own LPs */
+        state += (double)(t->state_size + t->out_size);
+    }
     if (n->routers) {
         state += (double)n->routers * (n->router_type.state_size + n->router_type.out_size);
         double pkts_per_vc = (double)(n->params.vc_buffer / n->params.packet_size);
@@ -90,6 +94,11 @@ int net_dump_dot(const net_model *n, const char *path, const char **why)
             else if (q.kind == NET_PEER_TERMINAL && n->nodes <= NET_DOT_MAX)
                 fprintf(f, "  t%llu [shape=ellipse];\n  r%llu -- t%llu;\n",
                         (unsigned long long)q.id, (unsigned long long)r, (unsigned long long)q.id);
+            else if (q.kind == NET_PEER_GATEWAY)
+                fprintf(f, "  g%llu [shape=diamond, label=\"%s\"];\n  r%llu -- g%llu;\n",
+                        (unsigned long long)q.id,
+                        n->net_ops->lp_type(n->net, q.id)->name, (unsigned long long)r,
+                        (unsigned long long)q.id);
         }
     }
     fprintf(f, "}\n");

@@ -31,6 +31,14 @@ static inline void net_fifo_push(warp_lp *lp, net_fifo *q, net_node *n)
     q->tail = n;
 }
 
+/* Appends a node allocated in an earlier event (e.g. just popped from
+ * another list): its link is logged too, so a rollback restores it. */
+static inline void net_fifo_push_old(warp_lp *lp, net_fifo *q, net_node *n)
+{
+    warp_save(lp, &n->next, sizeof n->next);
+    net_fifo_push(lp, q, n);
+}
+
 /* Unlinks and returns the head (NULL when empty); the node's bytes stay valid
  * until the event commits when the caller hands it to warp_free_on_commit. */
 static inline net_node *net_fifo_pop(warp_lp *lp, net_fifo *q)

@@ -163,9 +163,14 @@ net_model *net_model_build(warp_ini *ini, const net_catalog *cat, const warp_ctx
     n->engine = w;
     n->end = end;
     n->net_ops = find_network(ini, cat, n);
+    for (const char *const *p = n->net_ops->paths; p && *p && n->npaths < NET_PATHS; p++)
+        n->npaths++;
     n->net = n->net_ops->setup(ini, n);
-    if (!n->routers)
-        net_sampling_read(ini, n); /* refuses time series without ports to sample */
+    net_sampling_read(ini, n); /* without a fabric: refuses time series */
+    if (n->routers) {
+        net_terminal_type(n, &n->term_type);
+        net_router_type(n, &n->router_type);
+    }
     n->ranks = (uint64_t)warp_ini_int(ini, "network", "ranks", (int64_t)n->nodes, 1,
                                       (int64_t)n->nodes);
     place(ini, n, warp_seed(w));
@@ -211,6 +216,29 @@ uint64_t net_model_routers(const net_model *n) { return n->routers; }
 int32_t net_model_radix(const net_model *n) { return n->max_radix; }
 
 const char *net_model_topology_name(const net_model *n) { return n->name; }
+
+const char *net_model_path_name(const net_model *n, int path)
+{
+    return path < n->npaths ? n->net_ops->paths[path] : NULL;
+}
+
+void net_model_network_reduce(net_model *n)
+{
+    if (n->net_ops->reduce)
+        n->net_ops->reduce(n->net, n);
+}
+
+void net_model_network_report(const net_model *n, FILE *f)
+{
+    if (n->net_ops->report)
+        n->net_ops->report(n->net, n, f);
+}
+
+void net_model_network_json(const net_model *n, FILE *f)
+{
+    if (n->net_ops->json)
+        n->net_ops->json(n->net, n, f);
+}
 
 const net_workload_ops *net_model_workload(const net_model *n, const void **wl)
 {

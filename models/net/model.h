@@ -40,6 +40,14 @@ int32_t net_model_radix(const net_model *n);
 /* [network] topology: the network's or the topology's name. */
 const char *net_model_topology_name(const net_model *n);
 const net_workload_ops *net_model_workload(const net_model *n, const void **wl);
+/* The name of the network's path `path`, or NULL past its last path (or
+ * for every path of a network that names none). */
+const char *net_model_path_name(const net_model *n, int path);
+/* The network's own reduce (collective), report and summary.json hooks
+ * (network.h); each does nothing when the network has none. */
+void net_model_network_reduce(net_model *n);
+void net_model_network_report(const net_model *n, FILE *f);
+void net_model_network_json(const net_model *n, FILE *f);
 
 /* Prints the --describe lines: nodes, routers, links, radix, memory. */
 void net_describe(const net_model *n, FILE *f);

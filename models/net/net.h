@@ -22,6 +22,9 @@ extern "C" {
 
 /* Event kinds. Workloads receive NET_EV_ARRIVE and NET_EV_SENT and own every
  * kind >= NET_EV_WORKLOAD; the others are the network's. */
+/* Most paths a network may name (net_network_ops.paths), path 0 included. */
+#define NET_PATHS 4
+
 typedef enum net_ev_kind {
     NET_EV_SEND = 1,   /* workload -> its terminal: inject a message */
     NET_EV_PKT,        /* a packet reaches a router or terminal */
@@ -32,6 +35,8 @@ typedef enum net_ev_kind {
     NET_EV_ARRIVE,     /* terminal -> destination workload: whole message arrived */
     NET_EV_SENT,       /* terminal -> source workload: last packet left the NIC */
     NET_EV_STATUS,     /* router -> router: a watched port's occupancy (topology.h) */
+    NET_EV_NETWORK = 32, /* kinds NET_EV_NETWORK..NET_EV_WORKLOAD-1 are free for the
+                          * LPs a network brings of its own (network.h) */
     NET_EV_WORKLOAD = 64,
 } net_ev_kind;
 
@@ -58,7 +63,8 @@ typedef struct net_packet {
     uint32_t aux[2];     /* topology routing state */
     int32_t in_port;     /* input port at the receiving router (filled by sender) */
     int32_t vc;          /* VC it occupies at the receiver's input */
-    uint32_t pad;
+    uint32_t path;       /* which of the network's paths it took (0 unless a
+                          * network with paths of its own says otherwise) */
     double t_inject;     /* when its head left the source NIC */
     double t_tail;       /* when its tail reaches the receiver (cut-through) */
 } net_packet;

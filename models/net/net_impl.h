@@ -16,6 +16,7 @@ struct net_model {
     const net_network_ops *net_ops; /* the network (network.h) */
     void *net;                      /* its description */
     uint64_t nodes, lps, ranks;     /* terminals, the network's other LPs, ranks */
+    int npaths;                     /* paths the network names (0: none) */
 
     /* The fabric: the network layer's terminals and routers wired by a
      * topology (packet.c fills it; routers = 0 for networks without one).

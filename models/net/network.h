@@ -11,11 +11,25 @@
  * workload's LPs (one per rank) after them. A network's LP "index" is its
  * LP id. Terminals receive NET_EV_SEND from net_send and must end each
  * message with net_deliver_message at the destination terminal's side and
- * net_notify_sent at the source's. */
+ * net_notify_sent at the source's. A network's own event kinds lie in
+ * NET_EV_NETWORK..NET_EV_WORKLOAD-1 (net.h).
+ *
+ * Fabric. A network may include the packet network's terminals and routers
+ * on a topology of its own (net_fabric_use): then its terminals are the
+ * packet network's, its first `routers` LPs after them are routers, and a
+ * router port may lead to a *gateway*, one of the network's own LPs
+ * (NET_PEER_GATEWAY, topology.h). A gateway receives NET_EV_PKT like a
+ * terminal (when the tail arrives; the router keeps no credits for it, so it
+ * must take every packet), injects packets into its port with
+ * net_fabric_inject like a terminal (one at a time on its link, each only
+ * when the router's VC-0 input buffer has credit for it; credits come back
+ * as NET_EV_CREDIT) and reports its counts with net_gateway_results, so the
+ * conservation line stays exact. */
 #ifndef NET_NETWORK_H
 #define NET_NETWORK_H
 
 #include <stdint.h>
+#include <stdio.h>
 
 #include "net/net.h"
 #include "net/stats.h"
@@ -46,6 +60,22 @@ typedef struct net_network_ops {
      * rendezvous protocol on this network (LogGOPS's S); 0 means the
      * network prescribes none. */
     uint64_t (*eager_limit)(const void *net);
+
+    /* Optional (NULL: no breakdown): names of the network's paths, path 0
+     * first, NULL-terminated, at most NET_PATHS. Packets carry their path
+     * (net_packet.path, set by the network where it chooses one); the
+     * terminals of the fabric count delivered packets, messages and latency
+     * per path, which the summary and summary.json report by name. */
+    const char *const *paths;
+    /* Optional, collective: every process calls it after the run, before
+     * report, to combine the network's own results onto rank 0
+     * (warp_reduce_to_root on net_engine(n)). */
+    void (*reduce)(void *net, const net_model *n);
+    /* Optional (rank 0): extra lines for the printed summary. */
+    void (*report)(const void *net, const net_model *n, FILE *f);
+    /* Optional (rank 0): extra members of summary.json, each written as
+     * `  "name": VALUE,` on its own line. */
+    void (*json)(const void *net, const net_model *n, FILE *f);
 } net_network_ops;
 
 /* ---- For a network's setup ------------------------------------------------ */
@@ -55,6 +85,21 @@ typedef struct net_network_ops {
 void net_declare(net_model *n, uint64_t nodes, uint64_t lps, double injection_bandwidth);
 /* The run's end time (ns). */
 double net_end(const net_model *n);
+
+/* Reads [network]'s link and packet keys (link_bandwidth, link_latency,
+ * router_delay, packet_size, switching) with the packet network's defaults,
+ * for a network that includes the fabric: its topology wires its links
+ * with them. Call first, from setup. */
+const net_params *net_fabric_params(warp_ini *ini, net_model *n);
+/* Includes the packet network's terminals and routers (the fabric), wired
+ * by topology `ops` whose description `topo` the network built and keeps
+ * (the fabric calls neither ops->setup nor ops->destroy); reads [network]'s
+ * buffer keys. Call from setup after net_fabric_params and before
+ * net_declare, whose `nodes` must be the topology's and whose `lps` must
+ * count its routers first. */
+void net_fabric_use(warp_ini *ini, net_model *n, const net_topology_ops *ops, void *topo);
+/* The LP type of fabric LP `index` (a terminal or a router). */
+const warp_lp_type *net_fabric_lp_type(const net_model *n, uint64_t index);
 
 /* ---- For a network's handlers ---------------------------------------------- */
 
@@ -68,6 +113,16 @@ void net_deliver_message(warp_lp *lp, const net_model *n, const net_message *m);
 void net_notify_sent(warp_lp *lp, const net_model *n, const net_message *m, double delay);
 /* Short name of an event's kind, for engine reports (an LP type's event_name). */
 const char *net_event_name(const void *msg);
+/* Sends packet p (its size, message and path filled in) from the calling
+ * terminal or gateway onto the link into port `port` of fabric router
+ * `router`, VC 0, now: fills in its injection fields and returns the link's
+ * serialisation time for it (the link is busy that long). The caller has
+ * checked the link is free and the router has p->size bytes of credit. */
+double net_fabric_inject(warp_lp *lp, const net_model *n, uint64_t router, int32_t port,
+                         const net_packet *p);
+/* A gateway's finish handler: the packets it took from routers and gave
+ * to them over the run. */
+void net_gateway_results(warp_lp *lp, uint64_t received, uint64_t sent);
 /* A terminal's finish handler: adds its committed block and its final
  * packet counts (onto / off its link, messages still waiting) into the
  * run's results. */

@@ -1,10 +1,12 @@
 /* net/packet.c — the packet network: the network layer's terminals and
  * routers (its fabric) wired by a topology, for every name the catalogue
- * lists as a topology. Reads [network]'s link, packet and buffer keys and
- * lets the topology read its own section; its description is the model's
- * fabric, so its handlers (terminal.c, router.c) read the model directly.
- * Invariant: routers are LPs nodes..nodes+routers-1, the network's only
- * LPs besides the terminals. Chosen by model.c. */
+ * lists as a topology; and the fabric for networks that include it
+ * (net_fabric_params, net_fabric_use). Reads [network]'s link, packet and
+ * buffer keys and lets the topology read its own section; its description
+ * is the model's fabric, so its handlers (terminal.c, router.c) read the
+ * model directly. Invariant: routers are LPs nodes..nodes+routers-1 (for
+ * the packet network, its only LPs besides the terminals). Chosen by
+ * model.c. */
 #include "net/net_impl.h"
 
 static const char *const switching_names[] = {"cut-through", "store-forward", NULL};
@@ -41,27 +43,39 @@ static void read_buffers(warp_ini *ini, net_params *p, int32_t vcs)
                       (unsigned long long)p->vc_buffer, (unsigned long long)p->packet_size);
 }
 
+const net_params *net_fabric_params(warp_ini *ini, net_model *n)
+{
+    read_params(ini, &n->params);
+    return &n->params;
+}
+
+void net_fabric_use(warp_ini *ini, net_model *n, const net_topology_ops *ops, void *topo)
+{
+    n->topo_ops = ops;
+    n->topo = topo;
+    n->routers = ops->routers(topo);
+    n->vcs = ops->vcs(topo);
+    n->max_radix = ops->max_radix(topo);
+    if (n->vcs < 1 || n->vcs > NET_MAX_VCS)
+        warp_fatal(WARP_EXIT_USAGE, "topology %s asks for %d VCs; at most %d are supported",
+                   ops->name, (int)n->vcs, NET_MAX_VCS);
+    read_buffers(ini, &n->params, n->vcs);
+    n->view_slots = ops->view_slots && ops->watchers ? ops->view_slots(topo) : 0;
+}
+
+const warp_lp_type *net_fabric_lp_type(const net_model *n, uint64_t index)
+{
+    return index < n->nodes ? &n->term_type : &n->router_type;
+}
+
 /* n->topo_ops is the topology the catalogue found by name. */
 static void *packet_setup(warp_ini *ini, net_model *n)
 {
     read_params(ini, &n->params);
-    n->topo = n->topo_ops->setup(ini, &n->params);
-    n->routers = n->topo_ops->routers(n->topo);
-    n->vcs = n->topo_ops->vcs(n->topo);
-    n->max_radix = n->topo_ops->max_radix(n->topo);
-    if (n->vcs < 1 || n->vcs > NET_MAX_VCS)
-        warp_fatal(WARP_EXIT_USAGE, "topology %s asks for %d VCs; at most %d are supported",
-                   n->topo_ops->name, (int)n->vcs, NET_MAX_VCS);
-    read_buffers(ini, &n->params, n->vcs);
-    n->view_slots = n->topo_ops->view_slots && n->topo_ops->watchers
-                        ? n->topo_ops->view_slots(n->topo)
-                        : 0;
+    net_fabric_use(ini, n, n->topo_ops, n->topo_ops->setup(ini, &n->params));
     net_attach a = n->topo_ops->attach(n->topo, 0);
     net_declare(n, n->topo_ops->nodes(n->topo), n->routers,
                 n->topo_ops->peer(n->topo, a.router, a.port).bandwidth);
-    net_sampling_read(ini, n);
-    net_terminal_type(n, &n->term_type);
-    net_router_type(n, &n->router_type);
     return n;
 }
 
@@ -73,8 +87,7 @@ static void packet_destroy(void *net)
 
 static const warp_lp_type *packet_lp_type(const void *net, uint64_t index)
 {
-    const net_model *n = net;
-    return index < n->nodes ? &n->term_type : &n->router_type;
+    return net_fabric_lp_type(net, index);
 }
 
 /* Keeps a router and its terminals on one PE (routers in contiguous blocks). */

@@ -1,6 +1,7 @@
 /* net/router.c — the router LP: routes each arriving packet once, queues it
  * on its output port per VC, and forwards it when the link is free and the
- * next hop's input buffer has credit for its VC.
+ * next hop's input buffer has credit for its VC. Ports to terminals and
+ * gateways (network.h) never wait for credit.
  * Arbitration: an output port serves its VCs round-robin, starting after the
  * VC it served last; within one VC packets leave in the order they arrived
  * (FIFO over all input ports). A packet holds its input buffer space until
@@ -131,7 +132,9 @@ static void send_credit(warp_lp *lp, const net_model *n, uint64_t router, const 
                         double delay)
 {
     net_peer up = n->topo_ops->peer(n->topo, router, x->pkt.in_port);
-    warp_lpid dest = up.kind == NET_PEER_ROUTER ? net_router_lp(n, up.id) : net_term_lp(n, up.id);
+    warp_lpid dest = up.kind == NET_PEER_ROUTER   ? net_router_lp(n, up.id)
+                     : up.kind == NET_PEER_GATEWAY ? up.id
+                                                   : net_term_lp(n, up.id);
     net_event *c = warp_event_new(lp, dest, delay + up.latency);
     c->kind = NET_EV_CREDIT;
     c->u.credit.port = up.port;
@@ -194,8 +197,10 @@ static void try_send(warp_lp *lp, const net_model *n, rview *v, int32_t port, ne
         double delay = down.latency + n->params.router_delay + (n->params.store_forward ? ser : 0);
         e = warp_event_new(lp, net_router_lp(n, down.id), delay);
     } else {
-        assert(down.kind == NET_PEER_TERMINAL && "router: a route leads to a wired port");
-        e = warp_event_new(lp, net_term_lp(n, down.id), ser + down.latency);
+        assert((down.kind == NET_PEER_TERMINAL || down.kind == NET_PEER_GATEWAY) &&
+               "router: a route leads to a wired port");
+        warp_lpid dest = down.kind == NET_PEER_GATEWAY ? down.id : net_term_lp(n, down.id);
+        e = warp_event_new(lp, dest, ser + down.latency);
     }
     e->kind = NET_EV_PKT;
     e->u.pkt = x->pkt;

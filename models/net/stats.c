@@ -74,6 +74,20 @@ void net_term_out_add(net_term_out *acc, const net_term_out *o)
     }
 }
 
+void net_path_out_add(net_path_out *acc, const net_path_out *o, int npaths)
+{
+    for (int i = 0; i < npaths; i++) {
+        acc[i].pkts += o[i].pkts;
+        acc[i].msgs += o[i].msgs;
+        acc[i].lat_pkts += o[i].lat_pkts;
+        acc[i].msgs_lat += o[i].msgs_lat;
+        acc[i].lat_sum_q += o[i].lat_sum_q;
+        acc[i].mlat_sum_q += o[i].mlat_sum_q;
+        acc[i].lat_max = fmax(acc[i].lat_max, o[i].lat_max);
+        acc[i].mlat_max = fmax(acc[i].mlat_max, o[i].mlat_max);
+    }
+}
+
 net_results *net_results_new(uint64_t nodes, uint64_t routers, int32_t max_radix)
 {
     net_results *r = calloc(1, sizeof *r);
@@ -116,7 +130,7 @@ void net_results_reduce(net_results *r, const warp_ctx *w)
                     t->delivered_bytes_win, t->lat_pkts,      t->hops_sum,      t->msgs_delivered,
                     t->msgs_lat,      t->lat_sum_q, t->mlat_sum_q, r->flight.term_sent,    r->flight.term_recv,
                     r->flight.router_recv, r->flight.router_sent, r->flight.router_queued,
-                    r->flight.nic_waiting_msgs};
+                    r->flight.nic_waiting_msgs, r->flight.gateway_recv, r->flight.gateway_sent};
     warp_reduce_to_root(w, u, sizeof u / sizeof u[0], WARP_TYPE_U64, WARP_OP_SUM);
     int k = 0;
     t->offered_msgs = u[k++];
@@ -139,6 +153,23 @@ void net_results_reduce(net_results *r, const warp_ctx *w)
     r->flight.router_sent = u[k++];
     r->flight.router_queued = u[k++];
     r->flight.nic_waiting_msgs = u[k++];
+    r->flight.gateway_recv = u[k++];
+    r->flight.gateway_sent = u[k++];
+    uint64_t pu[6 * NET_PATHS];
+    double pm[2 * NET_PATHS];
+    for (int i = 0; i < NET_PATHS; i++) {
+        const net_path_out *p = &r->paths[i];
+        uint64_t *u6 = pu + 6 * i;
+        u6[0] = p->pkts, u6[1] = p->msgs, u6[2] = p->lat_pkts, u6[3] = p->msgs_lat;
+        u6[4] = p->lat_sum_q, u6[5] = p->mlat_sum_q;
+        pm[2 * i] = p->lat_max, pm[2 * i + 1] = p->mlat_max;
+    }
+    warp_reduce_to_root(w, pu, 6 * NET_PATHS, WARP_TYPE_U64, WARP_OP_SUM);
+    warp_reduce_to_root(w, pm, 2 * NET_PATHS, WARP_TYPE_DOUBLE, WARP_OP_MAX);
+    for (int i = 0; i < NET_PATHS; i++) {
+        const uint64_t *u6 = pu + 6 * i;
+        r->paths[i] = (net_path_out){u6[0], u6[1], u6[2], u6[3], u6[4], u6[5], pm[2 * i], pm[2 * i + 1]};
+    }
     double m[] = {t->lat_max, t->mlat_max, t->t_last};
     warp_reduce_to_root(w, m, 3, WARP_TYPE_DOUBLE, WARP_OP_MAX);
     t->lat_max = m[0];

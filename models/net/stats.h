@@ -9,6 +9,7 @@
 #include <stdio.h>
 
 #include "warp.h"
+#include "net/net.h"
 
 /* Bin 0 holds [0, 1) ns; then 8 bins per power of two up to 2^32 ns. */
 #define NET_HIST_SUB 8
@@ -30,6 +31,16 @@ typedef struct net_term_out {
     uint32_t mhist[NET_HIST_BINS];               /* message latency */
 } net_term_out;
 
+/* Per path of a network that names its paths (net_network_ops.paths): what
+ * the destination terminals saw of the packets that took it. A message
+ * counts on the path of its last packet. */
+typedef struct net_path_out {
+    uint64_t pkts, msgs;          /* delivered, whole run */
+    uint64_t lat_pkts, msgs_lat;  /* of those, sent at t >= warmup */
+    uint64_t lat_sum_q, mlat_sum_q;
+    double lat_max, mlat_max;
+} net_path_out;
+
 /* Per router port. Link traffic is counted where it arrives: busy_ns, pkts
  * and bytes describe the link INTO this port (from the peer on it). */
 typedef struct net_port_out {
@@ -46,11 +57,15 @@ typedef struct net_flight {
     uint64_t router_recv, router_sent; /* packets into / out of routers */
     uint64_t router_queued;            /* packets found in router queues at the end */
     uint64_t nic_waiting_msgs;         /* messages not yet fully injected */
+    /* Packets gateways (network.h) took from routers and gave to them; the
+     * difference is inside the network's own LPs at the end. */
+    uint64_t gateway_recv, gateway_sent;
 } net_flight;
 
 typedef struct net_results {
     net_term_out total;    /* sum (max for the _max fields) over terminals */
     net_flight flight;
+    net_path_out paths[NET_PATHS]; /* sums over terminals; used when the network names paths */
     uint64_t nodes, routers;
     int32_t max_radix;
     double *term_rows;     /* nodes x NET_TERM_COLS, for terminals.csv */
@@ -80,6 +95,8 @@ double net_hist_quantile(const uint32_t *h, double q);
 
 /* Adds one terminal's block into the accumulator. */
 void net_term_out_add(net_term_out *acc, const net_term_out *o);
+/* Adds one terminal's per-path blocks (npaths of them) into the accumulator. */
+void net_path_out_add(net_path_out *acc, const net_path_out *o, int npaths);
 /* Allocates an accumulator with per-terminal and per-port rows. */
 net_results *net_results_new(uint64_t nodes, uint64_t routers, int32_t max_radix);
 void net_results_free(net_results *r);

@@ -52,31 +52,21 @@ static void try_inject(warp_lp *lp, term_state *s, const net_model *n, warp_bits
         return;
     uint64_t self = warp_lp_id(lp);
     net_attach at = n->topo_ops->attach(n->topo, self);
-    net_peer link = n->topo_ops->peer(n->topo, at.router, at.port);
-    double ser = size / link.bandwidth;
-    double now = warp_now(lp);
 
     warp_save(lp, s, sizeof *s);
     s->credits -= size;
     s->sent++;
-    bits->b |= BIT_INJECTED | (now >= n->warmup ? BIT_INJ_WINDOW : 0) | (uint64_t)size << 32;
+    bits->b |= BIT_INJECTED | (warp_now(lp) >= n->warmup ? BIT_INJ_WINDOW : 0) |
+               (uint64_t)size << 32;
 
-    double delay = link.latency + n->params.router_delay + (n->params.store_forward ? ser : 0);
-    net_event *e = warp_event_new(lp, net_router_lp(n, at.router), delay);
-    e->kind = NET_EV_PKT;
-    net_packet *p = &e->u.pkt;
-    p->msg = m->msg;
-    p->src = self;
-    p->dst = m->dst;
-    p->index = m->next;
-    p->count = m->count;
-    p->size = size;
-    p->flow = (uint32_t)(m->msg.seq * 2654435761u ^ self * 40503u);
-    p->in_port = at.port;
-    p->vc = 0;
-    p->t_inject = now;
-    p->t_tail = now + ser + link.latency;
-    warp_event_send(lp, e);
+    net_packet p = {.msg = m->msg,
+                    .src = self,
+                    .dst = m->dst,
+                    .index = m->next,
+                    .count = m->count,
+                    .size = size,
+                    .flow = (uint32_t)(m->msg.seq * 2654435761u ^ self * 40503u)};
+    double ser = net_fabric_inject(lp, n, at.router, at.port, &p);
 
     if (m->next + 1 == m->count) {
         net_fifo_pop(lp, &s->outq);
@@ -168,6 +158,31 @@ static void term_forward(warp_lp *lp, void *state, void *msg, warp_bits *bits)
     }
 }
 
+/* The per-path blocks follow the sampling area in the output block. */
+static net_path_out *paths_of(const net_model *n, const net_term_out *o)
+{
+    return (net_path_out *)((char *)(o + 1) + net_sample_term_bytes(&n->sampling));
+}
+
+static void count_path(net_path_out *q, const net_packet *p, double warmup, int msg_done)
+{
+    double lat = p->t_tail - p->msg.t_send;
+    q->pkts++;
+    q->msgs += msg_done != 0;
+    if (p->msg.t_send < warmup)
+        return;
+    q->lat_pkts++;
+    q->lat_sum_q += net_lat_q(lat);
+    if (lat > q->lat_max)
+        q->lat_max = lat;
+    if (msg_done) {
+        q->msgs_lat++;
+        q->mlat_sum_q += net_lat_q(lat);
+        if (lat > q->mlat_max)
+            q->mlat_max = lat;
+    }
+}
+
 static void term_commit(warp_lp *lp, void *out, const void *msg, const warp_bits *bits)
 {
     net_term_out *o = out;
@@ -228,6 +243,10 @@ static void term_commit(warp_lp *lp, void *out, const void *msg, const warp_bits
             if (p->t_tail > o->t_last)
                 o->t_last = p->t_tail;
         }
+        assert(p->path < (uint32_t)(n->npaths ? n->npaths : 1) &&
+               "terminal: a packet's path is one the network names");
+        if (n->npaths)
+            count_path(paths_of(n, o) + p->path, p, w, bits->b & BIT_MSG_DONE);
         break;
     }
     default:
@@ -241,8 +260,33 @@ static void term_finish(warp_lp *lp, void *state, void *out)
     const net_model *n = warp_model_arg(lp);
     net_term_out *o = out;
     net_terminal_results(lp, o, s->sent, s->recv, s->waiting);
+    net_path_out_add(n->res->paths, paths_of(n, o), n->npaths);
     if (n->sampling.interval > 0)
         net_sample_term_finish(&n->sampling, o + 1, warp_lp_id(lp), n->res);
+}
+
+double net_fabric_inject(warp_lp *lp, const net_model *n, uint64_t router, int32_t port,
+                         const net_packet *p)
+{
+    net_peer link = n->topo_ops->peer(n->topo, router, port);
+    double ser = p->size / link.bandwidth, now = warp_now(lp);
+    double delay = link.latency + n->params.router_delay + (n->params.store_forward ? ser : 0);
+    net_event *e = warp_event_new(lp, net_router_lp(n, router), delay);
+    e->kind = NET_EV_PKT;
+    e->u.pkt = *p;
+    e->u.pkt.in_port = port;
+    e->u.pkt.vc = 0;
+    e->u.pkt.t_inject = now;
+    e->u.pkt.t_tail = now + ser + link.latency;
+    warp_event_send(lp, e);
+    return ser;
+}
+
+void net_gateway_results(warp_lp *lp, uint64_t received, uint64_t sent)
+{
+    const net_model *n = warp_model_arg(lp);
+    n->res->flight.gateway_recv += received;
+    n->res->flight.gateway_sent += sent;
 }
 
 void net_terminal_results(warp_lp *lp, const net_term_out *o, uint64_t sent, uint64_t recv,
@@ -269,7 +313,8 @@ void net_terminal_type(net_model *n, warp_lp_type *t)
     memset(t, 0, sizeof *t);
     t->name = "terminal";
     t->state_size = sizeof(term_state);
-    t->out_size = sizeof(net_term_out) + net_sample_term_bytes(&n->sampling);
+    t->out_size = sizeof(net_term_out) + net_sample_term_bytes(&n->sampling) +
+                  (size_t)n->npaths * sizeof(net_path_out);
     t->save = WARP_SAVE_NONE;
     t->init = term_init;
     t->forward = term_forward;

@@ -9,7 +9,10 @@
  * 0..routers-1; ports of a router are 0..radix(r)-1. A port is wired to one
  * terminal, to one port of another router, or to nothing. Wiring must be
  * symmetric: if peer(r, p) = (router s, port q) then peer(s, q) = (router r,
- * port p); if peer(r, p) = terminal t then attach(t) = (r, p). */
+ * port p); if peer(r, p) = terminal t then attach(t) = (r, p). A port may
+ * also lead to a gateway, an LP of a network that includes the packet
+ * network (network.h): it takes packets like a terminal and injects them
+ * like one. */
 #ifndef NET_TOPOLOGY_H
 #define NET_TOPOLOGY_H
 
@@ -31,6 +34,8 @@ typedef enum net_peer_kind {
     NET_PEER_NONE = 0,     /* unconnected port (e.g. a partly populated switch) */
     NET_PEER_ROUTER = 1,
     NET_PEER_TERMINAL = 2,
+    NET_PEER_GATEWAY = 3,  /* an LP of the network's own (network.h, "Gateways"):
+                            * id is its LP id, port 0 */
 } net_peer_kind;
 
 /* One end of a link as seen from a router port, with the link's parameters

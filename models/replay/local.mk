@@ -3,14 +3,19 @@
 LIBWARPNET_SOURCES += \
 	models/replay/error.c models/replay/error.h \
 	models/replay/taskgraph.c models/replay/taskgraph.h \
+	models/replay/readers/keymap.c models/replay/readers/keymap.h \
+	models/replay/readers/mpimap.c models/replay/readers/mpimap.h \
 	models/replay/readers/source.c models/replay/readers/source.h \
 	models/replay/readers/bigsim.c models/replay/readers/bigsim.h \
 	models/replay/readers/goal.c \
+	models/replay/readers/dimemas.c models/replay/readers/dimemas_parse.c \
+	models/replay/readers/dimemas_parse.h \
 	models/replay/readers/native.c models/replay/readers/native.h \
 	models/replay/readers/gen.c models/replay/readers/gen.h \
 	models/replay/critpath.c models/replay/critpath.h \
 	models/replay/workload.c models/replay/workload.h \
 	models/replay/workload_setup.c models/replay/workload_impl.h \
+	models/replay/placement.c models/replay/placement.h \
 	models/replay/tracer_config.c models/replay/tracer_config.h \
 	models/replay/workload_tracer.c \
 	models/replay/timeline.c models/replay/timeline.h

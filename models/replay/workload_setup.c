@@ -12,12 +12,15 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "replay/placement.h"
 #include "warp_error.h"
 #include "replay/workload_impl.h"
 
-static const char *const format_names[] = {"bigsim", "otf2", "goal", "native", "gen", NULL};
+static const char *const format_names[] = {"bigsim", "otf2", "goal", "native", "gen", "dimemas", NULL};
+static const char *const rendezvous_names[] = {"size", "trace", NULL};
 
-/* Places job j's ranks on free network ranks. */
+/* Places job j's ranks on free network ranks: in order, at random, or as a
+ * placement file says (placement.h). */
 static void place_job(warp_ini *ini, rp_config *c, int j, const char *sec, uint64_t *next_linear,
                       uint64_t seed)
 {
@@ -54,20 +57,16 @@ static void place_job(warp_ini *ini, rp_config *c, int j, const char *sec, uint6
         }
         free(free_ranks);
     } else {
-        FILE *f = fopen(how, "r");
-        if (!f)
-            warp_ini_fail(ini, sec, "placement", "not linear, random, or a readable file of network ranks");
+        replay_err err;
+        if (replay_read_placement(how, job->ranks, c->nranks, job->global, &err))
+            warp_ini_fail(ini, sec, "placement", "%s", err.msg);
         for (int32_t r = 0; r < job->ranks; r++) {
-            unsigned long long g;
-            if (fscanf(f, "%llu", &g) != 1 || g >= c->nranks || c->rank_job[g] >= 0) {
-                fclose(f);
-                warp_ini_fail(ini, sec, "placement", "entry %d (job rank %d) is missing, not below %llu, "
-                              "or already taken", r + 1, r, (unsigned long long)c->nranks);
-            }
-            job->global[r] = g;
+            uint64_t g = job->global[r];
+            if (c->rank_job[g] >= 0)
+                warp_ini_fail(ini, sec, "placement", "%s places task %d on network rank %llu, which "
+                              "job %d already uses", how, r, (unsigned long long)g, c->rank_job[g]);
             c->rank_job[g] = j;
         }
-        fclose(f);
     }
     for (int32_t r = 0; r < job->ranks; r++)
         c->rank_local[job->global[r]] = r;
@@ -111,6 +110,7 @@ static void *rp_setup(warp_ini *ini, const net_model *net)
     replay_opts o = replay_opts_default();
     o.ampi_overhead_ns = (uint64_t)warp_ini_time_ns(ini, "replay", "ampi_overhead", 100);
     o.otf2_eager_limit = warp_ini_bytes(ini, "replay", "eager_limit", 65536);
+    o.rendezvous_from_trace = warp_ini_choice(ini, "replay", "dimemas_rendezvous", rendezvous_names, 0);
     c->rank_job = warp_xcalloc(c->nranks, sizeof *c->rank_job);
     c->rank_local = warp_xcalloc(c->nranks, sizeof *c->rank_local);
     for (uint64_t r = 0; r < c->nranks; r++)

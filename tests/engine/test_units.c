@@ -26,6 +26,14 @@ static double bw_ok(const char *s)
     return v;
 }
 
+static double len_ok(const char *s)
+{
+    double v = -1;
+    const char *why = "(none)";
+    cr_assert_eq(warp_parse_length_m(s, &v, &why), 0, "\"%s\" refused: %s", s, why);
+    return v;
+}
+
 static uint64_t bytes_ok(const char *s)
 {
     uint64_t v = 1;
@@ -45,6 +53,7 @@ static void refused(int kind, const char *s, const char *why_prefix)
             : kind == 1 ? warp_parse_bytes(s, &u, &why)
             : kind == 2 ? warp_parse_bandwidth(s, &d, &why)
             : kind == 3 ? ini_parse_int(s, &i, &why)
+            : kind == 5 ? warp_parse_length_m(s, &d, &why)
                         : ini_parse_double(s, &d, &why);
     cr_assert_eq(r, -1, "parser %d accepted \"%s\"", kind, s);
     cr_assert_not_null(why, "parser %d refused \"%s\" without a reason", kind, s);
@@ -52,7 +61,7 @@ static void refused(int kind, const char *s, const char *why_prefix)
                  "parser %d on \"%s\": reason \"%s\", expected \"%s...\"", kind, s, why, why_prefix);
 }
 
-enum { TIME, BYTES, BW, INT, DBL };
+enum { TIME, BYTES, BW, INT, DBL, LEN };
 
 Test(units, time_every_unit_to_ns)
 {
@@ -141,6 +150,19 @@ Test(units, bandwidth_refusals)
     refused(BW, "1e400GB/s", "bandwidth too large");
     refused(BW, "nan GB/s", "not a number");
     refused(BW, "GB/s", "not a number");
+}
+
+Test(units, length_every_unit_to_metres)
+{
+    cr_assert_eq(len_ok("5mm"), 0.005);
+    cr_assert_eq(len_ok("250cm"), 2.5);
+    cr_assert_eq(len_ok("10m"), 10.0);
+    cr_assert_eq(len_ok("0m"), 0.0);
+    cr_assert_eq(len_ok("1.5 km"), 1500.0);
+    refused(LEN, "10", "missing unit");
+    refused(LEN, "10ft", "unknown unit");
+    refused(LEN, "-1m", "negative length");
+    refused(LEN, "1e400km", "length too large");
 }
 
 Test(units, bytes_every_unit)

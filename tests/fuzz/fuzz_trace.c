@@ -1,6 +1,6 @@
 /* tests/fuzz/fuzz_trace.c — libFuzzer harness for the trace readers of
- * models/replay/ (BigSim, GOAL, native text and binary). One source, built
- * once per format with -DFUZZ_FORMAT='"bigsim"' (or "goal", "native") by
+ * models/replay/ (BigSim, GOAL, Dimemas, native text and binary). One source,
+ * built once per format with -DFUZZ_FORMAT=bigsim (or goal, native, dimemas) by
  * `make fuzz` (tests/fuzz/local.mk). The readers take paths, so each input is
  * written to a private temporary directory first. A BigSim input is several
  * files: the summary bgTrace, then bgTrace0, bgTrace1, ... separated by the
@@ -22,7 +22,7 @@
 #include "replay/taskgraph.h"
 
 #ifndef FUZZ_FORMAT
-#error "build with -DFUZZ_FORMAT=bigsim (or goal, native)"
+#error "build with -DFUZZ_FORMAT=bigsim (or goal, native, dimemas)"
 #endif
 #define FUZZ_STR2(x) #x
 #define FUZZ_STR(x) FUZZ_STR2(x)
@@ -126,7 +126,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     const char *path = write_trace(data, size);
     replay_opts o = replay_opts_default();
     o.keep_init = (int)(size & 1); /* both BigSim start-skip paths */
-    int text = !strcmp(FORMAT, "goal") ||
+    int text = !strcmp(FORMAT, "goal") || !strcmp(FORMAT, "dimemas") ||
                (!strcmp(FORMAT, "native") && (size < 8 || memcmp(data, "WNTRACE", 8) != 0));
     replay_source *s = NULL;
     replay_err err = {{0}};

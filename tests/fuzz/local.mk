@@ -8,14 +8,16 @@
 # tests in tests/fuzz/regress/ (test_fuzz_regress.sh).
 FUZZ_CC = clang
 FUZZ_SECONDS = 60
-FUZZ_TARGETS = ini options bigsim goal native otf2map
+FUZZ_TARGETS = ini options bigsim goal native dimemas otf2map
 FUZZ_CFLAGS = -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
 	-fno-omit-frame-pointer
 FUZZ_RUN_FLAGS = -rss_limit_mb=2048 -timeout=10 -print_final_stats=1
 FUZZ_REPLAY_SRC = $(srcdir)/models/replay/error.c $(srcdir)/config/xalloc.c \
 	$(srcdir)/config/fatal.c $(srcdir)/config/errline.c \
 	$(srcdir)/models/replay/taskgraph.c $(srcdir)/models/replay/readers/source.c \
+	$(srcdir)/models/replay/readers/keymap.c $(srcdir)/models/replay/readers/mpimap.c \
 	$(srcdir)/models/replay/readers/bigsim.c $(srcdir)/models/replay/readers/goal.c \
+	$(srcdir)/models/replay/readers/dimemas.c $(srcdir)/models/replay/readers/dimemas_parse.c \
 	$(srcdir)/models/replay/readers/native.c $(srcdir)/models/replay/readers/gen.c \
 	$(srcdir)/models/replay/readers/otf2map.c
 FUZZ_INI_SRC = $(srcdir)/config/ini.c $(srcdir)/config/units.c $(srcdir)/config/xalloc.c \
@@ -44,6 +46,10 @@ fuzz_native_src = $(fuzz_bigsim_src)
 fuzz_native_flags = $(fuzz_trace_flags) -DFUZZ_FORMAT=native
 fuzz_native_run = -max_len=8192
 fuzz_native_seeds = $(srcdir)/tests/fuzz/seeds/native
+fuzz_dimemas_src = $(fuzz_bigsim_src)
+fuzz_dimemas_flags = $(fuzz_trace_flags) -DFUZZ_FORMAT=dimemas
+fuzz_dimemas_run = -max_len=8192
+fuzz_dimemas_seeds = $(srcdir)/tests/fuzz/seeds/dimemas
 fuzz_otf2map_src = $(srcdir)/tests/fuzz/fuzz_otf2map.c $(FUZZ_REPLAY_SRC)
 fuzz_otf2map_flags = $(fuzz_trace_flags)
 fuzz_otf2map_run = -max_len=4096
@@ -69,6 +75,7 @@ fuzz:
 	    bigsim) src="$(fuzz_bigsim_src)"; flags="$(fuzz_bigsim_flags)"; run="$(fuzz_bigsim_run)"; seeds="$(fuzz_bigsim_seeds)";; \
 	    goal) src="$(fuzz_goal_src)"; flags="$(fuzz_goal_flags)"; run="$(fuzz_goal_run)"; seeds="$(fuzz_goal_seeds)";; \
 	    native) src="$(fuzz_native_src)"; flags="$(fuzz_native_flags)"; run="$(fuzz_native_run)"; seeds="$(fuzz_native_seeds)";; \
+	    dimemas) src="$(fuzz_dimemas_src)"; flags="$(fuzz_dimemas_flags)"; run="$(fuzz_dimemas_run)"; seeds="$(fuzz_dimemas_seeds)";; \
 	    otf2map) src="$(fuzz_otf2map_src)"; flags="$(fuzz_otf2map_flags)"; run="$(fuzz_otf2map_run)"; seeds="$(fuzz_otf2map_seeds)";; \
 	    *) echo "make fuzz: unknown target '$$t' (known: $(FUZZ_TARGETS))"; exit 2;; \
 	  esac; \
@@ -103,7 +110,7 @@ EXTRA_DIST += tests/fuzz/fuzz_ini.c tests/fuzz/fuzz_options.c tests/fuzz/fuzz_tr
 FUZZ_REGRESS_TRACE_SRC = tests/fuzz/fuzz_trace.c tests/fuzz/regress_main.c
 FUZZ_REGRESS_TRACE_LDADD = libwarpnet.la libwarp.la $(OTF2_LIBS) -lm
 check_PROGRAMS += tests/fuzz/regress-ini tests/fuzz/regress-options tests/fuzz/regress-bigsim \
-	tests/fuzz/regress-goal tests/fuzz/regress-native tests/fuzz/regress-otf2map
+	tests/fuzz/regress-goal tests/fuzz/regress-native tests/fuzz/regress-dimemas tests/fuzz/regress-otf2map
 tests_fuzz_regress_ini_SOURCES = tests/fuzz/fuzz_ini.c tests/fuzz/regress_main.c
 tests_fuzz_regress_ini_LDADD = libwarp.la -lm
 tests_fuzz_regress_options_SOURCES = tests/fuzz/fuzz_options.c tests/fuzz/regress_main.c \
@@ -120,6 +127,9 @@ tests_fuzz_regress_goal_LDADD = $(FUZZ_REGRESS_TRACE_LDADD)
 tests_fuzz_regress_native_SOURCES = $(FUZZ_REGRESS_TRACE_SRC)
 tests_fuzz_regress_native_CPPFLAGS = $(AM_CPPFLAGS) -DFUZZ_FORMAT=native
 tests_fuzz_regress_native_LDADD = $(FUZZ_REGRESS_TRACE_LDADD)
+tests_fuzz_regress_dimemas_SOURCES = $(FUZZ_REGRESS_TRACE_SRC)
+tests_fuzz_regress_dimemas_CPPFLAGS = $(AM_CPPFLAGS) -DFUZZ_FORMAT=dimemas
+tests_fuzz_regress_dimemas_LDADD = $(FUZZ_REGRESS_TRACE_LDADD)
 tests_fuzz_regress_otf2map_SOURCES = tests/fuzz/fuzz_otf2map.c tests/fuzz/regress_main.c
 tests_fuzz_regress_otf2map_LDADD = $(FUZZ_REGRESS_TRACE_LDADD)
 TESTS += tests/fuzz/test_fuzz_regress.sh

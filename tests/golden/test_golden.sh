@@ -109,6 +109,8 @@ golden loggp-64.ini 2 "--end=100us" 15c7fd2bd9170da1 1600 320 320 320 4000 84000
 golden simplenet-64.ini 2 "--end=20us --workload.warmup=0ns" 2301f4d82b982134 6030 1242 1163 1163 1474.21478 20201.2417
 golden slimfly-q5.ini 2 "--end=2us --workload.warmup=0ns" 995ab219517ec25f 76296 7242 5312 5312 520.43587 1999.86996
 golden slimfly-q13.ini 1 "--end=2us --workload.warmup=0ns" c382ea82ae3c28b8 288920 29796 22175 22175 513.767846 1999.99883
+golden optical-rack-pair.ini 2 "" 9cc0b7b52f6a6c95 260 20 20 20 7833 156660
+golden optical-dc-32x32.ini 2 "--end=51ms" d376916a1319d363 477056 101184 73728 3072 147332.914 50523243.2
 golden torus-8x8x8.ini 2 "--end=2us --workload.warmup=0ns" c076131a3294ac25 295216 24111 8740 1949 1095.58322 1999.90852
 golden torus-16x16x16.ini 1 "--end=1us --workload.warmup=0ns" ed5598293d61a019 127444 18849 105 22 700.399991 997.52781
 if [ -d "$TRACES/bigsim-jacobi2d-32" ]; then
@@ -124,6 +126,8 @@ if [ -d "$TRACES/bigsim-jacobi2d-32" ]; then
 else
     echo "skip replay-jacobi-torus.ini: $TRACES is absent"; covered="$covered replay-jacobi-torus.ini"
 fi
+# The Dimemas test stencil (16 tasks, rendezvous halos, collectives) on a fat-tree.
+golden replay-dimemas-fattree.ini 2 "--job.0.trace=${top_srcdir:-.}/tests/replay/dimemas/stencil.dim" ceceee1d272a874f 286844 20277 20277 498 20305.5635 202264.8
 described dragonfly-a16p8h8.ini <<'EOF'
 topology: dragonfly
 nodes: 16512

@@ -131,6 +131,16 @@ const char *th_traces_dir(void)
     return NULL;
 }
 
+char *th_src(const char *rel)
+{
+    const char *top = getenv("top_srcdir");
+    if (!top)
+        top = ".";
+    char *p = malloc(strlen(top) + strlen(rel) + 2);
+    sprintf(p, "%s/%s", top, rel);
+    return p;
+}
+
 char *th_sample(const char *rel)
 {
     const char *t = th_traces_dir();

@@ -37,6 +37,9 @@ void th_timing(replay_source *s, replay_timing *cp, replay_timing *fifo);
 /* The directory of the sample traces, or NULL when absent. */
 const char *th_traces_dir(void);
 
+/* Path of rel inside the source tree ($top_srcdir, else "."), malloc'd. */
+char *th_src(const char *rel);
+
 /* Path of sample rel inside the sample traces (malloc'd); skips the test
  * with a message when the samples are absent. */
 char *th_sample(const char *rel);

@@ -5,9 +5,9 @@ REPLAY_TEST_HELPERS = tests/replay/helpers.c tests/replay/helpers.h
 REPLAY_TEST_CFLAGS = $(AM_CFLAGS) $(CRITERION_CFLAGS)
 REPLAY_TEST_LDADD = libwarpnet.la libwarp.la $(OTF2_LIBS) $(CRITERION_LIBS) -lm
 check_PROGRAMS += tests/replay/test_graph tests/replay/test_goal tests/replay/test_otf2map \
-	tests/replay/test_bigsim
+	tests/replay/test_bigsim tests/replay/test_dimemas
 TESTS += tests/replay/test_graph tests/replay/test_goal tests/replay/test_otf2map \
-	tests/replay/test_bigsim
+	tests/replay/test_bigsim tests/replay/test_dimemas
 tests_replay_test_graph_SOURCES = tests/replay/test_graph.c $(REPLAY_TEST_HELPERS)
 tests_replay_test_graph_CFLAGS = $(REPLAY_TEST_CFLAGS)
 tests_replay_test_graph_LDADD = $(REPLAY_TEST_LDADD)
@@ -20,6 +20,9 @@ tests_replay_test_otf2map_LDADD = $(REPLAY_TEST_LDADD)
 tests_replay_test_bigsim_SOURCES = tests/replay/test_bigsim.c $(REPLAY_TEST_HELPERS)
 tests_replay_test_bigsim_CFLAGS = $(REPLAY_TEST_CFLAGS)
 tests_replay_test_bigsim_LDADD = $(REPLAY_TEST_LDADD)
+tests_replay_test_dimemas_SOURCES = tests/replay/test_dimemas.c $(REPLAY_TEST_HELPERS)
+tests_replay_test_dimemas_CFLAGS = $(REPLAY_TEST_CFLAGS)
+tests_replay_test_dimemas_LDADD = $(REPLAY_TEST_LDADD)
 if HAVE_OTF2
 check_PROGRAMS += tests/replay/test_otf2
 TESTS += tests/replay/test_otf2
@@ -28,11 +31,12 @@ tests_replay_test_otf2_CFLAGS = $(REPLAY_TEST_CFLAGS)
 tests_replay_test_otf2_LDADD = $(REPLAY_TEST_LDADD)
 endif
 endif
+EXTRA_DIST += tests/replay/dimemas
 dist_check_SCRIPTS += tests/replay/test_trace_tool.sh tests/replay/test_trace_samples.sh \
 	tests/replay/test_replay_run.sh tests/replay/test_replay_samples.sh tests/replay/test_replay_loggp.sh \
 	tests/replay/test_replay_multiproc_report.sh tests/replay/test_tracer_config.sh \
-	tests/replay/test_timeline.sh
+	tests/replay/test_timeline.sh tests/replay/test_replay_dimemas.sh
 TESTS += tests/replay/test_trace_tool.sh tests/replay/test_trace_samples.sh \
 	tests/replay/test_replay_run.sh tests/replay/test_replay_samples.sh tests/replay/test_replay_loggp.sh \
 	tests/replay/test_replay_multiproc_report.sh tests/replay/test_tracer_config.sh \
-	tests/replay/test_timeline.sh
+	tests/replay/test_timeline.sh tests/replay/test_replay_dimemas.sh

@@ -61,8 +61,8 @@ warpnet-trace)
     cat <<'EOF2'
 .SH DESCRIPTION
 \fBwarpnet\-trace\fR inspects, converts and generates the application traces that
-\fBwarpnet\fR replays: BigSim and OTF2 traces as TraceR reads them, GOAL schedules, and
-Warpnet's native text and binary task graphs. \fBinfo\fR prints the counts and the
+\fBwarpnet\fR replays: BigSim and OTF2 traces as TraceR reads them, Dimemas traces (as
+Extrae's prv2dim writes them), GOAL schedules, and Warpnet's native text and binary task graphs. \fBinfo\fR prints the counts and the
 zero-network reference timings of a trace, \fBconvert\fR writes it in the native
 format, \fBgen\fR writes a generated one.
 .SH EXIT STATUS

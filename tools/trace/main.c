@@ -24,10 +24,12 @@ static const char usage[] =
     "       warpnet-trace convert [OPTIONS] [--text|--binary] IN OUT\n"
     "       warpnet-trace gen KIND [key=value ...] [--text|--binary] -o OUT\n"
     "options:\n"
-    "  --format=bigsim|otf2|goal|native|gen  input format (default: guessed from the path)\n"
+    "  --format=bigsim|otf2|goal|native|gen|dimemas  input format (default: guessed from the path)\n"
     "  --ampi-overhead=NS   BigSim: duration of AMPI_* tasks (default 100)\n"
     "  --keep-init          BigSim: keep the initialisation phase before the start event\n"
-    "  --eager-limit=BYTES  OTF2: rendezvous above this size (default 65536)\n"
+    "  --eager-limit=BYTES  OTF2, Dimemas: rendezvous above this size (default 65536)\n"
+    "  --dimemas-rendezvous=size|trace  Dimemas: rendezvous by --eager-limit (default) or where\n"
+    "                       the send record's synchronism bit 0 says so (Dimemas's own default)\n"
     "  --no-timing          info: skip the critical-path computation\n"
     "TRACE may also be a generator spec gen:KIND:key=value,...\n";
 
@@ -72,6 +74,10 @@ static void parse_cli(int argc, char **argv, cli *c)
             c->opts.ampi_overhead_ns = parse_u64("--ampi-overhead", a + 16);
         else if (!strncmp(a, "--eager-limit=", 14))
             c->opts.otf2_eager_limit = parse_u64("--eager-limit", a + 14);
+        else if (!strcmp(a, "--dimemas-rendezvous=size"))
+            c->opts.rendezvous_from_trace = 0;
+        else if (!strcmp(a, "--dimemas-rendezvous=trace"))
+            c->opts.rendezvous_from_trace = 1;
         else if (!strcmp(a, "--keep-init"))
             c->opts.keep_init = 1;
         else if (!strcmp(a, "--no-timing"))

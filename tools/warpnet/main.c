@@ -162,6 +162,7 @@ int main(int argc, char **argv)
     warp_run(w, net_model_warp(n));
     net_results *r = net_model_results(n);
     net_results_reduce(r, w);
+    net_model_network_reduce(n);
     const void *wl;
     const net_workload_ops *wo = net_model_workload(n, &wl);
     if (wo->reduce)

@@ -57,14 +57,25 @@ void wn_summary_compute(wn_summary *s, const net_model *n, const net_results *r,
             s->busiest_port = -1;
         }
     }
+    /* Gateways (a network's own LPs on router ports) take packets off links
+     * and put them back on; what they took and have not given back is in
+     * the network's own LPs. */
     const net_flight *f = &r->flight;
     s->injected = f->term_sent;
     s->delivered = f->term_recv;
     s->queued = f->router_queued;
-    s->on_links = f->term_sent + f->router_sent - f->router_recv - f->term_recv;
-    s->conserved = f->term_sent + f->router_sent >= f->router_recv + f->term_recv &&
-                   s->injected == s->delivered + s->queued + s->on_links &&
+    s->in_gateways = f->gateway_recv - f->gateway_sent;
+    uint64_t onto = f->term_sent + f->router_sent + f->gateway_sent;
+    uint64_t off = f->router_recv + f->term_recv + f->gateway_recv;
+    s->on_links = onto - off;
+    s->conserved = onto >= off && f->gateway_recv >= f->gateway_sent &&
+                   s->injected == s->delivered + s->queued + s->on_links + s->in_gateways &&
                    f->router_recv - f->router_sent == f->router_queued;
+}
+
+static double path_mean(uint64_t sum_q, uint64_t count)
+{
+    return count ? (double)sum_q / NET_LAT_Q / (double)count : 0;
 }
 
 void wn_summary_print(const wn_summary *s, const net_model *n, const net_results *r, FILE *f)
@@ -98,10 +109,27 @@ void wn_summary_print(const wn_summary *s, const net_model *n, const net_results
     else if (net_model_routers(n))
         fprintf(f, "busiest link      %.4f utilisation (into router %llu port %d)\n",
                 s->busiest_util, (unsigned long long)s->busiest_router, (int)s->busiest_port);
-    fprintf(f, "conservation      injected %llu = delivered %llu + in flight %llu (queued %llu, on links %llu): %s\n",
-            (unsigned long long)s->injected, (unsigned long long)s->delivered,
-            (unsigned long long)(s->queued + s->on_links), (unsigned long long)s->queued,
-            (unsigned long long)s->on_links, s->conserved ? "ok" : "VIOLATED");
+    if (r->flight.gateway_recv)
+        fprintf(f, "conservation      injected %llu = delivered %llu + in flight %llu (queued %llu, "
+                   "on links %llu, in the network's own LPs %llu): %s\n",
+                (unsigned long long)s->injected, (unsigned long long)s->delivered,
+                (unsigned long long)(s->queued + s->on_links + s->in_gateways),
+                (unsigned long long)s->queued, (unsigned long long)s->on_links,
+                (unsigned long long)s->in_gateways, s->conserved ? "ok" : "VIOLATED");
+    else
+        fprintf(f, "conservation      injected %llu = delivered %llu + in flight %llu (queued %llu, on links %llu): %s\n",
+                (unsigned long long)s->injected, (unsigned long long)s->delivered,
+                (unsigned long long)(s->queued + s->on_links), (unsigned long long)s->queued,
+                (unsigned long long)s->on_links, s->conserved ? "ok" : "VIOLATED");
+    for (int i = 0; net_model_path_name(n, i); i++) {
+        const net_path_out *p = &r->paths[i];
+        fprintf(f, "path %-12s packets %llu, messages %llu; packet latency mean %.6g ns, max %.6g; "
+                   "message latency mean %.6g ns, max %.6g\n",
+                net_model_path_name(n, i), (unsigned long long)p->pkts,
+                (unsigned long long)p->msgs, path_mean(p->lat_sum_q, p->lat_pkts), p->lat_max,
+                path_mean(p->mlat_sum_q, p->msgs_lat), p->mlat_max);
+    }
+    net_model_network_report(n, f);
     const void *wl;
     const net_workload_ops *w = net_model_workload(n, &wl);
     if (w->report)
@@ -153,7 +181,22 @@ static int write_json(const wn_summary *s, const net_model *n, const net_results
     fprintf(f, "  \"hops_mean\": %.17g,\n  \"busiest_link_utilisation\": %.17g,\n", s->hops_mean,
             s->busiest_util);
     fprintf(f, "  \"in_flight_packets\": %llu,\n  \"conservation_ok\": %s,\n",
-            (unsigned long long)(s->queued + s->on_links), s->conserved ? "true" : "false");
+            (unsigned long long)(s->queued + s->on_links + s->in_gateways),
+            s->conserved ? "true" : "false");
+    if (net_model_path_name(n, 0)) {
+        fprintf(f, "  \"paths\": {");
+        for (int i = 0; net_model_path_name(n, i); i++) {
+            const net_path_out *p = &r->paths[i];
+            fprintf(f, "%s\n    \"%s\": {\"packets\": %llu, \"messages\": %llu, "
+                       "\"packet_latency_mean_ns\": %.17g, \"packet_latency_max_ns\": %.17g, "
+                       "\"message_latency_mean_ns\": %.17g, \"message_latency_max_ns\": %.17g}",
+                    i ? "," : "", net_model_path_name(n, i), (unsigned long long)p->pkts,
+                    (unsigned long long)p->msgs, path_mean(p->lat_sum_q, p->lat_pkts), p->lat_max,
+                    path_mean(p->mlat_sum_q, p->msgs_lat), p->mlat_max);
+        }
+        fprintf(f, "\n  },\n");
+    }
+    net_model_network_json(n, f);
     fprintf(f, "  \"engine\": {\"committed_digest\": \"%016llx\", \"committed\": %llu, "
                "\"processed\": %llu, \"rolled_back\": %llu, \"efficiency\": %.17g, "
                "\"event_rate\": %.17g, \"run_s\": %.17g, \"setup_s\": %.17g, "

@@ -29,6 +29,7 @@ typedef struct wn_summary {
     uint64_t busiest_router;
     int32_t busiest_port;
     uint64_t injected, delivered, queued, on_links, msgs_delivered;
+    uint64_t in_gateways;          /* packets inside a network's own LPs (gateways) */
     int conserved;
     wn_reference ref;              /* ref.gbps == 0: none */
     double accepted_pct_of_ref;    /* 100 * accepted_gbps / ref.gbps */

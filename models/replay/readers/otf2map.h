@@ -9,6 +9,7 @@
 #include <stdint.h>
 
 #include "replay/error.h"
+#include "replay/readers/mpimap.h"
 #include "replay/taskgraph.h"
 
 enum o2_kind {
@@ -48,12 +49,10 @@ enum {
     O2_REDUCE_SCATTER_BLOCK = 16,
 };
 
-/* Tag layout (31 bits): bit 30 collective, bit 29 rendezvous control; then
- * 5 bits communicator, 16 bits tag (or collective sequence), 8 bits sequence
- * (or round). */
-#define O2_TAG_COLL (1 << 30)
-#define O2_TAG_CTRL (1 << 29)
-#define O2_CTRL_BYTES 8 /* size of a rendezvous control message */
+/* The tag layout shared with the other MPI mappings (mpimap.h). */
+#define O2_TAG_COLL REPLAY_TAG_COLL
+#define O2_TAG_CTRL REPLAY_TAG_CTRL
+#define O2_CTRL_BYTES REPLAY_CTRL_BYTES
 
 typedef struct o2_map_ctx {
     int32_t rank, nranks;

@@ -35,6 +35,18 @@ static int file_exists_in(const char *dir, const char *name)
     return ok;
 }
 
+static int starts_with_magic(const char *path, const char *magic)
+{
+    char head[16] = {0};
+    size_t n = strlen(magic);
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return 0;
+    size_t got = fread(head, 1, n, f);
+    fclose(f);
+    return got == n && memcmp(head, magic, n) == 0;
+}
+
 const char *replay_guess_format(const char *path)
 {
     if (strncmp(path, "gen:", 4) == 0)
@@ -43,6 +55,8 @@ const char *replay_guess_format(const char *path)
         return "otf2";
     if (ends_with(path, ".goal"))
         return "goal";
+    if (ends_with(path, ".dim") || starts_with_magic(path, "#DIMEMAS"))
+        return "dimemas";
     struct stat st;
     if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
         if (file_exists_in(path, "traces.otf2"))
@@ -82,6 +96,8 @@ int replay_source_open(const char *path, const char *format, const replay_opts *
         return replay_native_open(path, &o, out, err);
     if (strcmp(format, "gen") == 0)
         return replay_gen_open(path, &o, out, err);
+    if (strcmp(format, "dimemas") == 0)
+        return replay_dimemas_open(path, &o, out, err);
     if (strcmp(format, "otf2") == 0) {
 #ifdef HAVE_OTF2
         return replay_otf2_open(path, &o, out, err);
@@ -90,7 +106,7 @@ int replay_source_open(const char *path, const char *format, const replay_opts *
                            "and reconfigure (--with-otf2)", path);
 #endif
     }
-    return replay_errf(err, "%s: unknown trace format '%s'; use bigsim, otf2, goal, native or gen",
+    return replay_errf(err, "%s: unknown trace format '%s'; use bigsim, otf2, goal, native, dimemas or gen",
                        path, format);
 }
 

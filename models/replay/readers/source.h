@@ -14,13 +14,14 @@
 typedef struct replay_opts {
     uint64_t ampi_overhead_ns; /* BigSim: duration of AMPI_* bookkeeping tasks (TraceR's soft delay) */
     int keep_init;             /* BigSim: 1 keeps the initialisation phase TraceR skips */
-    uint64_t otf2_eager_limit; /* OTF2: messages above it use rendezvous (receiver sends a control message) */
+    uint64_t otf2_eager_limit; /* OTF2, Dimemas: messages above it use rendezvous (receiver sends a control message) */
+    int rendezvous_from_trace; /* Dimemas: rendezvous where the send record says so, not by size */
 } replay_opts;
 
 typedef struct replay_source replay_source;
 
 typedef struct replay_source_ops {
-    const char *format; /* "bigsim", "otf2", "goal", "native", "gen" */
+    const char *format; /* "bigsim", "otf2", "goal", "native", "gen", "dimemas" */
     int (*load)(replay_source *s, int32_t rank, replay_rank *out, replay_err *err);
     void (*close)(replay_source *s);
 } replay_source_ops;
@@ -33,12 +34,14 @@ struct replay_source {
     void *impl; /* the reader's own data */
 };
 
-/* Defaults: ampi_overhead_ns = 100, keep_init = 0, otf2_eager_limit = 65536. */
+/* Defaults: ampi_overhead_ns = 100, keep_init = 0, otf2_eager_limit = 65536,
+ * rendezvous_from_trace = 0. */
 replay_opts replay_opts_default(void);
 
 /* The format a path most likely holds ("bigsim" for a directory with bgTrace,
  * "otf2" for *.otf2 or a directory with traces.otf2, "goal" for *.goal,
- * "gen" for "gen:...", else "native"). */
+ * "dimemas" for *.dim or a file starting with #DIMEMAS, "gen" for "gen:...",
+ * else "native"). */
 const char *replay_guess_format(const char *path);
 
 /* Opens a trace; format NULL or "" guesses. Returns 0, or -1 with err set. */
@@ -60,6 +63,7 @@ int replay_bigsim_open(const char *path, const replay_opts *o, replay_source **o
 int replay_goal_open(const char *path, const replay_opts *o, replay_source **out, replay_err *err);
 int replay_native_open(const char *path, const replay_opts *o, replay_source **out, replay_err *err);
 int replay_gen_open(const char *spec, const replay_opts *o, replay_source **out, replay_err *err);
+int replay_dimemas_open(const char *path, const replay_opts *o, replay_source **out, replay_err *err);
 #ifdef HAVE_OTF2
 int replay_otf2_open(const char *path, const replay_opts *o, replay_source **out, replay_err *err);
 #endif
