@@ -115,13 +115,25 @@ golden torus-8x8x8.ini 2 "--end=2us --workload.warmup=0ns" c076131a3294ac25 2952
 golden torus-16x16x16.ini 1 "--end=1us --workload.warmup=0ns" ed5598293d61a019 127444 18849 105 22 700.399991 997.52781
 if [ -d "$TRACES/bigsim-jacobi2d-32" ]; then
     # Replay over LogGOPS with an eager limit below the trace's larger
-    # messages: their rendezvous stalls the halo exchange after 510 of 5616
-    # tasks, which shows that replay reads the network's eager limit.
+    # messages: every rank's CPU waits in a rendezvous send while the
+    # receive that would match it queues behind, so the halo exchange
+    # deadlocks after 510 of 5616 tasks. That shows that replay reads the
+    # network's eager limit; the run must fail naming the blocked ranks (it
+    # once exited 0 with the partial figures), on 1 and on 2 processes.
     printf '[engine]\nend = 1s\n[network]\ntopology = loggp\n[loggp]\nnodes = 32\nS = 256B\n' \
         > "$TMP/replay-loggp.ini"
     printf '[workload]\ntype = replay\n[job.0]\ntrace = %s\n' "$TRACES/bigsim-jacobi2d-32" \
         >> "$TMP/replay-loggp.ini"
-    golden "$TMP/replay-loggp.ini" 2 "" 433cbcbcb2a5f781 887 78 78 78 4007.10256 34919
+    for np in 1 2; do
+        rm -rf "$TMP/deadlock"
+        timeout 120 ${MPIEXEC:-mpiexec} -n $np "$W" --quiet "$TMP/replay-loggp.ini" --out="$TMP/deadlock" \
+            > "$TMP/log" 2> "$TMP/err"
+        rc=$?
+        want="replay deadlock: 5106 of 5616 tasks never ran, 32 ranks blocked: job 0 rank 0 task 19 waits for rank 1 to receive its rendezvous send"
+        if [ $rc != 2 ] || ! grep -q "^warpnet: $want" "$TMP/err" || [ -e "$TMP/deadlock/summary.json" ]; then
+            echo "FAIL replay-loggp on $np: exit $rc (want 2, '$want', no summary.json)"; cat "$TMP/err"; fail=1
+        fi
+    done
     golden replay-jacobi-torus.ini 2 "--job.0.trace=$TRACES/bigsim-jacobi2d-32" 18c5dbcf59c91166 17636 1680 1680 1008 366.219433 47750
 else
     echo "skip replay-jacobi-torus.ini: $TRACES is absent"; covered="$covered replay-jacobi-torus.ini"

@@ -42,6 +42,17 @@ static int is_regular_file(const char *p)
     return stat(p, &st) == 0 && S_ISREG(st.st_mode);
 }
 
+/* Whether the run file's workload runs until it is done when no end time
+ * is given (net_workload_ops.runs_to_completion). */
+static int runs_to_completion(warp_ini *ini)
+{
+    const char *type = warp_ini_get(ini, "workload", "type");
+    for (const net_workload_ops *const *o = catalog_builtin.workloads; type && *o; o++)
+        if (!strcmp((*o)->name, type))
+            return (*o)->runs_to_completion;
+    return 0;
+}
+
 /* `warpnet report DIR` runs the warpnet-report script: next to this binary
  * when installed, in tools/report/ of the build tree (also from libtool's
  * .libs/), else from PATH. Returns only when no exec succeeded. */
@@ -122,6 +133,9 @@ int main(int argc, char **argv)
         warp_fatal(WARP_EXIT_USAGE, "%s: time series go into samples.csv of the output directory; add --out=DIR",
                    warp_ini_where(ini, "network", "sample"));
 
+    int end_given = warp_option_given(w, "end");
+    if (!end_given && runs_to_completion(ini))
+        warp_set_option(w, "end", "1e15ns", "a workload that runs to completion");
     double end = warp_end_time(w);
     net_model *n = net_model_build(ini, &catalog_builtin, w);
     wn_reference ref;
@@ -170,8 +184,17 @@ int main(int argc, char **argv)
     int rc = 0;
     if (rank0) {
         wn_summary s;
-        wn_summary_compute(&s, n, r, end, net_warmup(n), &ref);
+        /* A run to completion measures its load over the time it took. */
+        double upto = !end_given && wo->runs_to_completion && r->total.t_last > net_warmup(n)
+                          ? r->total.t_last : end;
+        wn_summary_compute(&s, n, r, upto, net_warmup(n), &ref);
         wn_summary_print(&s, n, r, stdout);
+        char why[1024];
+        int bad = wo->verdict ? wo->verdict(wl, n, end_given, why, sizeof why) : 0;
+        if (bad) {
+            fflush(stdout);
+            warp_fatal(bad, "%s", why);
+        }
         if (out && wn_summary_write(&s, n, r, warp_last_stats(w), out) != 0)
             warp_fatal(WARP_EXIT_USAGE, "--out=%s: cannot write the result files there", out);
         if (out && r->samples) {

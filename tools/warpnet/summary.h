@@ -21,7 +21,7 @@ typedef struct wn_reference {
 void wn_reference_read(wn_reference *ref, warp_ini *ini, const net_model *n);
 
 typedef struct wn_summary {
-    double window_ns, inj_gbps;
+    double window_ns, warmup_ns, inj_gbps;
     double offered, accepted, offered_gbps, accepted_gbps; /* fractions; GB/s per node */
     double lat_mean, lat_p50, lat_p99, lat_max;
     double mlat_mean, mlat_p50, mlat_p99, mlat_max;
