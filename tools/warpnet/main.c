@@ -14,6 +14,7 @@
 #include "net/model.h"
 #include "net/sample.h"
 #include "convert.h"
+#include "outdir.h"
 #include "summary.h"
 #include "warp.h"
 #include "warp_ini.h"
@@ -26,6 +27,9 @@ static const char usage[] =
     "                     [--title=TEXT] [--out=DIR] [options]\n"
     "       warpnet report DIR              plots and report.md/report.html of an --out=DIR run\n"
     "       warpnet convert codes FILE.conf  print the run file equivalent to a CODES network config\n";
+
+/* The engine's output files that --out=DIR collects. */
+static const char *const stats_opt[2] = {"--engine-stats", "--stats-json"};
 
 /* "--section.key=value" (a dot before the '=') is a config override. */
 static int is_override(const char *a)
@@ -83,6 +87,11 @@ int main(int argc, char **argv)
         return wn_convert_main(argc - 1, argv + 1);
     if (argc > 1 && strcmp(argv[1], "sweep") == 0)
         return wn_sweep_main(argv[0], argc - 1, argv + 1);
+    const char *stats_at[2] = {NULL, NULL}; /* --engine-stats=, --stats-json= as given */
+    for (int i = 1; i < argc; i++)
+        for (int k = 0; k < 2; k++)
+            if (!strncmp(argv[i], stats_opt[k], strlen(stats_opt[k])) && argv[i][strlen(stats_opt[k])] == '=')
+                stats_at[k] = argv[i] + strlen(stats_opt[k]) + 1;
     warp_ctx *w = warp_init(&argc, &argv);
     warp_set_time_unit_ns(w); /* network models count time in ns */
 
@@ -133,6 +142,11 @@ int main(int argc, char **argv)
         warp_fatal(WARP_EXIT_USAGE, "%s: time series go into samples.csv of the output directory; add --out=DIR",
                    warp_ini_where(ini, "network", "sample"));
 
+    /* --out is checked before anything runs: a run whose results cannot
+     * be kept is refused at once, not after simulating everything. */
+    wn_outdir od;
+    if (out && !describe && !dot && warp_rank(w) == 0)
+        wn_outdir_open(&od, out);
     int end_given = warp_option_given(w, "end");
     if (!end_given && runs_to_completion(ini))
         warp_set_option(w, "end", "1e15ns", "a workload that runs to completion");
@@ -159,18 +173,24 @@ int main(int argc, char **argv)
     }
 
     if (out) {
-        if (rank0 && mkdir(out, 0777) != 0 && errno != EEXIST)
-            warp_fatal(WARP_EXIT_USAGE, "--out=%s: cannot create the directory (%s)", out, strerror(errno));
         /* The engine's instrumentation goes there too (the names
-         * warpnet-report reads), unless the user chose other files. */
-        char file[4096];
-        if (!warp_option_given(w, "engine-stats")) {
-            snprintf(file, sizeof file, "%s/engine.csv", out);
-            warp_set_option(w, "engine-stats", file, "--out");
-        }
-        if (!warp_option_given(w, "stats-json")) {
-            snprintf(file, sizeof file, "%s/engine.json", out);
-            warp_set_option(w, "stats-json", file, "--out");
+         * warpnet-report reads), unless the user chose other files; a file
+         * the user put in DIR itself goes through the temporary directory
+         * like the rest. Only rank 0 writes them; the other ranks only
+         * need the option set. */
+        static const char *const names[2] = {"engine.csv", "engine.json"};
+        for (int k = 0; k < 2; k++) {
+            char file[WN_PATH_MAX + 64];
+            const char *name = names[k], *at = stats_at[k];
+            size_t len = strlen(out);
+            while (len > 1 && out[len - 1] == '/')
+                len--;
+            if (at && !strncmp(at, out, len) && at[len] == '/' && !strchr(at + len + 1, '/'))
+                name = at + len + 1; /* DIR/NAME */
+            else if (warp_option_given(w, stats_opt[k] + 2))
+                continue;
+            warp_set_option(w, stats_opt[k] + 2, rank0 ? wn_outdir_file(&od, name, file, sizeof file) : name,
+                            "--out");
         }
     }
     warp_run(w, net_model_warp(n));
@@ -195,14 +215,16 @@ int main(int argc, char **argv)
             fflush(stdout);
             warp_fatal(bad, "%s", why);
         }
-        if (out && wn_summary_write(&s, n, r, warp_last_stats(w), out) != 0)
-            warp_fatal(WARP_EXIT_USAGE, "--out=%s: cannot write the result files there", out);
+        if (out && wn_summary_write(&s, n, r, warp_last_stats(w), od.tmp, od.id) != 0)
+            warp_fatal(WARP_EXIT_USAGE, "--out=%s: cannot write the result files (%s)", out, strerror(errno));
         if (out && r->samples) {
-            char file[4096];
-            snprintf(file, sizeof file, "%s/samples.csv", out);
-            if (net_samples_write(r, file) != 0)
-                warp_fatal(WARP_EXIT_USAGE, "--out=%s: cannot write samples.csv there", out);
+            char file[WN_PATH_MAX + 64];
+            if (net_samples_write(r, wn_outdir_file(&od, "samples.csv", file, sizeof file)) != 0)
+                warp_fatal(WARP_EXIT_USAGE, "--out=%s: cannot write samples.csv (%s)", out, strerror(errno));
         }
+        if (out && wn_outdir_commit(&od) != 0)
+            warp_fatal(WARP_EXIT_USAGE, "--out=%s: cannot move the results into place (%s); they are in %s",
+                       out, strerror(errno), od.tmp);
         rc = s.conserved ? WARP_EXIT_OK : WARP_EXIT_INTERNAL;
     }
     net_model_free(n);

@@ -164,7 +164,7 @@ static FILE *open_in(const char *dir, const char *name)
 }
 
 static int write_json(const wn_summary *s, const net_model *n, const net_results *r,
-                      const warp_stats *st, const char *dir)
+                      const warp_stats *st, const char *dir, const char *run_id)
 {
     FILE *f = open_in(dir, "summary.json");
     if (!f)
@@ -216,11 +216,11 @@ static int write_json(const wn_summary *s, const net_model *n, const net_results
     fprintf(f, "  \"engine\": {\"committed_digest\": \"%016llx\", \"committed\": %llu, "
                "\"processed\": %llu, \"rolled_back\": %llu, \"efficiency\": %.17g, "
                "\"event_rate\": %.17g, \"run_s\": %.17g, \"setup_s\": %.17g, "
-               "\"peak_event_bytes\": %llu}\n}\n",
+               "\"peak_event_bytes\": %llu},\n  \"run_id\": \"%s\"\n}\n",
             (unsigned long long)st->digest, (unsigned long long)st->committed,
             (unsigned long long)st->processed, (unsigned long long)st->rolled_back,
             st->efficiency, st->event_rate, st->run_s, st->setup_s,
-            (unsigned long long)st->peak_event_bytes);
+            (unsigned long long)st->peak_event_bytes, run_id);
     return fclose(f);
 }
 
@@ -269,11 +269,11 @@ static int write_csvs(const wn_summary *s, const net_model *n, const net_results
 }
 
 int wn_summary_write(const wn_summary *s, const net_model *n, const net_results *r,
-                     const warp_stats *st, const char *dir)
+                     const warp_stats *st, const char *dir, const char *run_id)
 {
     if (mkdir(dir, 0777) != 0 && errno != EEXIST)
         return -1;
-    if (write_json(s, n, r, st, dir) != 0)
+    if (write_json(s, n, r, st, dir, run_id) != 0)
         return -1;
     return write_csvs(s, n, r, dir);
 }

@@ -40,10 +40,10 @@ void wn_summary_compute(wn_summary *s, const net_model *n, const net_results *r,
                         double warmup, const wn_reference *ref);
 /* The human-readable block (rank 0). */
 void wn_summary_print(const wn_summary *s, const net_model *n, const net_results *r, FILE *f);
-/* summary.json, terminals.csv, ports.csv, latency_hist.csv in dir; returns
- * 0 or -1 with errno set. */
+/* summary.json (with the run's id), terminals.csv, ports.csv,
+ * latency_hist.csv in dir; returns 0 or -1 with errno set. */
 int wn_summary_write(const wn_summary *s, const net_model *n, const net_results *r,
-                     const warp_stats *st, const char *dir);
+                     const warp_stats *st, const char *dir, const char *run_id);
 
 /* `warpnet sweep RUN.ini --vary section.key=a:b:step [args...]` */
 int wn_sweep_main(const char *self, int argc, char **argv);
