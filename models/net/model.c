@@ -218,6 +218,14 @@ int32_t net_model_radix(const net_model *n) { return n->max_radix; }
 
 const char *net_model_topology_name(const net_model *n) { return n->name; }
 
+const char *net_model_routing(const net_model *n, warp_ini *ini)
+{
+    if (!n->topo_ops || !n->topo_ops->routings)
+        return NULL;
+    const char *given = warp_ini_get(ini, n->topo_ops->section, "routing");
+    return given ? given : n->topo_ops->routings[0];
+}
+
 const char *net_model_path_name(const net_model *n, int path)
 {
     return path < n->npaths ? n->net_ops->paths[path] : NULL;

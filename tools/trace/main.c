@@ -211,6 +211,8 @@ static int cmd_gen(const cli *c)
     replay_err err;
     if (replay_native_write(c->out, out_binary(c, c->out), s, &err))
         warp_fatal(WARP_EXIT_USAGE, "%s", err.msg);
+    printf("warpnet-trace: wrote %s: %d ranks of %s, %s form\n", c->out, s->nranks, spec,
+           out_binary(c, c->out) ? "binary" : "text");
     replay_source_close(s);
     return 0;
 }

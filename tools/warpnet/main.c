@@ -208,6 +208,7 @@ int main(int argc, char **argv)
         double upto = !end_given && wo->runs_to_completion && r->total.t_last > net_warmup(n)
                           ? r->total.t_last : end;
         wn_summary_compute(&s, n, r, upto, net_warmup(n), &ref);
+        wn_summary_describe(&s, n, ini);
         wn_summary_print(&s, n, r, stdout);
         char why[1024];
         int bad = wo->verdict ? wo->verdict(wl, n, end_given, why, sizeof why) : 0;

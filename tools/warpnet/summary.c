@@ -74,6 +74,17 @@ void wn_summary_compute(wn_summary *s, const net_model *n, const net_results *r,
                    f->router_recv - f->router_sent == f->router_queued;
 }
 
+void wn_summary_describe(wn_summary *s, const net_model *n, warp_ini *ini)
+{
+    s->routing = net_model_routing(n, ini);
+    const char *type = warp_ini_get(ini, "workload", "type");
+    const char *pattern = warp_ini_get(ini, "workload", "pattern");
+    if (!type || !strcmp(type, "traffic"))
+        snprintf(s->workload, sizeof s->workload, "traffic, pattern %s", pattern ? pattern : "uniform");
+    else
+        snprintf(s->workload, sizeof s->workload, "%s", type);
+}
+
 static double path_mean(uint64_t sum_q, uint64_t count)
 {
     return count ? (double)sum_q / NET_LAT_Q / (double)count : 0;
@@ -95,9 +106,12 @@ static void print_latency(FILE *f, const char *what, const char *units, uint64_t
 void wn_summary_print(const wn_summary *s, const net_model *n, const net_results *r, FILE *f)
 {
     const net_term_out *t = &r->total;
-    fprintf(f, "== warpnet: %s, %llu nodes, %llu routers, %llu ranks\n",
+    fprintf(f, "== warpnet: %s, %llu nodes, %llu routers, %llu application ranks\n",
             net_model_topology_name(n), (unsigned long long)net_nodes(n),
             (unsigned long long)net_model_routers(n), (unsigned long long)net_ranks(n));
+    if (s->routing)
+        fprintf(f, "routing           %s\n", s->routing);
+    fprintf(f, "workload          %s\n", s->workload);
     fprintf(f, "window            %.6g ns (warmup excluded)\n", s->window_ns);
     fprintf(f, "offered load      %.4f of injection bandwidth (%.4g GB/s per node)\n", s->offered,
             s->offered_gbps);
@@ -174,6 +188,9 @@ static int write_json(const wn_summary *s, const net_model *n, const net_results
     fprintf(f, "  \"nodes\": %llu,\n  \"routers\": %llu,\n  \"ranks\": %llu,\n",
             (unsigned long long)net_nodes(n), (unsigned long long)net_model_routers(n),
             (unsigned long long)net_ranks(n));
+    if (s->routing)
+        fprintf(f, "  \"routing\": \"%s\",\n", s->routing);
+    fprintf(f, "  \"workload\": \"%s\",\n", s->workload);
     fprintf(f, "  \"window_ns\": %.17g,\n", s->window_ns);
     fprintf(f, "  \"offered_load\": %.17g,\n  \"accepted_load\": %.17g,\n", s->offered,
             s->accepted);

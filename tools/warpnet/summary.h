@@ -32,12 +32,16 @@ typedef struct wn_summary {
     uint64_t in_gateways;          /* packets inside a network's own LPs (gateways) */
     int conserved;
     wn_reference ref;              /* ref.gbps == 0: none */
+    const char *routing;           /* NULL: the network does not say */
+    char workload[160];            /* "traffic, pattern uniform", "replay" */
     double accepted_pct_of_ref;    /* 100 * accepted_gbps / ref.gbps */
 } wn_summary;
 
 /* Derives the summary from reduced results; ref may be NULL (no reference). */
 void wn_summary_compute(wn_summary *s, const net_model *n, const net_results *r, double end,
                         double warmup, const wn_reference *ref);
+/* Fills s->routing and s->workload from the run file (after compute). */
+void wn_summary_describe(wn_summary *s, const net_model *n, warp_ini *ini);
 /* The human-readable block (rank 0). */
 void wn_summary_print(const wn_summary *s, const net_model *n, const net_results *r, FILE *f);
 /* summary.json (with the run's id), terminals.csv, ports.csv,
