@@ -81,4 +81,9 @@ grep -q '^  tasks *3 of 3$' "$tmp/log" || die "no end: $(grep 'tasks ' "$tmp/log
 # An end time the user chose cuts it: a warning, exit 0.
 timeout 60 "$W" --quiet "$tmp/long.ini" --end=1us > "$tmp/log" 2>&1 || die "--end=1us: exit $?"
 grep -q 'WARNING: 3 tasks never ran' "$tmp/log" && ! grep -q nan "$tmp/log" || die "--end=1us: no warning: $(tail -3 "$tmp/log")"
+# Time series need an end time: a replay without one is refused at once.
+timeout 60 "$W" --quiet "$tmp/long.ini" --sample=1us --out="$tmp/s" > "$tmp/log" 2>&1
+rc=$?
+[ $rc = 2 ] && grep -qx 'warpnet: --sample: a replay without an end time runs until its last task, so time series have no span; give --end (e.g. the completion_ns of a run without --sample)' "$tmp/log" ||
+    die "--sample without end: exit $rc: $(cat "$tmp/log")"
 exit $fail

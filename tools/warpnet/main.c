@@ -148,8 +148,15 @@ int main(int argc, char **argv)
     if (out && !describe && !dot && warp_rank(w) == 0)
         wn_outdir_open(&od, out);
     int end_given = warp_option_given(w, "end");
-    if (!end_given && runs_to_completion(ini))
+    if (!end_given && runs_to_completion(ini)) {
+        /* Time series are laid out on a grid up to the end time, which a
+         * run to completion does not know beforehand. */
+        if (warp_ini_get(ini, "network", "sample"))
+            warp_fatal(WARP_EXIT_USAGE, "%s: a replay without an end time runs until its last task, so "
+                       "time series have no span; give --end (e.g. the completion_ns of a run without "
+                       "--sample)", warp_ini_where(ini, "network", "sample"));
         warp_set_option(w, "end", "1e15ns", "a workload that runs to completion");
+    }
     double end = warp_end_time(w);
     net_model *n = net_model_build(ini, &catalog_builtin, w);
     wn_reference ref;
