@@ -111,8 +111,8 @@ golden slimfly-q5.ini 2 "--end=2us --workload.warmup=0ns" 995ab219517ec25f 76296
 golden slimfly-q13.ini 1 "--end=2us --workload.warmup=0ns" c382ea82ae3c28b8 288920 29796 22175 22175 513.767846 1999.99883
 golden optical-rack-pair.ini 2 "" 9cc0b7b52f6a6c95 260 20 20 20 7833 156660
 golden optical-dc-32x32.ini 2 "--end=51ms" d376916a1319d363 477056 101184 73728 3072 147332.914 50523243.2
-golden torus-8x8x8.ini 2 "--end=2us --workload.warmup=0ns" c076131a3294ac25 295216 24111 8740 1949 1095.58322 1999.90852
-golden torus-16x16x16.ini 1 "--end=1us --workload.warmup=0ns" ed5598293d61a019 127444 18849 105 22 700.399991 997.52781
+golden torus-8x8x8.ini 2 "--end=2us --workload.warmup=0ns" d8ba0ea56b453ff2 296643 24116 8825 1980 1096.61911 1999.82343
+golden torus-16x16x16.ini 1 "--end=1us --workload.warmup=0ns" d696b6d63714b01b 127487 18849 105 22 700.399991 997.52781
 if [ -d "$TRACES/bigsim-jacobi2d-32" ]; then
     # Replay over LogGOPS with an eager limit below the trace's larger
     # messages: every rank's CPU waits in a rendezvous send while the
@@ -134,13 +134,13 @@ if [ -d "$TRACES/bigsim-jacobi2d-32" ]; then
             echo "FAIL replay-loggp on $np: exit $rc (want 2, '$want', no summary.json)"; cat "$TMP/err"; fail=1
         fi
     done
-    golden replay-jacobi-torus.ini 2 "--job.0.trace=$TRACES/bigsim-jacobi2d-32" 18c5dbcf59c91166 17636 1680 1680 1008 366.219433 47750
+    golden replay-jacobi-torus.ini 2 "--job.0.trace=$TRACES/bigsim-jacobi2d-32" 1f5b76514bd6579e 17636 1680 1680 1008 366.219433 47750
 else
     echo "skip the BigSim sample replays: $TRACES is absent"
 fi
 # The shipped 2-D halo exchange (examples/traces, 32 ranks, 2,240 tasks) on
 # the 4x4x2 torus: the run file as it is in a plain clone.
-golden replay-jacobi-torus.ini 2 "--job.0.trace=${top_srcdir:-.}/examples/traces/stencil2d-32.wtt" da5af0bc1a0f317c 25672 2560 2560 1280 561.017987 15744.16
+golden replay-jacobi-torus.ini 2 "--job.0.trace=${top_srcdir:-.}/examples/traces/stencil2d-32.wtt" 864cbe7d54c76752 25692 2560 2560 1280 561.199989 15709.6
 # The Dimemas test stencil (16 tasks, rendezvous halos, collectives) on a fat-tree.
 golden replay-dimemas-fattree.ini 2 "--job.0.trace=${top_srcdir:-.}/tests/replay/dimemas/stencil.dim" ceceee1d272a874f 286844 20277 20277 498 20305.5635 202264.8
 described dragonfly-a16p8h8.ini <<'EOF'
