@@ -163,8 +163,8 @@ vcs: 3
 injection_bandwidth_GBps: 12.5
 router_links_GBps: 12.5 x 23736
 terminal_links_GBps: 12.5 x 16512
-memory_state_bytes: 53862280 (51.4 MiB, 3262 bytes per node; LP states, outputs, tables)
-memory_bound_bytes: 1574617480 (1501.7 MiB, 95362 bytes per node; every buffer full of events)
+memory_state_bytes: 54126472 (51.6 MiB, 3278 bytes per node; LP states, outputs, tables)
+memory_bound_bytes: 1574881672 (1501.9 MiB, 95378 bytes per node; every buffer full of events)
 EOF
 described fattree-128p3l.ini <<'EOF'
 topology: fattree
@@ -177,8 +177,8 @@ vcs: 1
 injection_bandwidth_GBps: 12.5
 router_links_GBps: 12.5 x 1048576
 terminal_links_GBps: 12.5 x 524288
-memory_state_bytes: 1711440440 (1632.2 MiB, 3264 bytes per node; LP states, outputs, tables)
-memory_bound_bytes: 5989630520 (5712.2 MiB, 11424 bytes per node; every buffer full of events)
+memory_state_bytes: 1719829048 (1640.2 MiB, 3280 bytes per node; LP states, outputs, tables)
+memory_bound_bytes: 5998019128 (5720.2 MiB, 11440 bytes per node; every buffer full of events)
 EOF
 described slimfly-q37.ini <<'EOF'
 topology: slimfly
@@ -191,8 +191,8 @@ vcs: 2
 injection_bandwidth_GBps: 12.5
 router_links_GBps: 12.5 x 75295
 terminal_links_GBps: 12.5 x 73926
-memory_state_bytes: 222947908 (212.6 MiB, 3016 bytes per node; LP states, outputs, tables)
-memory_bound_bytes: 21416382148 (20424.3 MiB, 289700 bytes per node; every buffer full of events)
+memory_state_bytes: 224130724 (213.7 MiB, 3032 bytes per node; LP states, outputs, tables)
+memory_bound_bytes: 21417564964 (20425.4 MiB, 289716 bytes per node; every buffer full of events)
 EOF
 described torus-32k-codes.ini <<'EOF'
 topology: torus
@@ -205,8 +205,8 @@ vcs: 2
 injection_bandwidth_GBps: 2.14748
 router_links_GBps: 2.14748 x 98304
 terminal_links_GBps: 2.14748 x 32768
-memory_state_bytes: 123732272 (118.0 MiB, 3776 bytes per node; LP states, outputs, tables)
-memory_bound_bytes: 1146093872 (1093.0 MiB, 34976 bytes per node; every buffer full of events)
+memory_state_bytes: 124256560 (118.5 MiB, 3792 bytes per node; LP states, outputs, tables)
+memory_bound_bytes: 1146618160 (1093.5 MiB, 34992 bytes per node; every buffer full of events)
 EOF
 phold 1 8b1f73df7e39e90c 6336 --total-lps=64 --end=100 --seed=1
 phold 1 e3646663e1b76baa 12544 --total-lps=256 --end=50 --seed=7 --remote=0.5
