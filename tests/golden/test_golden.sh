@@ -177,8 +177,8 @@ vcs: 1
 injection_bandwidth_GBps: 12.5
 router_links_GBps: 12.5 x 1048576
 terminal_links_GBps: 12.5 x 524288
-memory_state_bytes: 1719829048 (1640.2 MiB, 3280 bytes per node; LP states, outputs, tables)
-memory_bound_bytes: 5998019128 (5720.2 MiB, 11440 bytes per node; every buffer full of events)
+memory_state_bytes: 1719829056 (1640.2 MiB, 3280 bytes per node; LP states, outputs, tables)
+memory_bound_bytes: 5998019136 (5720.2 MiB, 11440 bytes per node; every buffer full of events)
 EOF
 described slimfly-q37.ini <<'EOF'
 topology: slimfly
@@ -191,8 +191,8 @@ vcs: 2
 injection_bandwidth_GBps: 12.5
 router_links_GBps: 12.5 x 75295
 terminal_links_GBps: 12.5 x 73926
-memory_state_bytes: 224130724 (213.7 MiB, 3032 bytes per node; LP states, outputs, tables)
-memory_bound_bytes: 21417564964 (20425.4 MiB, 289716 bytes per node; every buffer full of events)
+memory_state_bytes: 224130732 (213.7 MiB, 3032 bytes per node; LP states, outputs, tables)
+memory_bound_bytes: 21417564972 (20425.4 MiB, 289716 bytes per node; every buffer full of events)
 EOF
 described torus-32k-codes.ini <<'EOF'
 topology: torus
@@ -205,8 +205,8 @@ vcs: 2
 injection_bandwidth_GBps: 2.14748
 router_links_GBps: 2.14748 x 98304
 terminal_links_GBps: 2.14748 x 32768
-memory_state_bytes: 124256560 (118.5 MiB, 3792 bytes per node; LP states, outputs, tables)
-memory_bound_bytes: 1146618160 (1093.5 MiB, 34992 bytes per node; every buffer full of events)
+memory_state_bytes: 124256568 (118.5 MiB, 3792 bytes per node; LP states, outputs, tables)
+memory_bound_bytes: 1146618168 (1093.5 MiB, 34992 bytes per node; every buffer full of events)
 EOF
 phold 1 8b1f73df7e39e90c 6336 --total-lps=64 --end=100 --seed=1
 phold 1 e3646663e1b76baa 12544 --total-lps=256 --end=50 --seed=7 --remote=0.5
