@@ -40,7 +40,7 @@ INI
 # (all of it but the engine's line, which holds wall-clock times).
 figures() {
     j="$TMP/$1/summary.json"
-    echo "$(digest "$j") $(grep -v '"engine"' "$j" | tr -d ' \n')"
+    echo "$(digest "$j") $(grep -v '"engine"' "$j" | tr -d ' \n' | sed 's/,"run_id":"[^"]*"//')"
 }
 
 check_all() { # label ini [args]
