@@ -10,6 +10,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "agree.h"
 #include "catalog/catalog.h"
 #include "net/model.h"
 #include "net/sample.h"
@@ -121,6 +122,14 @@ int main(int argc, char **argv)
     if (warp_ini_get(ini, "network", "sample") && !out)
         warp_fatal(WARP_EXIT_USAGE, "%s: time series go into samples.csv of the output directory; add --out=DIR",
                    warp_ini_where(ini, "network", "sample"));
+
+    /* Before anything is built: ranks started with other settings would
+     * build other networks and hang or mix results. */
+    char drv[3][4200];
+    snprintf(drv[0], sizeof drv[0], "--out=%s", out ? out : "");
+    snprintf(drv[1], sizeof drv[1], "--describe=%d", describe);
+    snprintf(drv[2], sizeof drv[2], "--dump-topology=%s", dot ? dot : "");
+    wn_agree(w, ini, (const char *const[]){drv[0], drv[1], drv[2]}, 3);
 
     double end = warp_end_time(w);
     net_model *n = net_model_build(ini, &catalog_builtin, w);
