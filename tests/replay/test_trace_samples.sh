@@ -4,6 +4,8 @@
 # binary form, and a clear error for a truncated BigSim file.
 set -u
 T="${top_builddir:-.}/tools/trace/warpnet-trace"
+. "${top_srcdir:-${srcdir:-.}}/tests/limit.sh"
+T=$(limited "$T")
 S="${top_srcdir:-..}/../shared/traces"
 if [ ! -d "$S/bigsim-jacobi2d-32" ]; then
     echo "SKIP: sample traces not found in $S"
