@@ -24,8 +24,18 @@ bool warp_signal_pending(void)
 {
     return signal_seen != 0;
 }
+void warp_poll_interrupt(const char *during)
+{
+    if (signal_seen)
+        warp_fatal(WARP_EXIT_SIGNAL, "interrupted by a signal while %s; nothing was written",
+                   during);
+}
+
 static int fatal_multi; /* several ranks: stop them all */
 static int fatal_rank;
+static int fatal_running; /* the run has started (setup is over) */
+
+void fatal_run_started(void) { fatal_running = 1; }
 
 double warp_wtime(void)
 {
@@ -43,7 +53,10 @@ static void stop_ranks(int code, const char *line, size_t len)
         /* Errors in the options or the run file reach every rank at once:
          * let rank 0 report and stop them all, so the user reads one line.
          * If rank 0 is fine, this rank speaks after the pause. */
-        struct timespec defer = {1, 0};
+        /* During setup every rank reads the same options, run file and
+         * traces, so rank 0 almost always finds the same error: wait long
+         * enough for its line and its abort even on a loaded machine. */
+        struct timespec defer = {fatal_running ? 1 : 10, 0};
         nanosleep(&defer, NULL);
     }
     /* One write: mpiexec forwards a line written in pieces in pieces, and

@@ -377,5 +377,8 @@ void report_close(warp_ctx *w, bool write); /* write: the run completed */
 /* context.c: SIGINT/SIGTERM set a flag that the schedulers poll (on one rank)
  * or reduce with GVT (on several), so every rank stops at the same round. */
 bool warp_signal_pending(void);
+/* context.c: setup is over; a rank's own fatal error need not wait as long
+ * for rank 0's. */
+void fatal_run_started(void);
 
 #endif

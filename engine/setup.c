@@ -55,6 +55,8 @@ static void place_lps(warp_ctx *w)
     }
     uint64_t count = 0;
     for (warp_lpid g = 0; g < w->total_lps; g++) {
+        if ((g & 0xFFFF) == 0)
+            warp_poll_interrupt("mapping the LPs to ranks");
         int pe = m->map(g, w->nranks, m->arg);
         if (pe < 0 || pe >= w->nranks)
             warp_fatal(WARP_EXIT_USAGE, "model %s maps LP %llu to rank %d of %d", m->name,
@@ -105,6 +107,8 @@ static void build_lps(warp_ctx *w)
      * it is touched. */
     size_t state_bytes = 0, out_bytes = 0;
     for (uint64_t i = 0; i < n; i++) {
+        if ((i & 0xFFFF) == 0)
+            warp_poll_interrupt("building the LPs");
         warp_lpid gid = w->gids ? w->gids[i] : w->first_gid + i;
         const warp_lp_type *t = m->lp_type(gid, m->arg);
         if (!t || !t->forward)
@@ -233,6 +237,8 @@ void warp_run(warp_ctx *w, const warp_model *m)
     w->now_init = 0;
     for (uint64_t i = 0; i < w->nlocal; i++) {
         warp_lp *lp = &w->lps[i];
+        if ((i & 0xFFFF) == 0)
+            warp_poll_interrupt("initialising the LPs");
         if (lp->type->init) {
             w->cur_lp = lp;
             lp->type->init(lp, lp->state);
@@ -240,6 +246,7 @@ void warp_run(warp_ctx *w, const warp_model *m)
         }
     }
     MPI_Barrier(w->comm);
+    fatal_run_started();
     w->t_setup = warp_wtime() - t0;
     w->t_start = warp_wtime();
     w->last_progress = w->last_heartbeat = w->t_start;

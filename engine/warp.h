@@ -151,6 +151,11 @@ int warp_nranks(const warp_ctx *w);
 double warp_end_time(const warp_ctx *w);
 uint64_t warp_seed(const warp_ctx *w);
 int warp_quiet(const warp_ctx *w);
+/* For long loops outside handlers (building tables, reading traces): when
+ * SIGINT or SIGTERM has arrived, stops with WARP_EXIT_SIGNAL and one line
+ * naming `during` (e.g. "reading the trace"); else returns at once (one
+ * flag read). */
+void warp_poll_interrupt(const char *during);
 /* Bytes of memory this rank may use: --mem-per-rank when given, else the
  * node's available memory (MemAvailable, lowered to the cgroup's free limit
  * when there is one) divided by the ranks on this node; 0 when unknown. */
