@@ -55,7 +55,7 @@ static void place_lps(warp_ctx *w)
     }
     uint64_t count = 0;
     for (warp_lpid g = 0; g < w->total_lps; g++) {
-        if ((g & 0xFFFF) == 0)
+        if ((g & 0x3FF) == 0)
             warp_poll_interrupt("mapping the LPs to ranks");
         int pe = m->map(g, w->nranks, m->arg);
         if (pe < 0 || pe >= w->nranks)
@@ -107,7 +107,7 @@ static void build_lps(warp_ctx *w)
      * it is touched. */
     size_t state_bytes = 0, out_bytes = 0;
     for (uint64_t i = 0; i < n; i++) {
-        if ((i & 0xFFFF) == 0)
+        if ((i & 0x3FF) == 0)
             warp_poll_interrupt("building the LPs");
         warp_lpid gid = w->gids ? w->gids[i] : w->first_gid + i;
         const warp_lp_type *t = m->lp_type(gid, m->arg);
@@ -237,7 +237,7 @@ void warp_run(warp_ctx *w, const warp_model *m)
     w->now_init = 0;
     for (uint64_t i = 0; i < w->nlocal; i++) {
         warp_lp *lp = &w->lps[i];
-        if ((i & 0xFFFF) == 0)
+        if ((i & 0x3FF) == 0)
             warp_poll_interrupt("initialising the LPs");
         if (lp->type->init) {
             w->cur_lp = lp;

@@ -55,7 +55,7 @@ static void place(warp_ini *ini, net_model *n, uint64_t seed)
         fclose(f);
     }
     for (uint64_t r = 0; r < n->ranks; r++) {
-        if ((r & 0xFFFF) == 0)
+        if ((r & 0x3FF) == 0)
             warp_poll_interrupt("placing the ranks");
         if (n->term_rank[n->rank_term[r]] >= 0)
             warp_ini_fail(ini, "network", "placement", "terminal %llu holds two ranks",
