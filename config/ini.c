@@ -491,6 +491,14 @@ void warp_ini_each(warp_ini *ini, const char *section,
     }
 }
 
+void warp_ini_visit(const warp_ini *ini,
+                    void (*fn)(const char *sec, const char *key, const char *value, void *arg),
+                    void *arg)
+{
+    for (size_t i = 0; i < ini->vals.n; i++)
+        fn(ini->vals.v[i].sec, ini->vals.v[i].key, ini->vals.v[i].value, arg);
+}
+
 const char *const *warp_ini_sections(const warp_ini *ini, int *n)
 {
     *n = (int)ini->secs.n;

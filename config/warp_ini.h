@@ -42,6 +42,11 @@ int warp_ini_has_section(const warp_ini *ini, const char *section);
 void warp_ini_each(warp_ini *ini, const char *section,
                    void (*fn)(const char *key, const char *value, const char *where, void *arg),
                    void *arg);
+/* Calls fn for every key of every section, in the order first set, without
+ * marking any used (for hashing or printing the whole configuration). */
+void warp_ini_visit(const warp_ini *ini,
+                    void (*fn)(const char *sec, const char *key, const char *value, void *arg),
+                    void *arg);
 /* Names of all sections, in file order; *n receives the count. */
 const char *const *warp_ini_sections(const warp_ini *ini, int *n);
 

@@ -5,6 +5,8 @@
 #include "internal.h"
 
 #include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
 
 #include "warp_mpi.h"
 
@@ -62,4 +64,154 @@ void *warp_gather_to_root(const warp_ctx *w, const void *mine, uint64_t n, size_
     free(displs);
     *total = size ? sum / size : 0;
     return buf;
+}
+
+/* ---- warp_agree_config -------------------------------------------------------- */
+
+/* Orders "key=value" strings by key, then value. */
+static int setting_cmp(const void *a, const void *b)
+{
+    const char *x = *(const char *const *)a, *y = *(const char *const *)b;
+    size_t kx = strcspn(x, "="), ky = strcspn(y, "=");
+    int c = strncmp(x, y, kx < ky ? kx : ky);
+    if (c)
+        return c;
+    if (kx != ky)
+        return kx < ky ? -1 : 1;
+    return strcmp(x, y);
+}
+
+static uint64_t fnv1a(uint64_t h, const char *s, size_t len)
+{
+    for (size_t i = 0; i < len; i++)
+        h = (h ^ (unsigned char)s[i]) * UINT64_C(0x100000001b3);
+    return h;
+}
+
+/* The first key (in key order) whose setting differs between the sorted
+ * lists a (rank 0's) and b (this rank's), written "key=value" with b's
+ * value ("key" alone: unset here) into rec; "" when they agree. */
+static void first_difference(char *const *a, size_t na, char *const *b, size_t nb, char *rec,
+                             size_t cap)
+{
+    size_t i = 0, j = 0;
+    rec[0] = '\0';
+    while (i < na || j < nb) {
+        int c = i == na ? 1 : j == nb ? -1 : setting_cmp(&a[i], &b[j]);
+        size_t ka = i < na ? strcspn(a[i], "=") : 0, kb = j < nb ? strcspn(b[j], "=") : 0;
+        if (c == 0) {
+            i++, j++;
+            continue;
+        }
+        if (i < na && j < nb && ka == kb && !strncmp(a[i], b[j], ka)) {
+            snprintf(rec, cap, "%s", b[j]); /* same key, other value */
+        } else if (c < 0) {
+            snprintf(rec, cap, "%.*s", (int)ka, a[i]); /* rank 0 has it, we do not */
+        } else {
+            snprintf(rec, cap, "%s", b[j]); /* we have it, rank 0 does not */
+        }
+        return;
+    }
+}
+
+/* The value part of a record for the message ("unset" when absent). */
+static const char *value_of(const char *rec)
+{
+    const char *eq = strchr(rec, '=');
+    return eq ? eq + 1 : "(unset)";
+}
+
+enum { AGREE_REC = 512 };
+
+void warp_agree_config(const warp_ctx *w, const char *const *items, size_t n)
+{
+    char eng[32][80];
+    size_t ne = warp_options_settings(w, eng, 32);
+    size_t total = n + ne;
+    char **mine = warp_xcalloc(total ? total : 1, sizeof *mine);
+    for (size_t i = 0; i < n; i++)
+        mine[i] = (char *)items[i];
+    for (size_t i = 0; i < ne; i++)
+        mine[n + i] = eng[i];
+    qsort(mine, total, sizeof *mine, setting_cmp);
+    uint64_t h = UINT64_C(0xcbf29ce484222325);
+    for (size_t i = 0; i < total; i++)
+        h = fnv1a(h, mine[i], strlen(mine[i]) + 1);
+    if (w->nranks == 1) {
+        free(mine);
+        return;
+    }
+    uint64_t hv[2] = {h, ~h}; /* max of h and of ~h: min and max agree iff all do */
+    MPI_Allreduce(MPI_IN_PLACE, hv, 2, MPI_UINT64_T, MPI_MAX, w->comm);
+    if (hv[0] == ~hv[1]) {
+        free(mine);
+        return;
+    }
+
+    /* They differ: rank 0's list to all, each rank finds its first
+     * difference, rank 0 names the smallest key and who differs on it. */
+    uint64_t len = 0;
+    for (size_t i = 0; i < total; i++)
+        len += strlen(mine[i]) + 1;
+    MPI_Bcast(&len, 1, MPI_UINT64_T, 0, w->comm);
+    char *buf = warp_xcalloc(len + 1, 1);
+    if (w->rank == 0)
+        for (size_t i = 0, at = 0; i < total; i++) {
+            size_t l = strlen(mine[i]) + 1;
+            memcpy(buf + at, mine[i], l);
+            at += l;
+        }
+    MPI_Bcast(buf, (int)len, MPI_CHAR, 0, w->comm);
+    size_t n0 = 0;
+    for (uint64_t at = 0; at < len; at += strlen(buf + at) + 1)
+        n0++;
+    char **zero = warp_xcalloc(n0 ? n0 : 1, sizeof *zero);
+    for (uint64_t at = 0, i = 0; at < len; at += strlen(buf + at) + 1)
+        zero[i++] = buf + at;
+    char rec[AGREE_REC];
+    first_difference(zero, n0, mine, total, rec, sizeof rec);
+    char *all = w->rank ? NULL : warp_xcalloc((size_t)w->nranks, AGREE_REC);
+    MPI_Gather(rec, AGREE_REC, MPI_CHAR, all, AGREE_REC, MPI_CHAR, 0, w->comm);
+    if (w->rank == 0) {
+        const char *key = NULL;
+        size_t klen = 0;
+        for (int r = 1; r < w->nranks; r++) {
+            const char *x = all + (size_t)r * AGREE_REC;
+            size_t kx = strcspn(x, "=");
+            if (x[0] && (!key || setting_cmp(&x, &key) < 0))
+                key = x, klen = kx;
+        }
+        char ranks[160] = "", zval[160] = "(unset)";
+        int shown = 0, more = 0;
+        for (int r = 1; r < w->nranks; r++) {
+            const char *x = all + (size_t)r * AGREE_REC;
+            if (strcspn(x, "=") != klen || strncmp(x, key, klen))
+                continue;
+            size_t l = strlen(ranks);
+            if (shown < 3)
+                snprintf(ranks + l, sizeof ranks - l, "%s%s on rank %d", shown ? ", " : "",
+                         value_of(x), r), shown++;
+            else
+                more++;
+        }
+        for (size_t i = 0; i < total; i++)
+            if (strcspn(mine[i], "=") == klen && !strncmp(mine[i], key, klen))
+                snprintf(zval, sizeof zval, "%s", value_of(mine[i]));
+        char more_s[48] = "";
+        if (more)
+            snprintf(more_s, sizeof more_s, " and %d more rank%s", more, more > 1 ? "s" : "");
+        char line[1024];
+        snprintf(line, sizeof line,
+                 "%s%sconfiguration differs across ranks: %.*s is %s on rank 0 but %s%s; start "
+                 "every rank with the same run file, options and trace files\n",
+                 warp_program_name() ? warp_program_name() : "", warp_program_name() ? ": " : "",
+                 (int)klen, key, zval, ranks, more_s);
+        fflush(stdout);
+        ssize_t wr = write(STDERR_FILENO, line, strlen(line));
+        (void)wr;
+    }
+    /* Every rank knows: leave together, so the launcher reports our code. */
+    MPI_Barrier(w->comm);
+    MPI_Finalize();
+    exit(WARP_EXIT_USAGE);
 }

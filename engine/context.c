@@ -24,8 +24,18 @@ bool warp_signal_pending(void)
 {
     return signal_seen != 0;
 }
+void warp_poll_interrupt(const char *during)
+{
+    if (signal_seen)
+        warp_fatal(WARP_EXIT_SIGNAL, "interrupted by a signal while %s; nothing was written",
+                   during);
+}
+
 static int fatal_multi; /* several ranks: stop them all */
 static int fatal_rank;
+static int fatal_running; /* the run has started (setup is over) */
+
+void fatal_run_started(void) { fatal_running = 1; }
 
 double warp_wtime(void)
 {
@@ -43,7 +53,10 @@ static void stop_ranks(int code, const char *line, size_t len)
         /* Errors in the options or the run file reach every rank at once:
          * let rank 0 report and stop them all, so the user reads one line.
          * If rank 0 is fine, this rank speaks after the pause. */
-        struct timespec defer = {1, 0};
+        /* During setup every rank reads the same options, run file and
+         * traces, so rank 0 almost always finds the same error: wait long
+         * enough for its line and its abort even on a loaded machine. */
+        struct timespec defer = {fatal_running ? 1 : 10, 0};
         nanosleep(&defer, NULL);
     }
     /* One write: mpiexec forwards a line written in pieces in pieces, and
@@ -99,6 +112,10 @@ warp_ctx *warp_init(int *argc, char ***argv)
     MPI_Comm_dup(MPI_COMM_WORLD, &w->comm);
     MPI_Comm_rank(w->comm, &w->rank);
     MPI_Comm_size(w->comm, &w->nranks);
+    MPI_Comm node;
+    MPI_Comm_split_type(w->comm, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node);
+    MPI_Comm_size(node, &w->on_node);
+    MPI_Comm_free(&node);
     fatal_multi = w->nranks > 1;
     fatal_rank = w->rank;
     warp_set_fatal_stop(stop_ranks);
@@ -126,4 +143,46 @@ int warp_nranks(const warp_ctx *w) { return w->nranks; }
 double warp_end_time(const warp_ctx *w) { return w->end; }
 uint64_t warp_seed(const warp_ctx *w) { return w->seed; }
 int warp_quiet(const warp_ctx *w) { return w->quiet; }
+int warp_ranks_on_node(const warp_ctx *w) { return w->on_node; }
+
+/* One number from a /proc or /sys file ("max" and absence: 0). */
+static uint64_t read_number(const char *path, const char *label)
+{
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return 0;
+    char line[256];
+    unsigned long long x = 0;
+    while (fgets(line, sizeof line, f)) {
+        if (!label && sscanf(line, "%llu", &x) == 1)
+            break;
+        if (label && !strncmp(line, label, strlen(label)) &&
+            sscanf(line + strlen(label), "%llu", &x) == 1) {
+            x *= 1024; /* meminfo counts kB */
+            break;
+        }
+    }
+    fclose(f);
+    return (uint64_t)x;
+}
+
+uint64_t warp_memory_per_rank(const warp_ctx *w)
+{
+    if (w->mem_per_rank)
+        return w->mem_per_rank;
+    uint64_t avail = read_number("/proc/meminfo", "MemAvailable:");
+    /* A cgroup limit (v2, then v1) lowers it to what the group has left. */
+    uint64_t max = read_number("/sys/fs/cgroup/memory.max", NULL);
+    uint64_t cur = read_number("/sys/fs/cgroup/memory.current", NULL);
+    if (!max) {
+        max = read_number("/sys/fs/cgroup/memory/memory.limit_in_bytes", NULL);
+        cur = read_number("/sys/fs/cgroup/memory/memory.usage_in_bytes", NULL);
+    }
+    if (max && max < (UINT64_C(1) << 60)) {
+        uint64_t left = max > cur ? max - cur : 0;
+        if (!avail || left < avail)
+            avail = left;
+    }
+    return avail / (uint64_t)(w->on_node > 0 ? w->on_node : 1);
+}
 const warp_stats *warp_last_stats(const warp_ctx *w) { return &w->stats; }

@@ -227,6 +227,8 @@ struct warp_ctx {
     int nconfigs;
     double heartbeat_s;   /* 0: no heartbeat */
     bool progress, quiet;
+    uint64_t mem_per_rank; /* --mem-per-rank; 0: from the node */
+    int on_node;           /* ranks on this node */
     uint64_t debug_seed;
     /* model */
     const warp_model *m;
@@ -274,6 +276,9 @@ struct warp_ctx {
  * parsing allocated (file names, config files). */
 void warp_options_defaults(warp_ctx *w);
 void warp_free_options(warp_ctx *w);
+/* options.c: the engine's resolved options as "--name=value" strings for
+ * warp_agree_config, into out (at most cap of them); returns the count. */
+size_t warp_options_settings(const warp_ctx *w, char (*out)[80], size_t cap);
 
 /* context.c */
 double warp_wtime(void);
@@ -372,5 +377,8 @@ void report_close(warp_ctx *w, bool write); /* write: the run completed */
 /* context.c: SIGINT/SIGTERM set a flag that the schedulers poll (on one rank)
  * or reduce with GVT (on several), so every rank stops at the same round. */
 bool warp_signal_pending(void);
+/* context.c: setup is over; a rank's own fatal error need not wait as long
+ * for rank 0's. */
+void fatal_run_started(void);
 
 #endif

@@ -56,6 +56,14 @@ static const char *set_seed(void *t, const char *v) { return warp_cfg_uint(v, 0,
 static const char *set_events(void *t, const char *v) { return warp_cfg_uint(v, 16, &((warp_ctx *)t)->events_opt); }
 static const char *set_batch(void *t, const char *v) { return warp_cfg_uint(v, 1, &((warp_ctx *)t)->batch); }
 
+static const char *set_mem_per_rank(void *t, const char *v)
+{
+    const char *why;
+    if (warp_parse_bytes(v ? v : "", &((warp_ctx *)t)->mem_per_rank, &why) != 0)
+        return why;
+    return ((warp_ctx *)t)->mem_per_rank ? NULL : "must be positive (e.g. 4GiB)";
+}
+
 static const char *set_gvt_interval(void *t, const char *v)
 {
     return warp_cfg_uint(v, 1, &((warp_ctx *)t)->gvt_interval);
@@ -177,6 +185,7 @@ static const warp_cfg_opt engine_opts[] = {
     {"window", "T|auto", "auto", "optimism bound: events later than GVT + T wait; 0: unbounded; auto adapts T to each GVT round's efficiency", set_window},
     {"lps-per-kp", "N", NULL, "LPs per kernel process (rollback unit)", set_lps_per_kp},
     {"kps", "N", NULL, "kernel processes per rank (default: min(LPs per rank, 64))", set_kps},
+    {"mem-per-rank", "SIZE", NULL, "memory each rank may use, e.g. 4GiB (default: the node's available memory / its ranks)", set_mem_per_rank},
     {"stats-json", "FILE", NULL, "also write the end-of-run statistics as JSON", set_stats_json},
     {"engine-stats", "FILE", NULL, "per rank and GVT round: events, rollbacks, time split (CSV; FILE.kps.csv per KP)", set_engine_stats},
     {"heartbeat", "SECONDS", NULL, "write a progress line to the heartbeat file every SECONDS", set_heartbeat},
@@ -205,6 +214,29 @@ void warp_options_defaults(warp_ctx *w)
 }
 
 void warp_set_time_unit_ns(warp_ctx *w) { w->time_in_ns = true; }
+
+size_t warp_options_settings(const warp_ctx *w, char (*out)[80], size_t cap)
+{
+    size_t n = 0;
+#define SETTING(...) (void)(n < cap && snprintf(out[n++], sizeof out[0], __VA_ARGS__))
+    SETTING("--synch=%d", (int)w->synch);
+    SETTING("--end=%.17g%s", w->end, w->time_in_ns ? "ns" : "");
+    SETTING("--seed=%llu", (unsigned long long)w->seed);
+    SETTING("--events=%llu", (unsigned long long)w->events_opt);
+    SETTING("--queue=%d", (int)w->qkind);
+    SETTING("--batch=%llu", (unsigned long long)w->batch);
+    SETTING("--gvt-interval=%llu", (unsigned long long)w->gvt_interval);
+    SETTING("--gvt=%d", w->gvt_kind);
+    if (w->window_auto)
+        SETTING("--window=auto");
+    else
+        SETTING("--window=%.17g", w->window);
+    SETTING("--lps-per-kp=%llu", (unsigned long long)w->lps_per_kp);
+    SETTING("--kps=%llu", (unsigned long long)w->kps_opt);
+    SETTING("--mem-per-rank=%llu", (unsigned long long)w->mem_per_rank);
+#undef SETTING
+    return n;
+}
 
 int warp_set_option(warp_ctx *w, const char *key, const char *v, const char *where)
 {

@@ -55,6 +55,8 @@ static void place_lps(warp_ctx *w)
     }
     uint64_t count = 0;
     for (warp_lpid g = 0; g < w->total_lps; g++) {
+        if ((g & 0x3FF) == 0)
+            warp_poll_interrupt("mapping the LPs to ranks");
         int pe = m->map(g, w->nranks, m->arg);
         if (pe < 0 || pe >= w->nranks)
             warp_fatal(WARP_EXIT_USAGE, "model %s maps LP %llu to rank %d of %d", m->name,
@@ -82,40 +84,19 @@ static void place_lps(warp_ctx *w)
     }
 }
 
-/* Memory the kernel says is available to this process's node, in bytes
- * (MemAvailable), or 0 when unknown. */
-static uint64_t mem_available(void)
-{
-    FILE *f = fopen("/proc/meminfo", "r");
-    if (!f)
-        return 0;
-    char line[256];
-    unsigned long long kb = 0;
-    while (fgets(line, sizeof line, f))
-        if (sscanf(line, "MemAvailable: %llu kB", &kb) == 1)
-            break;
-    fclose(f);
-    return (uint64_t)kb * 1024;
-}
-
 /* Refuse early, with the estimate, a run whose LPs alone cannot fit: the
  * alternative is an out-of-memory kill deep into setup. Ranks on one node
  * share its memory, so each counts against its share. */
 static void check_memory(const warp_ctx *w, uint64_t lp_bytes)
 {
-    uint64_t avail = mem_available();
-    int per_node = 1;
-    MPI_Comm node;
-    MPI_Comm_split_type(w->comm, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node);
-    MPI_Comm_size(node, &per_node);
-    MPI_Comm_free(&node);
-    if (!avail || lp_bytes <= avail / (uint64_t)per_node)
+    uint64_t avail = warp_memory_per_rank(w);
+    if (!avail || lp_bytes <= avail)
         return;
     warp_fatal(WARP_EXIT_RESOURCE,
-               "%llu LPs need about %.2f GB on rank %d but this node has %.2f GB available for %d "
-               "rank(s): run on more nodes or with fewer LPs",
+               "%llu LPs need about %.2f GB on rank %d but it has %.2f GB (%d rank(s) on its node, "
+               "--mem-per-rank): run on more nodes or with fewer LPs",
                (unsigned long long)w->nlocal, (double)lp_bytes / 1e9, w->rank, (double)avail / 1e9,
-               per_node);
+               w->on_node);
 }
 
 static void build_lps(warp_ctx *w)
@@ -126,6 +107,8 @@ static void build_lps(warp_ctx *w)
      * it is touched. */
     size_t state_bytes = 0, out_bytes = 0;
     for (uint64_t i = 0; i < n; i++) {
+        if ((i & 0x3FF) == 0)
+            warp_poll_interrupt("building the LPs");
         warp_lpid gid = w->gids ? w->gids[i] : w->first_gid + i;
         const warp_lp_type *t = m->lp_type(gid, m->arg);
         if (!t || !t->forward)
@@ -254,6 +237,8 @@ void warp_run(warp_ctx *w, const warp_model *m)
     w->now_init = 0;
     for (uint64_t i = 0; i < w->nlocal; i++) {
         warp_lp *lp = &w->lps[i];
+        if ((i & 0x3FF) == 0)
+            warp_poll_interrupt("initialising the LPs");
         if (lp->type->init) {
             w->cur_lp = lp;
             lp->type->init(lp, lp->state);
@@ -261,6 +246,7 @@ void warp_run(warp_ctx *w, const warp_model *m)
         }
     }
     MPI_Barrier(w->comm);
+    fatal_run_started();
     w->t_setup = warp_wtime() - t0;
     w->t_start = warp_wtime();
     w->last_progress = w->last_heartbeat = w->t_start;

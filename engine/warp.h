@@ -151,6 +151,17 @@ int warp_nranks(const warp_ctx *w);
 double warp_end_time(const warp_ctx *w);
 uint64_t warp_seed(const warp_ctx *w);
 int warp_quiet(const warp_ctx *w);
+/* For long loops outside handlers (building tables, reading traces): when
+ * SIGINT or SIGTERM has arrived, stops with WARP_EXIT_SIGNAL and one line
+ * naming `during` (e.g. "reading the trace"); else returns at once (one
+ * flag read). */
+void warp_poll_interrupt(const char *during);
+/* Bytes of memory this rank may use: --mem-per-rank when given, else the
+ * node's available memory (MemAvailable, lowered to the cgroup's free limit
+ * when there is one) divided by the ranks on this node; 0 when unknown. */
+uint64_t warp_memory_per_rank(const warp_ctx *w);
+/* Ranks of this run on this rank's node (shared memory). */
+int warp_ranks_on_node(const warp_ctx *w);
 
 /* ---- Results -------------------------------------------------------------- */
 
@@ -201,6 +212,13 @@ void warp_reduce_to_root(const warp_ctx *w, void *buf, uint64_t n, warp_type t, 
  * `too_big` (what to lower) when the result would pass 2 GiB. */
 void *warp_gather_to_root(const warp_ctx *w, const void *mine, uint64_t n, size_t size,
                           uint64_t *total, const char *too_big);
+/* Collective, before the model is built: stops every rank with
+ * WARP_EXIT_USAGE and one line from rank 0, naming the first setting (in
+ * key order) that differs and the ranks, unless every rank holds the same
+ * settings: the n "key=value" strings `items` (any order; keys unique) and
+ * the engine's resolved options. Cheap when they agree (one 64-bit hash
+ * all-reduce). */
+void warp_agree_config(const warp_ctx *w, const char *const *items, size_t n);
 /* (The engine's own MPI communicator, for host programs that use MPI
  * beside libwarp: warp_comm in warp_mpi.h.) */
 

@@ -3,7 +3,7 @@
 if !HAVE_CRITERION
 TESTS += tests/criterion_missing.sh
 endif
-EXTRA_DIST += tests/criterion_missing.sh
+EXTRA_DIST += tests/criterion_missing.sh tests/limit.sh
 include tests/engine/local.mk
 include tests/rng/local.mk
 include tests/net/local.mk

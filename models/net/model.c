@@ -55,6 +55,8 @@ static void place(warp_ini *ini, net_model *n, uint64_t seed)
         fclose(f);
     }
     for (uint64_t r = 0; r < n->ranks; r++) {
+        if ((r & 0x3FF) == 0)
+            warp_poll_interrupt("placing the ranks");
         if (n->term_rank[n->rank_term[r]] >= 0)
             warp_ini_fail(ini, "network", "placement", "terminal %llu holds two ranks",
                           (unsigned long long)n->rank_term[r]);
@@ -158,6 +160,48 @@ static const net_workload_ops *find_workload(warp_ini *ini, const net_catalog *c
 
 net_model *net_model_build(warp_ini *ini, const net_catalog *cat, const warp_ctx *w)
 {
+    net_model *n = net_model_size(ini, cat, w);
+    net_model_complete(n, ini, cat);
+    return n;
+}
+
+/* Stops, before anything per node is allocated, a run whose estimate does
+ * not fit the memory of a rank, naming the ranks or memory that would. */
+static void refuse_oversized(const net_model *n)
+{
+    const warp_ctx *w = n->engine;
+    uint64_t have = warp_memory_per_rank(w);
+    net_memory_estimate m;
+    net_memory(n, &m);
+    int ranks = warp_nranks(w);
+    double need = net_memory_per_rank(&m, ranks), gib = 1073741824.0;
+    if (!have || need <= (double)have)
+        return;
+    char fit[256], src[96];
+    if (warp_option_given(w, "mem-per-rank"))
+        snprintf(src, sizeof src, "--mem-per-rank");
+    else
+        snprintf(src, sizeof src, "available memory / %d rank(s) on the node; set --mem-per-rank",
+                 warp_ranks_on_node(w));
+    double spread = m.state + m.lps;
+    if (m.replicated < 0.9 * (double)have) {
+        double r = ceil(spread / (0.9 * (double)have - m.replicated));
+        snprintf(fit, sizeof fit, "run on at least %.0f ranks with that memory each, or give each "
+                 "of %d rank(s) %.1f GiB (--mem-per-rank)", r, ranks, need / gib);
+    } else {
+        snprintf(fit, sizeof fit, "no rank count fits: every rank holds %.1f GiB of per-node "
+                 "tables; give each rank at least %.1f GiB (--mem-per-rank) or shrink the network",
+                 m.replicated / gib, (m.replicated + spread / ranks) / gib);
+    }
+    warp_fatal(WARP_EXIT_RESOURCE,
+               "%s with %llu nodes and %llu routers needs about %.1f GiB per rank on %d rank(s), "
+               "but a rank has %.1f GiB (%s): %s",
+               n->name, (unsigned long long)n->nodes, (unsigned long long)n->routers, need / gib,
+               ranks, (double)have / gib, src, fit);
+}
+
+net_model *net_model_size(warp_ini *ini, const net_catalog *cat, const warp_ctx *w)
+{
     net_model *n = warp_xcalloc(1, sizeof *n);
     double end = warp_end_time(w);
     n->engine = w;
@@ -175,10 +219,16 @@ net_model *net_model_build(warp_ini *ini, const net_catalog *cat, const warp_ctx
     }
     n->ranks = (uint64_t)warp_ini_int(ini, "network", "ranks", (int64_t)n->nodes, 1,
                                       (int64_t)n->nodes);
-    place(ini, n, warp_seed(w));
     n->warmup = warp_ini_time_ns(ini, "workload", "warmup", 0);
     if (n->warmup < 0 || n->warmup >= end)
         warp_ini_fail(ini, "workload", "warmup", "must lie in [0, end) (end is %g ns)", end);
+    return n;
+}
+
+void net_model_complete(net_model *n, warp_ini *ini, const net_catalog *cat)
+{
+    refuse_oversized(n);
+    place(ini, n, warp_seed(n->engine));
 
     n->wl = n->wl_ops->setup(ini, n);
     n->wl_type = n->wl_ops->lp_type(n->wl);
@@ -194,7 +244,6 @@ net_model *net_model_build(warp_ini *ini, const net_catalog *cat, const warp_ctx
     n->model.lp_type = lp_type_of;
     n->model.map = map_of;
     n->model.arg = n;
-    return n;
 }
 
 void net_model_free(net_model *n)

@@ -52,6 +52,31 @@ void net_model_network_reduce(net_model *n);
 void net_model_network_report(const net_model *n, FILE *f);
 void net_model_network_json(const net_model *n, FILE *f);
 
+/* The first half of net_model_build: reads the network's configuration and
+ * sizes it (nodes, routers, LPs, ranks) without per-node tables; enough
+ * for net_describe and net_memory. */
+net_model *net_model_size(warp_ini *ini, const net_catalog *cat, const warp_ctx *w);
+/* The second half: stops with WARP_EXIT_RESOURCE, naming the ranks or the
+ * memory per rank that would fit, when net_memory's estimate exceeds
+ * warp_memory_per_rank; then places ranks, builds the workload and the
+ * result tables. */
+void net_model_complete(net_model *n, warp_ini *ini, const net_catalog *cat);
+
+/* Memory a run needs, from the counts (bytes): `state` and `lps` (LP states
+ * and the engine's records) are spread over the ranks; `replicated` (the
+ * description, placement and result tables) is on every rank; `events` is
+ * the bound when every buffer is full. */
+typedef struct net_memory_estimate {
+    double state, lps, replicated, events;
+} net_memory_estimate;
+void net_memory(const net_model *n, net_memory_estimate *m);
+/* Bytes each of `ranks` ranks needs (events not counted: the pool is the
+ * engine's, sized by --events). */
+double net_memory_per_rank(const net_memory_estimate *m, int ranks);
+/* Networks with more router ports than this are described from formulas
+ * (links from the radix) rather than by visiting every port. */
+#define NET_DESCRIBE_EXACT_PORTS (UINT64_C(1) << 22)
+
 /* Prints the --describe lines: nodes, routers, links, radix, memory. */
 void net_describe(const net_model *n, FILE *f);
 /* The --describe lines router_links_GBps and terminal_links_GBps: each

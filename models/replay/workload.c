@@ -250,6 +250,7 @@ static void on_arrive(warp_lp *lp, rp_state *s, int32_t src, int32_t tag, int32_
 
 static rp_graph *load_graph(const rp_config *c, int32_t job, int32_t local)
 {
+    warp_poll_interrupt("reading the traces");
     rp_graph *gr = warp_xcalloc(1, sizeof *gr);
     const rp_job *j = &c->jobs[job];
     replay_err err;

@@ -3,6 +3,8 @@
 # seed changes the digest, --help works, bad options stop with their name.
 set -u
 phold="$top_builddir/examples/phold/phold"
+. "${top_srcdir:-${srcdir:-.}}/tests/limit.sh"
+phold=$(limited "$phold")
 fail=0
 run() { "$phold" --total-lps=64 --end=100 "$@" 2>&1; }
 digest() { sed -n 's/.*committed digest: //p'; }

@@ -25,9 +25,9 @@ run() {
     np=$1
     shift
     if [ "$np" = 0 ]; then
-        timeout "$RUN_LIMIT" "$@" >"$TT_OUT" 2>&1
+        timeout -k 10 "$RUN_LIMIT" "$@" >"$TT_OUT" 2>&1
     else
-        timeout "$RUN_LIMIT" "$MPIEXEC" -n "$np" "$@" >"$TT_OUT" 2>&1
+        timeout -k 10 "$RUN_LIMIT" "$MPIEXEC" -n "$np" "$@" >"$TT_OUT" 2>&1
     fi
     TT_RC=$?
 }

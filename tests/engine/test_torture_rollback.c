@@ -387,3 +387,80 @@ Test(alloc, rollback_releases_allocations_and_cancels_deferred_frees)
     cr_assert_eq(w->committed, 2);
     relay_ctx_free(w);
 }
+
+/* ---- fossil collection: the GVT boundary ---- */
+
+/* Events at exactly GVT are not final: a straggler or anti-message at GVT
+ * may still arrive (GVT is a lower bound on what can still be received, so
+ * equality is allowed), so fossil collection commits ts < GVT only (DESIGN:
+ * "frees events older than GVT"). Committing at ts == GVT would make a
+ * later rollback to that time impossible. */
+Test(fossil, events_at_gvt_are_not_committed)
+{
+    warp_ctx *w = relay_ctx(1, QUEUE_HEAP);
+    inject(w, 0, 1.0, (relay_msg){0});
+    inject(w, 0, 2.0, (relay_msg){0});
+    warp_event *e1 = step(w);
+    warp_event *e2 = step(w);
+    (void)e1;
+    fossil_collect(w, 1.0);
+    cr_assert_eq(w->committed, 0, "fossil collection at GVT 1 committed %llu event(s) at ts 1",
+                 (unsigned long long)w->committed);
+    fossil_collect(w, 2.0);
+    cr_assert_eq(w->committed, 1, "fossil collection at GVT 2 committed %llu events; want 1 (ts 1)",
+                 (unsigned long long)w->committed);
+    cr_assert(w->kps[0].head == e2, "the event at ts == GVT is no longer processed-and-pending-commit");
+    /* It can still be rolled back. */
+    rollback_kp(w, &w->kps[0], e2, false);
+    cr_assert_eq(st(w, 0)->count, 1, "rolling back the event at GVT did not undo it");
+    step(w);
+    fossil_collect(w, 2.5);
+    cr_assert_eq(w->committed, 2);
+    relay_ctx_free(w);
+}
+
+/* ---- commit handlers: once per committed event, in order, never for undone work ---- */
+
+static double commit_seen[16];
+static int commit_count;
+
+static void counting_commit(warp_lp *lp, void *out, const void *msg, const warp_bits *bits)
+{
+    (void)out;
+    (void)msg;
+    (void)bits;
+    if (commit_count < 16)
+        commit_seen[commit_count] = warp_now(lp);
+    commit_count++;
+}
+
+/* DESIGN: "commit handlers run at fossil collection in timestamp order per
+ * LP ... so nothing a rollback undoes is ever reported". Events processed,
+ * rolled back and processed again must reach the commit handler once each,
+ * in timestamp order. */
+Test(commit, handlers_run_once_per_event_in_order_despite_rollbacks)
+{
+    warp_ctx *w = relay_ctx(1, QUEUE_HEAP);
+    warp_lp_type counting = relay_type;
+    counting.commit = counting_commit;
+    w->lps[0].type = &counting;
+    commit_count = 0;
+    inject(w, 0, 1.0, (relay_msg){0});
+    inject(w, 0, 2.0, (relay_msg){0});
+    inject(w, 0, 3.0, (relay_msg){0});
+    warp_event *e1 = step(w);
+    step(w);
+    step(w);
+    rollback_kp(w, &w->kps[0], e1, false); /* all three undone */
+    cr_assert_eq(commit_count, 0, "a rollback ran %d commit handler(s)", commit_count);
+    step(w);
+    step(w);
+    fossil_collect(w, 2.5);
+    step(w);
+    fossil_collect(w, 10.0);
+    cr_assert_eq(commit_count, 3, "%d commit handler calls for 3 events", commit_count);
+    for (int i = 0; i < 3; i++)
+        cr_assert_eq(commit_seen[i], 1.0 + i, "commit %d saw time %g, want %g", i, commit_seen[i],
+                     1.0 + i);
+    relay_ctx_free(w);
+}

@@ -22,7 +22,7 @@ for t in ini options bigsim goal native dimemas otf2map; do
         continue
     fi
     # Inputs that once asked for gigabytes fail on the 2 GiB cap.
-    if ASAN_OPTIONS="max_allocation_size_mb=2048:${ASAN_OPTIONS-}" "$b/regress-$t" "$@" >"$tmp/$t.out" 2>&1; then
+    if ASAN_OPTIONS="max_allocation_size_mb=2048:${ASAN_OPTIONS-}" timeout -k 10 300 "$b/regress-$t" "$@" >"$tmp/$t.out" 2>&1; then
         echo "ok: $t: $(tail -n 1 "$tmp/$t.out")"
     else
         tail -n 30 "$tmp/$t.out"

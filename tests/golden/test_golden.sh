@@ -13,6 +13,8 @@ P="${top_builddir:-.}/examples/phold/phold"
 C="${top_srcdir:-.}/examples/configs"
 TRACES="${top_srcdir:-.}/../shared/traces"
 [ -x "$W" ] && [ -x "$P" ] || { echo "SKIP: warpnet or phold not built"; exit 77; }
+. "${top_srcdir:-${srcdir:-.}}/tests/limit.sh"
+W=$(limited "$W"); P=$(limited "$P")
 TMP=$(mktemp -d "${TMPDIR:-/tmp}/warpnet-golden.XXXXXX")
 trap 'rm -rf "$TMP"' EXIT
 fail=0

@@ -4,6 +4,8 @@ WARPNET="${top_builddir:-.}/tools/warpnet/warpnet"
 if [ ! -x "$WARPNET" ]; then
     echo "SKIP: $WARPNET not built"; exit 77
 fi
+. "${top_srcdir:-${srcdir:-.}}/tests/limit.sh"
+WARPNET=$(limited "$WARPNET")
 TMP=$(mktemp -d "${TMPDIR:-/tmp}/warpnet-test.XXXXXX")
 trap 'rm -rf "$TMP"' EXIT
 fail=0

@@ -11,7 +11,7 @@ check() { # PROGRAM PAGE
         grep -q "$s" "$2" || { echo "FAIL $2: no $s"; fail=1; }
     done
     n=0
-    for opt in $("$1" --help 2>&1 | sed -n 's/^  *\(--[a-z][a-z-]*\).*/\1/p'); do
+    for opt in $(timeout -k 10 300 "$1" --help 2>&1 | sed -n 's/^  *\(--[a-z][a-z-]*\).*/\1/p'); do
         roff=$(printf '%s' "$opt" | sed 's/-/\\\\-/g')
         grep -q "^\\\\fB$roff" "$2" || { echo "FAIL $2: option $opt missing"; fail=1; }
         n=$((n + 1))

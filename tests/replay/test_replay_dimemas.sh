@@ -12,6 +12,8 @@ W="${top_builddir:-.}/tools/warpnet/warpnet"
 T="${top_builddir:-.}/tools/trace/warpnet-trace"
 D="${top_srcdir:-..}/tests/replay/dimemas"
 [ -x "$W" ] && [ -x "$T" ] || { echo "SKIP: warpnet or warpnet-trace not built"; exit 77; }
+. "${top_srcdir:-${srcdir:-.}}/tests/limit.sh"
+W=$(limited "$W"); T=$(limited "$T")
 tmp=$(mktemp -d /tmp/warpnet-replay-dimemas.XXXXXX)
 trap 'rm -rf "$tmp"' EXIT
 fail=0

@@ -8,6 +8,8 @@
 set -u
 W="${top_builddir:-.}/tools/warpnet/warpnet"
 [ -x "$W" ] || { echo "SKIP: $W not built"; exit 77; }
+. "${top_srcdir:-${srcdir:-.}}/tests/limit.sh"
+W=$(limited "$W")
 tmp=$(mktemp -d /tmp/warpnet-replay-loggp.XXXXXX)
 trap 'rm -rf "$tmp"' EXIT
 fail=0

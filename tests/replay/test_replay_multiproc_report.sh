@@ -6,6 +6,8 @@
 set -u
 wn="$top_builddir/tools/warpnet/warpnet"
 [ -x "$wn" ] || { echo "SKIP: no warpnet binary"; exit 77; }
+. "${top_srcdir:-${srcdir:-.}}/tests/limit.sh"
+wn=$(limited "$wn")
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
 cat > "$dir/r.ini" <<INI

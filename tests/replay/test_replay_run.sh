@@ -9,6 +9,8 @@ set -u
 W="${top_builddir:-.}/tools/warpnet/warpnet"
 T="${top_builddir:-.}/tools/trace/warpnet-trace"
 [ -x "$W" ] || { echo "SKIP: $W not built"; exit 77; }
+. "${top_srcdir:-${srcdir:-.}}/tests/limit.sh"
+W=$(limited "$W"); T=$(limited "$T")
 tmp=$(mktemp -d /tmp/warpnet-replay-run.XXXXXX)
 trap 'rm -rf "$tmp"' EXIT
 fail=0

@@ -9,6 +9,8 @@ W="${top_builddir:-.}/tools/warpnet/warpnet"
 T="${top_builddir:-.}/tools/trace/warpnet-trace"
 S="${top_srcdir:-..}/../shared/traces"
 [ -x "$W" ] || { echo "SKIP: $W not built"; exit 77; }
+. "${top_srcdir:-${srcdir:-.}}/tests/limit.sh"
+W=$(limited "$W"); T=$(limited "$T")
 if [ ! -d "$S/bigsim-jacobi2d-32" ]; then echo "SKIP: sample traces not found in $S"; exit 77; fi
 tmp=$(mktemp -d /tmp/warpnet-replay-samples.XXXXXX)
 trap 'rm -rf "$tmp"' EXIT

@@ -14,6 +14,8 @@ set -u
 W="${top_builddir:-.}/tools/warpnet/warpnet"
 S="${top_srcdir:-..}/../shared/traces"
 [ -x "$W" ] || { echo "SKIP: $W not built"; exit 77; }
+. "${top_srcdir:-${srcdir:-.}}/tests/limit.sh"
+W=$(limited "$W")
 [ -d "$S/bigsim-jacobi2d-32" ] || { echo "SKIP: sample traces not found in $S"; exit 77; }
 command -v python3 > /dev/null || { echo "SKIP: python3 checks the files"; exit 77; }
 tmp=$(mktemp -d /tmp/warpnet-timeline.XXXXXX)

@@ -5,6 +5,8 @@
 # local definition file.
 set -u
 T="${top_builddir:-.}/tools/trace/warpnet-trace"
+. "${top_srcdir:-${srcdir:-.}}/tests/limit.sh"
+T=$(limited "$T")
 S="${top_srcdir:-..}/../shared/traces"
 if [ ! -d "$S/bigsim-jacobi2d-32" ]; then
     echo "SKIP: sample traces not found in $S"

@@ -4,6 +4,8 @@
 # lossless, and user errors give one "warpnet:" line with exit code 2.
 set -u
 T="${top_builddir:-.}/tools/trace/warpnet-trace"
+. "${top_srcdir:-${srcdir:-.}}/tests/limit.sh"
+T=$(limited "$T")
 tmp=$(mktemp -d /tmp/warpnet-trace-test.XXXXXX)
 trap 'rm -rf "$tmp"' EXIT
 fail=0

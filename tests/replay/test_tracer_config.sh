@@ -12,6 +12,8 @@ W="${top_builddir:-.}/tools/warpnet/warpnet"
 T="${top_builddir:-.}/tools/trace/warpnet-trace"
 S="${top_srcdir:-..}/../shared/traces"
 [ -x "$W" ] || { echo "SKIP: $W not built"; exit 77; }
+. "${top_srcdir:-${srcdir:-.}}/tests/limit.sh"
+W=$(limited "$W"); T=$(limited "$T")
 [ -d "$S/bigsim-jacobi2d-32" ] || { echo "SKIP: sample traces not found in $S"; exit 77; }
 command -v perl > /dev/null || { echo "SKIP: perl writes the binary maps"; exit 77; }
 S=$(cd "$S" && pwd)

@@ -4,6 +4,8 @@ REPORT="${top_builddir:-.}/tools/report/warpnet-report"
 if [ ! -x "$REPORT" ]; then
     echo "SKIP: $REPORT not built (run make first)"; exit 77
 fi
+. "${top_srcdir:-${srcdir:-.}}/tests/limit.sh"
+REPORT=$(limited "$REPORT")
 if ! command -v "${GNUPLOT:-gnuplot}" >/dev/null 2>&1; then
     echo "SKIP: gnuplot not installed (apt-get install gnuplot-nox)"; exit 77
 fi

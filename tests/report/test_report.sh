@@ -8,6 +8,7 @@ WARPNET="${top_builddir:-.}/tools/warpnet/warpnet"
 if [ ! -x "$WARPNET" ]; then
     echo "SKIP: $WARPNET not built"; exit 77
 fi
+WARPNET=$(limited "$WARPNET")
 export ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=0}"
 RUN="${top_srcdir:-.}/examples/configs/torus-8x8x8.ini"
 NET="--torus.dims=4,4,4 --end=4us --workload.warmup=1us"

@@ -10,6 +10,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "agree.h"
 #include "catalog/catalog.h"
 #include "net/model.h"
 #include "net/sample.h"
@@ -78,6 +79,18 @@ static int report_main(const char *argv0, char **argv)
     return WARP_EXIT_RESOURCE;
 }
 
+/* Whether --describe may build the network to count links exactly: it fits
+ * this rank's memory and has few enough ports to visit. */
+static int fits_exactly(const net_model *n, const warp_ctx *w)
+{
+    net_memory_estimate m;
+    net_memory(n, &m);
+    uint64_t have = warp_memory_per_rank(w);
+    double ports = (double)net_model_routers(n) * net_model_radix(n);
+    return ports <= (double)NET_DESCRIBE_EXACT_PORTS &&
+           (!have || net_memory_per_rank(&m, warp_nranks(w)) <= (double)have);
+}
+
 int main(int argc, char **argv)
 {
     warp_set_program_name("warpnet");
@@ -142,6 +155,14 @@ int main(int argc, char **argv)
         warp_fatal(WARP_EXIT_USAGE, "%s: time series go into samples.csv of the output directory; add --out=DIR",
                    warp_ini_where(ini, "network", "sample"));
 
+    /* Before anything is built: ranks started with other settings would
+     * build other networks and hang or mix results. */
+    char drv[3][4200];
+    snprintf(drv[0], sizeof drv[0], "--out=%s", out ? out : "");
+    snprintf(drv[1], sizeof drv[1], "--describe=%d", describe);
+    snprintf(drv[2], sizeof drv[2], "--dump-topology=%s", dot ? dot : "");
+    wn_agree(w, ini, (const char *const[]){drv[0], drv[1], drv[2]}, 3);
+
     /* --out is checked before anything runs: a run whose results cannot
      * be kept is refused at once, not after simulating everything. */
     wn_outdir od;
@@ -158,10 +179,15 @@ int main(int argc, char **argv)
         warp_set_option(w, "end", "1e15ns", "a workload that runs to completion");
     }
     double end = warp_end_time(w);
-    net_model *n = net_model_build(ini, &catalog_builtin, w);
+    net_model *n = net_model_size(ini, &catalog_builtin, w);
+    /* --describe of a network too large to build here describes it from
+     * the formulas (the workload's keys are then not read, so not checked). */
     wn_reference ref;
-    wn_reference_read(&ref, ini, n);
-    warp_ini_reject_unused(ini, NULL);
+    if (!describe || dot || fits_exactly(n, w)) {
+        net_model_complete(n, ini, &catalog_builtin);
+        wn_reference_read(&ref, ini, n);
+        warp_ini_reject_unused(ini, NULL);
+    }
 
     int rank0 = warp_rank(w) == 0;
     if (dot) {
