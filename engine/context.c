@@ -126,4 +126,5 @@ int warp_nranks(const warp_ctx *w) { return w->nranks; }
 double warp_end_time(const warp_ctx *w) { return w->end; }
 uint64_t warp_seed(const warp_ctx *w) { return w->seed; }
 int warp_quiet(const warp_ctx *w) { return w->quiet; }
+warp_partition_kind warp_partition(const warp_ctx *w) { return (warp_partition_kind)w->partition; }
 const warp_stats *warp_last_stats(const warp_ctx *w) { return &w->stats; }

@@ -219,6 +219,7 @@ struct warp_ctx {
     double window;        /* optimism bound over GVT; INFINITY: none */
     bool window_auto;     /* adapt the window to each GVT round's efficiency */
     int gvt_kind;
+    int partition; /* warp_partition_kind */
     uint64_t lps_per_kp, kps_opt;
     char *stats_json;
     char *engine_stats;   /* per-round instrumentation CSV, or NULL */

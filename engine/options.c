@@ -61,6 +61,25 @@ static const char *set_gvt_interval(void *t, const char *v)
     return warp_cfg_uint(v, 1, &((warp_ctx *)t)->gvt_interval);
 }
 
+static const char *const partition_names[] = {"block", "topology", "metis"};
+
+const char *warp_partition_name(warp_partition_kind k)
+{
+    return (unsigned)k < 3 ? partition_names[k] : "?";
+}
+
+static const char *set_partition(void *t, const char *v)
+{
+    for (int k = 0; k < 3; k++)
+        if (v && !strcmp(v, partition_names[k])) {
+            if (k == WARP_PARTITION_METIS)
+                return "this build has no METIS partitioner; use topology or block";
+            ((warp_ctx *)t)->partition = k;
+            return NULL;
+        }
+    return "unknown partition; use block, topology or metis";
+}
+
 static const char *set_queue(void *t, const char *v)
 {
     int q = v ? queue_parse(v) : -1;
@@ -173,6 +192,7 @@ static const warp_cfg_opt engine_opts[] = {
     {"gvt-interval", "N", "16", "batches between GVT rounds", set_gvt_interval},
     {"gvt", "ALGO", "mattern", "mattern (asynchronous) or sync (blocking all-reduce, as ROSS)", set_gvt},
     {"window", "T|auto", "auto", "optimism bound: events later than GVT + T wait; 0: unbounded; auto adapts T to each GVT round's efficiency", set_window},
+    {"partition", "KIND", "topology", "block|topology|metis: how a network model places its routers (terminals and ranks follow them) on the ranks; topology cuts along pods, groups or grid blocks", set_partition},
     {"lps-per-kp", "N", NULL, "LPs per kernel process (rollback unit)", set_lps_per_kp},
     {"kps", "N", NULL, "kernel processes per rank (default: min(LPs per rank, 64))", set_kps},
     {"stats-json", "FILE", NULL, "also write the end-of-run statistics as JSON", set_stats_json},

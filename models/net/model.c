@@ -174,6 +174,12 @@ net_model *net_model_build(warp_ini *ini, const net_catalog *cat, const warp_ctx
     n->ranks = (uint64_t)warp_ini_int(ini, "network", "ranks", (int64_t)n->nodes, 1,
                                       (int64_t)n->nodes);
     place(ini, n, warp_seed(w));
+    int nranks = warp_nranks(w);
+    if (n->net_ops == &net_packet_network && nranks > 1 &&
+        warp_partition(w) != WARP_PARTITION_BLOCK) {
+        n->router_part = net_partition(n, warp_partition(w), (uint32_t)nranks);
+        n->part_ranks = nranks;
+    }
     n->warmup = warp_ini_time_ns(ini, "workload", "warmup", 0);
     if (n->warmup < 0 || n->warmup >= end)
         warp_ini_fail(ini, "workload", "warmup", "must lie in [0, end) (end is %g ns)", end);
@@ -206,6 +212,7 @@ void net_model_free(net_model *n)
         n->net_ops->destroy(n->net);
     net_results_free(n->res);
     free(n->rank_term);
+    free(n->router_part);
     free(n->term_rank);
     free(n);
 }
