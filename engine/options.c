@@ -56,9 +56,17 @@ static const char *set_seed(void *t, const char *v) { return warp_cfg_uint(v, 0,
 static const char *set_events(void *t, const char *v) { return warp_cfg_uint(v, 16, &((warp_ctx *)t)->events_opt); }
 static const char *set_batch(void *t, const char *v) { return warp_cfg_uint(v, 1, &((warp_ctx *)t)->batch); }
 
+/* auto starts at the default and lets the optimistic scheduler move it
+ * (sched_opt.c, adapt_interval). */
 static const char *set_gvt_interval(void *t, const char *v)
 {
-    return warp_cfg_uint(v, 1, &((warp_ctx *)t)->gvt_interval);
+    warp_ctx *w = t;
+    w->gvt_interval_auto = v && !strcmp(v, "auto");
+    if (w->gvt_interval_auto) {
+        w->gvt_interval = 16;
+        return NULL;
+    }
+    return warp_cfg_uint(v, 1, &w->gvt_interval);
 }
 
 static const char *const partition_names[] = {"block", "topology", "metis"};
@@ -189,7 +197,7 @@ static const warp_cfg_opt engine_opts[] = {
     {"events", "N", NULL, "event pool size per rank (default: automatic, at least 1M)", set_events},
     {"queue", "NAME", "heap", "pending-event queue: heap (4-ary) or splay", set_queue},
     {"batch", "N", "16", "events run between network polls", set_batch},
-    {"gvt-interval", "N", "16", "batches between GVT rounds", set_gvt_interval},
+    {"gvt-interval", "N|auto", "16", "batches between GVT rounds; auto: fewer rounds while little event memory is in use (4 .. 1024)", set_gvt_interval},
     {"gvt", "ALGO", "mattern", "mattern (asynchronous) or sync (blocking all-reduce, as ROSS)", set_gvt},
     {"window", "T|auto", "auto", "optimism bound: events later than GVT + T wait; 0: unbounded; auto adapts T to each GVT round's efficiency", set_window},
     {"partition", "KIND", "topology", "block|topology|metis: how a network model places its routers (terminals and ranks follow them) on the ranks; topology cuts along pods, groups or grid blocks", set_partition},

@@ -2,7 +2,8 @@
 # tests/net/test_partition.sh — [engine] partition: block and topology
 # commit the same digest and network summary on 1, 2 and 4 processes for
 # every topology; --describe --ranks=N counts cut links as a hand count
-# does; bad --ranks values and METIS (not in this build) are refused.
+# does; bad --ranks values and METIS (not in this build) are refused;
+# --gvt-interval=auto changes nothing committed.
 . "$(dirname "$0")/lib.sh"
 C="${top_srcdir:-.}/examples/configs"
 
@@ -49,6 +50,7 @@ for cfg in "$TMP/torus.ini" "$TMP/ft4.ini" "$C/slimfly-q5.ini --engine.end=3us -
     # shellcheck disable=SC2086 # cfg holds the file and its overrides
     same_everywhere "$name block" "seq opt2 opt4" $cfg --partition=block
     cp "$TMP/same.res" "$TMP/block.res"
+    cp "$TMP/same.res" "$TMP/$name.block.res"
     # shellcheck disable=SC2086
     same_everywhere "$name topology" "opt2 opt4" $cfg --partition=topology
     if [ "$fail" != "$before" ]; then
@@ -59,6 +61,14 @@ for cfg in "$TMP/torus.ini" "$TMP/ft4.ini" "$C/slimfly-q5.ini --engine.end=3us -
         bad "$name: topology differs from block"; diff "$TMP/block.res" "$TMP/same.res" | head
     fi
 done
+
+# --gvt-interval=auto moves the interval with the memory in use: speed only.
+same_everywhere "torus gvt-interval=auto" "opt2" "$TMP/torus.ini" --gvt-interval=auto --batch=1
+if [ -s "$TMP/torus.block.res" ] && cmp -s "$TMP/torus.block.res" "$TMP/same.res"; then
+    echo "ok   torus: --gvt-interval=auto commits the same digest and summary"
+else
+    bad "torus: --gvt-interval=auto differs from block"
+fi
 
 # cut NAME WANT ARGS...: the links_cut count --describe --ranks prints.
 cut() {
