@@ -84,9 +84,9 @@ run() { # scenario partition ranks
         [ "$ranks" -eq 1 ] && seq_wall[$name]=$wall
         printf '%s,%s,%s,%s,%s,%s,%.3f,%s,%.4f,%s,%s,%s,%s,%s,%.1f,%s,%s,"%s"\n' "$name" "$part" "$ranks" "$r" \
             "$(json committed "$j")" "$wall" \
-            "$(awk -v s="${seq_wall[$name]:-0}" -v w="$wall" 'BEGIN{print (w > 0 && s > 0) ? s / w : 0}')" \
+            "$(awk -v s="${seq_wall[$name]:-0}" -v w="$wall" 'BEGIN{print ((w > 0 && s > 0) ? s / w : 0)}')" \
             "$(json efficiency "$j")" \
-            "$(awk -v a="$(json remote_sent "$j")" -v p="$(json processed "$j")" 'BEGIN{print p > 0 ? a / p : 0}')" \
+            "$(awk -v a="$(json remote_sent "$j")" -v p="$(json processed "$j")" 'BEGIN{print ((p > 0) ? a / p : 0)}')" \
             "$(split forward "$j")" "$(split network "$j")" "$(split fossil "$j")" "$(split gvt "$j")" \
             "$(json gvt_rounds "$j")" \
             "$(awk -v b="$(json peak_rss_bytes "$j")" 'BEGIN{print b/1048576}')" \
