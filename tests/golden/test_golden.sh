@@ -111,8 +111,8 @@ golden slimfly-q5.ini 2 "--end=2us --workload.warmup=0ns" 995ab219517ec25f 76296
 golden slimfly-q13.ini 1 "--end=2us --workload.warmup=0ns" c382ea82ae3c28b8 288920 29796 22175 22175 513.767846 1999.99883
 golden optical-rack-pair.ini 2 "" 9cc0b7b52f6a6c95 260 20 20 20 7833 156660
 golden optical-dc-32x32.ini 2 "--end=51ms" d376916a1319d363 477056 101184 73728 3072 147332.914 50523243.2
-golden torus-8x8x8.ini 2 "--end=2us --workload.warmup=0ns" c076131a3294ac25 295216 24111 8740 1949 1095.58322 1999.90852
-golden torus-16x16x16.ini 1 "--end=1us --workload.warmup=0ns" ed5598293d61a019 127444 18849 105 22 700.399991 997.52781
+golden torus-8x8x8.ini 2 "--end=2us --workload.warmup=0ns" d8ba0ea56b453ff2 296643 24116 8825 1980 1096.61911 1999.82343
+golden torus-16x16x16.ini 1 "--end=1us --workload.warmup=0ns" d696b6d63714b01b 127487 18849 105 22 700.399991 997.52781
 if [ -d "$TRACES/bigsim-jacobi2d-32" ]; then
     # Replay over LogGOPS with an eager limit below the trace's larger
     # messages: their rendezvous stalls the halo exchange after 510 of 5616
@@ -122,7 +122,7 @@ if [ -d "$TRACES/bigsim-jacobi2d-32" ]; then
     printf '[workload]\ntype = replay\n[job.0]\ntrace = %s\n' "$TRACES/bigsim-jacobi2d-32" \
         >> "$TMP/replay-loggp.ini"
     golden "$TMP/replay-loggp.ini" 2 "" 433cbcbcb2a5f781 887 78 78 78 4007.10256 34919
-    golden replay-jacobi-torus.ini 2 "--job.0.trace=$TRACES/bigsim-jacobi2d-32" 18c5dbcf59c91166 17636 1680 1680 1008 366.219433 47750
+    golden replay-jacobi-torus.ini 2 "--job.0.trace=$TRACES/bigsim-jacobi2d-32" 1f5b76514bd6579e 17636 1680 1680 1008 366.219433 47750
 else
     echo "skip replay-jacobi-torus.ini: $TRACES is absent"; covered="$covered replay-jacobi-torus.ini"
 fi
