@@ -208,8 +208,11 @@ static int64_t cut_at(int64_t ext, int64_t rest, uint32_t p1, uint32_t parts)
 /* Recursive coordinate bisection: the box [lo, hi) takes parts first ..
  * first+parts-1. It is split in proportion to the parts each side gets,
  * across the dimension that balances the sides best and, among those, the
- * longest (the smallest cross-section, so the fewest cut links): the parts
- * are blocks balanced in every dimension rather than slabs. */
+ * longest (the smallest cross-section, so the fewest cut links), the
+ * highest of equally long ones (the slowest-varying, as index blocks cut
+ * first: same cut, and workloads laid out along dimension 0 keep their
+ * neighbours): the parts are blocks balanced in every dimension rather
+ * than slabs. */
 static void bisect(const torus *t, int64_t *lo, int64_t *hi, uint32_t first, uint32_t parts,
                    uint32_t *part)
 {
@@ -226,7 +229,7 @@ static void bisect(const torus *t, int64_t *lo, int64_t *hi, uint32_t first, uin
             continue;
         int64_t rest = (int64_t)(vol / (uint64_t)ext), c = cut_at(ext, rest, p1, parts);
         double dev = fabs((double)(c * rest) - (double)vol * p1 / parts);
-        if (d < 0 || dev < best || (dev == best && ext > hi[d] - lo[d])) {
+        if (d < 0 || dev < best || (dev == best && ext >= hi[d] - lo[d])) {
             d = e;
             cut = c;
             best = dev;
