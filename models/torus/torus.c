@@ -21,7 +21,7 @@ typedef struct torus {
     int64_t p;
     uint64_t routers;
     double bandwidth, latency;
-    double term_bandwidth; /* links between a router and its terminals */
+    double term_bandwidth, term_latency; /* links between a router and its terminals */
 } torus;
 
 static int64_t coord(const torus *t, uint64_t r, int d)
@@ -72,6 +72,7 @@ static void *torus_setup(warp_ini *ini, net_params *params)
     if (!(t->term_bandwidth > 0))
         warp_ini_fail(ini, "torus", "terminal_bandwidth", "must be positive (e.g. 100Gbps)");
     t->latency = params->link_latency;
+    t->term_latency = params->terminal_latency;
     t->ties = (torus_ties)warp_ini_choice(ini, "torus", "ties", ties_names, TIES_BALANCED);
     return t;
 }
@@ -98,6 +99,7 @@ static net_peer torus_peer(const void *topo, uint64_t r, int32_t port)
     if (port >= 2 * t->n) {
         q.kind = NET_PEER_TERMINAL;
         q.bandwidth = t->term_bandwidth;
+        q.latency = t->term_latency;
         q.id = r * (uint64_t)t->p + (uint64_t)(port - 2 * t->n);
         q.port = 0;
         return q;

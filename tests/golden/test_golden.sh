@@ -162,8 +162,8 @@ vcs: 1
 injection_bandwidth_GBps: 12.5
 router_links_GBps: 12.5 x 1048576
 terminal_links_GBps: 12.5 x 524288
-memory_state_bytes: 1711440440 (1632.2 MiB, 3264 bytes per node; LP states, outputs, tables)
-memory_bound_bytes: 5989630520 (5712.2 MiB, 11424 bytes per node; every buffer full of events)
+memory_state_bytes: 1711440448 (1632.2 MiB, 3264 bytes per node; LP states, outputs, tables)
+memory_bound_bytes: 5989630528 (5712.2 MiB, 11424 bytes per node; every buffer full of events)
 EOF
 described slimfly-q37.ini <<'EOF'
 topology: slimfly
@@ -176,8 +176,8 @@ vcs: 2
 injection_bandwidth_GBps: 12.5
 router_links_GBps: 12.5 x 75295
 terminal_links_GBps: 12.5 x 73926
-memory_state_bytes: 222947908 (212.6 MiB, 3016 bytes per node; LP states, outputs, tables)
-memory_bound_bytes: 21416382148 (20424.3 MiB, 289700 bytes per node; every buffer full of events)
+memory_state_bytes: 222947916 (212.6 MiB, 3016 bytes per node; LP states, outputs, tables)
+memory_bound_bytes: 21416382156 (20424.3 MiB, 289700 bytes per node; every buffer full of events)
 EOF
 described torus-32k-codes.ini <<'EOF'
 topology: torus
@@ -190,8 +190,8 @@ vcs: 2
 injection_bandwidth_GBps: 2.14748
 router_links_GBps: 2.14748 x 98304
 terminal_links_GBps: 2.14748 x 32768
-memory_state_bytes: 123732272 (118.0 MiB, 3776 bytes per node; LP states, outputs, tables)
-memory_bound_bytes: 1146093872 (1093.0 MiB, 34976 bytes per node; every buffer full of events)
+memory_state_bytes: 123732280 (118.0 MiB, 3776 bytes per node; LP states, outputs, tables)
+memory_bound_bytes: 1146093880 (1093.0 MiB, 34976 bytes per node; every buffer full of events)
 EOF
 phold 1 8b1f73df7e39e90c 6336 --total-lps=64 --end=100 --seed=1
 phold 1 e3646663e1b76baa 12544 --total-lps=256 --end=50 --seed=7 --remote=0.5
