@@ -218,7 +218,9 @@ struct warp_ctx {
     uint64_t batch, gvt_interval;
     double window;        /* optimism bound over GVT; INFINITY: none */
     bool window_auto;     /* adapt the window to each GVT round's efficiency */
+    bool gvt_interval_auto; /* adapt gvt_interval to the event memory in use */
     int gvt_kind;
+    int partition; /* warp_partition_kind */
     uint64_t lps_per_kp, kps_opt;
     char *stats_json;
     char *engine_stats;   /* per-round instrumentation CSV, or NULL */

@@ -64,9 +64,36 @@ static const char *set_mem_per_rank(void *t, const char *v)
     return ((warp_ctx *)t)->mem_per_rank ? NULL : "must be positive (e.g. 4GiB)";
 }
 
+/* auto starts at the default and lets the optimistic scheduler move it
+ * (sched_opt.c, adapt_interval). */
 static const char *set_gvt_interval(void *t, const char *v)
 {
-    return warp_cfg_uint(v, 1, &((warp_ctx *)t)->gvt_interval);
+    warp_ctx *w = t;
+    w->gvt_interval_auto = v && !strcmp(v, "auto");
+    if (w->gvt_interval_auto) {
+        w->gvt_interval = 16;
+        return NULL;
+    }
+    return warp_cfg_uint(v, 1, &w->gvt_interval);
+}
+
+static const char *const partition_names[] = {"block", "topology", "metis"};
+
+const char *warp_partition_name(warp_partition_kind k)
+{
+    return (unsigned)k < 3 ? partition_names[k] : "?";
+}
+
+static const char *set_partition(void *t, const char *v)
+{
+    for (int k = 0; k < 3; k++)
+        if (v && !strcmp(v, partition_names[k])) {
+            if (k == WARP_PARTITION_METIS)
+                return "this build has no METIS partitioner; use topology or block";
+            ((warp_ctx *)t)->partition = k;
+            return NULL;
+        }
+    return "unknown partition; use block, topology or metis";
 }
 
 static const char *set_queue(void *t, const char *v)
@@ -180,9 +207,10 @@ static const warp_cfg_opt engine_opts[] = {
     {"events", "N", NULL, "event pool size per rank (default: automatic, at least 1M)", set_events},
     {"queue", "NAME", "heap", "pending-event queue: heap (4-ary) or splay", set_queue},
     {"batch", "N", "16", "events run between network polls", set_batch},
-    {"gvt-interval", "N", "16", "batches between GVT rounds", set_gvt_interval},
+    {"gvt-interval", "N|auto", "16", "batches between GVT rounds; auto: fewer rounds while little event memory is in use (4 .. 1024)", set_gvt_interval},
     {"gvt", "ALGO", "mattern", "mattern (asynchronous) or sync (blocking all-reduce, as ROSS)", set_gvt},
     {"window", "T|auto", "auto", "optimism bound: events later than GVT + T wait; 0: unbounded; auto adapts T to each GVT round's efficiency", set_window},
+    {"partition", "KIND", "topology", "block|topology|metis: how a network model places its routers (terminals and ranks follow them) on the ranks; topology cuts along pods, groups or grid blocks", set_partition},
     {"lps-per-kp", "N", NULL, "LPs per kernel process (rollback unit)", set_lps_per_kp},
     {"kps", "N", NULL, "kernel processes per rank (default: min(LPs per rank, 64))", set_kps},
     {"mem-per-rank", "SIZE", NULL, "memory each rank may use, e.g. 4GiB (default: the node's available memory / its ranks)", set_mem_per_rank},

@@ -126,6 +126,20 @@ static void adapt_window(warp_ctx *w, double dg, uint64_t dc, uint64_t dr, doubl
     }
 }
 
+/* --gvt-interval=auto: a GVT round costs a reduction and a fossil pass
+ * whatever it commits, so while the events not yet committed after a
+ * round hold little of the pool, rounds become rarer (up to 1,024 batches
+ * apart); when they hold a quarter, more frequent again (down to 4). The
+ * committed result does not depend on the interval. */
+static void adapt_interval(warp_ctx *w)
+{
+    uint64_t in_use = w->pool.in_use, cap = w->pool.cap;
+    if (in_use * 16 < cap && w->gvt_interval < 1024)
+        w->gvt_interval *= 2;
+    else if (in_use * 4 > cap && w->gvt_interval > 4)
+        w->gvt_interval /= 2;
+}
+
 static void run_distributed(warp_ctx *w)
 {
     double last_gvt = -1, adv = 0;
@@ -149,6 +163,8 @@ static void run_distributed(warp_ctx *w)
                 break;
             fossil_collect(w, w->gvt_value);
             transport_fossil(w, w->gvt_value);
+            if (w->gvt_interval_auto)
+                adapt_interval(w);
             /* GVT and the global commit count frozen while this rank is out
              * of memory: no schedule can finish in this pool. */
             uint64_t c = w->gvt_committed;

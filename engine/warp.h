@@ -163,6 +163,19 @@ uint64_t warp_memory_per_rank(const warp_ctx *w);
 /* Ranks of this run on this rank's node (shared memory). */
 int warp_ranks_on_node(const warp_ctx *w);
 
+/* How a model with a placement of its own spreads its LPs over the ranks
+ * ([engine] partition, --partition): block keeps index order, topology asks
+ * the model for a locality-preserving partition, metis partitions the
+ * model's graph with METIS. Models without a choice ignore it. */
+typedef enum warp_partition_kind {
+    WARP_PARTITION_BLOCK = 0,
+    WARP_PARTITION_TOPOLOGY = 1,
+    WARP_PARTITION_METIS = 2,
+} warp_partition_kind;
+warp_partition_kind warp_partition(const warp_ctx *w);
+/* The option's name of kind k ("block", "topology", "metis"). */
+const char *warp_partition_name(warp_partition_kind k);
+
 /* ---- Results -------------------------------------------------------------- */
 
 typedef struct warp_stats {

@@ -241,6 +241,14 @@ static int32_t df_watchers(const void *topo, uint64_t r, int32_t port, net_watch
     return n;
 }
 
+/* Groups stay whole (router id = group x a + index): only global links
+ * are cut. */
+static void df_partition(const void *topo, uint32_t parts, uint32_t *part)
+{
+    const dragonfly *d = topo;
+    net_partition_runs(&dragonfly_topology, topo, NULL, d->s.a, parts, part);
+}
+
 const net_topology_ops dragonfly_topology = {
     .name = "dragonfly",
     .section = "dragonfly",
@@ -263,4 +271,5 @@ const net_topology_ops dragonfly_topology = {
     .describe = df_describe,
     .view_slots = df_view_slots,
     .watchers = df_watchers,
+    .partition = df_partition,
 };

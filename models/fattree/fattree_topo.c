@@ -217,6 +217,31 @@ static uint32_t ft_min_hops(const void *topo, uint64_t src, uint64_t dst)
     return fattree_route_hops(tree(topo), src, dst) - 2;
 }
 
+/* Pods stay whole while there are enough pod pairs: the router numbering
+ * (to_router) lists each pod pair with its share of top switches. Inside a
+ * pod the order alternates levels (switch w of each level in turn), so a
+ * run that takes part of a pod takes both ends of its links. */
+static void ft_partition(const void *topo, uint32_t parts, uint32_t *part)
+{
+    const ft_topo *t = topo;
+    uint64_t routers = t->ft.switches, n1 = t->ft.n - 1, pairs = routers / t->per_pair;
+    uint64_t *order = warp_xcalloc(routers, sizeof *order), i = 0;
+    for (uint64_t pair = 0; pair < pairs; pair++) {
+        uint64_t base = pair * t->per_pair;
+        for (uint64_t pod = 0; pod < 2; pod++)
+            for (uint64_t w = 0; w < t->below; w++)
+                for (uint64_t l = 0; l < n1; l++)
+                    order[i++] = base + (pod * n1 + l) * t->below + w;
+        for (uint64_t w = 0; w < t->below; w++)
+            order[i++] = base + 2 * n1 * t->below + w;
+    }
+    for (; i < routers; i++) /* a one-level tree has no pods */
+        order[i] = i;
+    net_partition_runs(&fattree_topology, topo, order, parts <= pairs ? t->per_pair : 1, parts,
+                       part);
+    free(order);
+}
+
 const net_topology_ops fattree_topology = {
     .name = "fattree",
     .section = SEC,
@@ -234,4 +259,5 @@ const net_topology_ops fattree_topology = {
     .mem_bytes = ft_mem_bytes,
     .router_label = ft_router_label,
     .min_hops = ft_min_hops,
+    .partition = ft_partition,
 };

@@ -229,6 +229,12 @@ void net_model_complete(net_model *n, warp_ini *ini, const net_catalog *cat)
 {
     refuse_oversized(n);
     place(ini, n, warp_seed(n->engine));
+    int nranks = warp_nranks(n->engine);
+    if (n->net_ops == &net_packet_network && nranks > 1 &&
+        warp_partition(n->engine) != WARP_PARTITION_BLOCK) {
+        n->router_part = net_partition(n, warp_partition(n->engine), (uint32_t)nranks);
+        n->part_ranks = nranks;
+    }
 
     n->wl = n->wl_ops->setup(ini, n);
     n->wl_type = n->wl_ops->lp_type(n->wl);
@@ -256,6 +262,7 @@ void net_model_free(net_model *n)
         n->net_ops->destroy(n->net);
     net_results_free(n->res);
     free(n->rank_term);
+    free(n->router_part);
     free(n->term_rank);
     free(n);
 }

@@ -77,6 +77,19 @@ double net_memory_per_rank(const net_memory_estimate *m, int ranks);
  * (links from the radix) rather than by visiting every port. */
 #define NET_DESCRIBE_EXACT_PORTS (UINT64_C(1) << 22)
 
+
+/* The rank (0 .. parts-1) of every router of the packet network under
+ * partition `kind` (heap array; index blocks for block, for a topology
+ * without a partition hook, and for parts > routers). */
+uint32_t *net_partition(const net_model *n, warp_partition_kind kind, uint32_t parts);
+/* Stops with a usage error unless 1 <= parts <= routers on a packet
+ * network on a topology (what --describe --ranks=N can measure). */
+void net_partition_check_ranks(const net_model *n, int64_t parts);
+/* The --describe --ranks=N lines: links cut, expected remote-event share,
+ * LP and expected-event imbalance of `kind` beside block's; stops with a
+ * usage error for N < 1, N > routers or a network that is not a packet
+ * network on a topology. */
+void net_describe_partition(const net_model *n, warp_partition_kind kind, int64_t parts, FILE *f);
 /* Prints the --describe lines: nodes, routers, links, radix, memory. */
 void net_describe(const net_model *n, FILE *f);
 /* The --describe lines router_links_GBps and terminal_links_GBps: each

@@ -28,6 +28,9 @@ struct net_model {
     uint64_t routers;
     int32_t vcs, max_radix;
     int32_t view_slots;       /* remote-occupancy slots per router (topology.h) */
+    uint32_t *router_part;    /* router -> rank of the run's partition (partition.c);
+                               * NULL: index blocks */
+    int part_ranks;           /* the rank count router_part is for */
     uint64_t *rank_term;      /* rank -> terminal */
     int64_t *term_rank;       /* terminal -> rank, -1 when no rank is placed there */
     const warp_ctx *engine;   /* the engine the run is built for */

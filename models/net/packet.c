@@ -100,11 +100,14 @@ static const warp_lp_type *packet_lp_type(const void *net, uint64_t index)
     return net_fabric_lp_type(net, index);
 }
 
-/* Keeps a router and its terminals on one PE (routers in contiguous blocks). */
+/* Keeps a router and its terminals on one PE: the run's partition
+ * (partition.c), or routers in contiguous blocks. */
 static int packet_map(const void *net, uint64_t index, int npes)
 {
     const net_model *n = net;
     uint64_t r = index < n->nodes ? n->topo_ops->attach(n->topo, index).router : index - n->nodes;
+    if (n->router_part && npes == n->part_ranks)
+        return (int)n->router_part[r];
     return (int)(r * (uint64_t)npes / n->routers);
 }
 

@@ -174,6 +174,24 @@ static double sf_bisection(const void *topo)
     return q * (a * a + b * b) * t->bandwidth;
 }
 
+/* Router groups (s, a) of the MMS graph stay whole (local links never
+ * cut), and each part takes columns of both subgraphs: a router's global
+ * links reach every group of the other subgraph once, so a part holding
+ * half of each subgraph keeps half of them, where index blocks (subgraph
+ * 0 on one side) cut them all. */
+static void sf_partition(const void *topo, uint32_t parts, uint32_t *part)
+{
+    const slimfly *t = topo;
+    uint64_t q = (uint64_t)t->g.q, n = t->g.nrouters;
+    uint64_t *order = warp_xcalloc(n, sizeof *order);
+    for (uint64_t i = 0; i < n; i++) {
+        uint64_t group = i / q; /* 2a + s in the order: columns interleaved */
+        order[i] = (group % 2) * q * q + (group / 2) * q + i % q;
+    }
+    net_partition_runs(&slimfly_topology, topo, order, q, parts, part);
+    free(order);
+}
+
 const net_topology_ops slimfly_topology = {
     .name = "slimfly",
     .section = "slimfly",
@@ -193,4 +211,5 @@ const net_topology_ops slimfly_topology = {
     .min_hops = sf_min_hops,
     .worst_case_dst = sf_worst_case_dst,
     .bisection_bandwidth = sf_bisection,
+    .partition = sf_partition,
 };

@@ -2,6 +2,7 @@
  * coordinate arithmetic (memory O(dimensions)), dateline VC selection.
  * Invariant: peer() is symmetric and route() is minimal (see torus.h).
  * Called by the network layer through torus_topology. */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -188,6 +189,86 @@ static void torus_label(const void *topo, uint64_t r, char *buf, size_t n)
         snprintf(buf + used, n - used, ")");
 }
 
+/* Recursive coordinate bisection: the box [lo, hi) takes parts first ..
+ * first+parts-1; it is split across its longest dimension (the smallest
+ * cross-section, so the fewest cut links) in proportion to the parts each
+ * side gets, so the parts are blocks balanced in every dimension rather
+ * than slabs. */
+/* Where to cut the box's dimension d (extent ext, `rest` routers per
+ * slice) so that the first side holds p1 of `parts` parts. */
+static int64_t cut_at(int64_t ext, int64_t rest, uint32_t p1, uint32_t parts)
+{
+    uint32_t p2 = parts - p1;
+    int64_t cut = (ext * p1 + parts / 2) / parts;
+    if (cut * rest < (int64_t)p1)
+        cut = ((int64_t)p1 + rest - 1) / rest;
+    if ((ext - cut) * rest < (int64_t)p2)
+        cut = ext - ((int64_t)p2 + rest - 1) / rest;
+    return cut < 1 ? 1 : cut > ext - 1 ? ext - 1 : cut;
+}
+
+/* Recursive coordinate bisection: the box [lo, hi) takes parts first ..
+ * first+parts-1. It is split in proportion to the parts each side gets,
+ * across the dimension that balances the sides best and, among those, the
+ * longest (the smallest cross-section, so the fewest cut links), the
+ * highest of equally long ones (the slowest-varying, as index blocks cut
+ * first: same cut, and workloads laid out along dimension 0 keep their
+ * neighbours): the parts are blocks balanced in every dimension rather
+ * than slabs. */
+static void bisect(const torus *t, int64_t *lo, int64_t *hi, uint32_t first, uint32_t parts,
+                   uint32_t *part)
+{
+    uint64_t vol = 1;
+    for (int e = 0; e < t->n; e++)
+        vol *= (uint64_t)(hi[e] - lo[e]);
+    uint32_t p1 = parts / 2;
+    int d = -1;
+    int64_t cut = 0;
+    double best = 0;
+    for (int e = 0; parts > 1 && e < t->n; e++) {
+        int64_t ext = hi[e] - lo[e];
+        if (ext < 2)
+            continue;
+        int64_t rest = (int64_t)(vol / (uint64_t)ext), c = cut_at(ext, rest, p1, parts);
+        double dev = fabs((double)(c * rest) - (double)vol * p1 / parts);
+        if (d < 0 || dev < best || (dev == best && ext >= hi[d] - lo[d])) {
+            d = e;
+            cut = c;
+            best = dev;
+        }
+    }
+    if (d < 0) {
+        int64_t c[TORUS_MAX_DIMS];
+        memcpy(c, lo, sizeof c);
+        for (uint64_t i = 0; i < vol; i++) {
+            uint64_t r = 0;
+            for (int e = 0; e < t->n; e++)
+                r += (uint64_t)c[e] * t->stride[e];
+            part[r] = first;
+            for (int e = 0; e < t->n && ++c[e] == hi[e]; e++)
+                c[e] = lo[e];
+        }
+        return;
+    }
+    int64_t save = hi[d];
+    hi[d] = lo[d] + cut;
+    bisect(t, lo, hi, first, p1, part);
+    hi[d] = save;
+    save = lo[d];
+    lo[d] += cut;
+    bisect(t, lo, hi, first + p1, parts - p1, part);
+    lo[d] = save;
+}
+
+static void torus_partition(const void *topo, uint32_t parts, uint32_t *part)
+{
+    const torus *t = topo;
+    int64_t lo[TORUS_MAX_DIMS] = {0}, hi[TORUS_MAX_DIMS] = {0};
+    for (int d = 0; d < t->n; d++)
+        hi[d] = t->k[d];
+    bisect(t, lo, hi, 0, parts, part);
+}
+
 const net_topology_ops torus_topology = {
     .name = "torus",
     .section = "torus",
@@ -205,4 +286,5 @@ const net_topology_ops torus_topology = {
     .mem_bytes = torus_mem,
     .router_label = torus_label,
     .min_hops = torus_min_hops,
+    .partition = torus_partition,
 };

@@ -23,6 +23,7 @@
 static const char usage[] =
     "usage: warpnet [engine options] RUN.ini [--section.key=value ...] [--out=DIR]\n"
     "       warpnet --describe RUN.ini      print the network's size and memory, no simulation\n"
+    "       warpnet --describe --ranks=N [--partition=KIND] RUN.ini   the partition's quality on N ranks\n"
     "       warpnet --dump-topology=FILE.dot RUN.ini\n"
     "       warpnet sweep RUN.ini --vary section.key=FIRST:LAST:STEP [--series section.key=A,B,...]\n"
     "                     [--title=TEXT] [--out=DIR] [options]\n"
@@ -131,11 +132,14 @@ int main(int argc, char **argv)
     }
     const char *out = NULL, *dot = NULL, *sample = NULL;
     int describe = 0;
+    int64_t describe_ranks = INT64_MIN; /* not given */
     warp_opt opts[] = {
         {"out", WARP_OPT_STRING, &out, "write summary.json and CSV files into this directory"},
         {"sample", WARP_OPT_STRING, &sample,
          "record time series every INTERVAL of simulated time (e.g. 1us) into --out's samples.csv"},
         {"describe", WARP_OPT_FLAG, &describe, "print nodes, routers, links, radix, memory; no run"},
+        {"ranks", WARP_OPT_INT, &describe_ranks,
+         "with --describe: the partition's quality on N ranks (links cut, remote share, imbalance)"},
         {"dump-topology", WARP_OPT_STRING, &dot, "write the router graph as Graphviz (small networks)"},
         {0},
     };
@@ -149,6 +153,9 @@ int main(int argc, char **argv)
     if (argc > 1)
         warp_fatal(WARP_EXIT_USAGE, "%s: unexpected argument; options take the form --name=value",
                    argv[1]);
+    if (describe_ranks != INT64_MIN && !describe)
+        warp_fatal(WARP_EXIT_USAGE, "--ranks=%lld: goes with --describe (a run uses the ranks "
+                   "mpiexec gives it)", (long long)describe_ranks);
     if (sample)
         warp_ini_set(ini, "network", "sample", sample, "--sample");
     if (warp_ini_get(ini, "network", "sample") && !out)
@@ -196,8 +203,12 @@ int main(int argc, char **argv)
             warp_fatal(WARP_EXIT_USAGE, "--dump-topology=%s: %s", dot, why);
     }
     if (describe || dot) {
+        if (describe && describe_ranks != INT64_MIN)
+            net_partition_check_ranks(n, describe_ranks);
         if (describe && rank0)
             net_describe(n, stdout);
+        if (describe && rank0 && describe_ranks != INT64_MIN)
+            net_describe_partition(n, warp_partition(w), describe_ranks, stdout);
         net_model_free(n);
         warp_ini_free(ini);
         free(over);

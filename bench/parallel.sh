@@ -1,0 +1,118 @@
+#!/usr/bin/env bash
+# bench/parallel.sh — parallel speed-up of the network models (issue 15):
+# for each scenario, the sequential run and 2 optimistic ranks under each
+# partition kind, plus 4 oversubscribed ranks (topology) for the digest
+# only. Prints CSV (header row, one row per run with the exact command),
+# then one summary line per scenario and partition, and writes
+# bench/results/parallel.csv (+ parallel.png when gnuplot is there).
+#   bench/parallel.sh [SCENARIO ...]     (default: all; REPS=N repeats, default 1;
+#   SHORT=1 runs the network scenarios to a quarter of their end time, for a
+#   loaded machine)
+# Scenarios: slimfly-q13, fattree-codes, torus-32k, replay-ft32 (gen:stencil3d,
+# 4,096 ranks on a 32-port 3-tree), phold-large. Columns: wall_s = setup +
+# run of the engine (stats JSON); speedup = seq wall / this wall; remote =
+# remote events sent / processed; fwd/net/fossil/gvt = the slowest rank's
+# time split; rss = the largest rank's peak RSS.
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+top=$(dirname "$here")
+build=${WARPNET_BUILD:-$top/_build}
+warpnet=$build/tools/warpnet/warpnet
+phold=$build/examples/phold/phold
+[ -x "$warpnet" ] || { echo "bench: build first (./quickstart build); no $warpnet" >&2; exit 1; }
+reps=${REPS:-1}
+mpiexec=${MPIEXEC:-mpiexec}
+out=$here/results
+mkdir -p "$out"
+cfg=$top/examples/configs
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+cat >"$tmp/replay-ft32.ini" <<EOF
+[engine]
+end = 1s
+[network]
+topology = fattree
+link_bandwidth = 12.5GB/s
+link_latency = 50ns
+router_delay = 90ns
+packet_size = 512B
+vc_buffer = 8KiB
+[fattree]
+ports = 32
+levels = 3
+[workload]
+type = replay
+[job.0]
+trace = gen:stencil3d:px=16,py=16,pz=16,iters=2,bytes=1024,compute=5000
+EOF
+
+# scenario NAME: the command (without synch and partition) that runs it.
+short() { [ -n "${SHORT:-}" ] && echo " --engine.end=$1"; true; }
+scenario() {
+    case $1 in
+    slimfly-q13) echo "$warpnet $cfg/slimfly-q13.ini$(short 55us)" ;;
+    fattree-codes) echo "$warpnet $cfg/fattree-8p3l-codes.ini$(short 175us)" ;;
+    torus-32k) echo "$warpnet $cfg/torus-32k-codes.ini$(short 5us)" ;;
+    replay-ft32) echo "$warpnet $tmp/replay-ft32.ini" ;;
+    phold-large) echo "$phold --remote=0.1 --mean=1.0 --lookahead=0.1 --start-events=1 --total-lps=1048576 --end=2" ;;
+    *) echo "bench: unknown scenario $1" >&2; exit 2 ;;
+    esac
+}
+
+json() { sed -n "s/^ *\"$1\": *\"\{0,1\}\([^\",]*\)\"\{0,1\},\{0,1\}$/\1/p" "$2" | head -1; }
+split() { sed -n "s/.*\"$1\": \([0-9.eE+-]*\).*/\1/p" "$2" | head -1; }
+
+csv=$out/parallel.csv
+echo "scenario,partition,ranks,rep,committed,wall_s,speedup,efficiency,remote_share,fwd_s,net_s,fossil_s,gvt_s,gvt_rounds,peak_rss_mb,digest,load,command" | tee "$csv"
+load() { cut -d' ' -f1 /proc/loadavg; }
+declare -A seq_wall
+run() { # scenario partition ranks
+    local name=$1 part=$2 ranks=$3 j="$tmp/e.json" base cmd
+    base=$(scenario "$name")
+    cmd="$base --stats-json=$j --quiet"
+    if [ "$ranks" -gt 1 ]; then
+        cmd="$mpiexec -n $ranks $cmd --synch=opt"
+        [ "$name" = phold-large ] || cmd="$cmd --partition=$part"
+    else
+        cmd="$cmd --synch=seq"
+    fi
+    for r in $(seq 1 "$reps"); do
+        local l; l=$(load)
+        timeout 1200 $cmd >/dev/null
+        local wall; wall=$(awk -v a="$(json setup_s "$j")" -v b="$(json run_s "$j")" 'BEGIN{printf "%.3f", a+b}')
+        [ "$ranks" -eq 1 ] && seq_wall[$name]=$wall
+        printf '%s,%s,%s,%s,%s,%s,%.3f,%s,%.4f,%s,%s,%s,%s,%s,%.1f,%s,%s,"%s"\n' "$name" "$part" "$ranks" "$r" \
+            "$(json committed "$j")" "$wall" \
+            "$(awk -v s="${seq_wall[$name]:-0}" -v w="$wall" 'BEGIN{print ((w > 0 && s > 0) ? s / w : 0)}')" \
+            "$(json efficiency "$j")" \
+            "$(awk -v a="$(json remote_sent "$j")" -v p="$(json processed "$j")" 'BEGIN{print ((p > 0) ? a / p : 0)}')" \
+            "$(split forward "$j")" "$(split network "$j")" "$(split fossil "$j")" "$(split gvt "$j")" \
+            "$(json gvt_rounds "$j")" \
+            "$(awk -v b="$(json peak_rss_bytes "$j")" 'BEGIN{print b/1048576}')" \
+            "$(json committed_digest "$j")" "$l" "${cmd/ --stats-json=$j/}" | tee -a "$csv"
+    done
+}
+
+scenarios=${*:-slimfly-q13 fattree-codes torus-32k replay-ft32 phold-large}
+for s in $scenarios; do
+    run "$s" seq 1
+    if [ "$s" = phold-large ]; then
+        run "$s" block 2
+        continue
+    fi
+    for p in block topology; do run "$s" "$p" 2; done
+    run "$s" topology 4 # oversubscribed: the digest only, not a timing
+done
+
+echo "# per scenario and partition: wall s, speed-up, efficiency, remote share (first rep; load = 1-min load average)"
+tail -n +2 "$csv" | awk -F, '{printf "# %-14s %-9s ranks %s  wall %8.3f s  speed-up %5.2f  eff %s  remote %.3f  digest %s  load %s\n", $1, $2, $3, $6, $7, $8, $9, $16, $17}'
+digests=$(tail -n +2 "$csv" | awk -F, '{print $1, $16}' | sort -u | awk '{n[$1]++} END {for (s in n) if (n[s] > 1) print s}')
+[ -z "$digests" ] || echo "# DIGESTS DIFFER: $digests"
+if command -v gnuplot >/dev/null 2>&1; then
+    awk -F, 'NR > 1 && $3 == 2 {print $1 "/" $2 "," $7}' "$csv" >"$tmp/plot.csv"
+    gnuplot -e "set terminal png size 900,500; set output '$out/parallel.png'; set datafile separator ',';
+      set style data histogram; set style fill solid; set ylabel 'speed-up over seq (2 ranks)'; set xtics rotate by -30;
+      set yrange [0:*]; set arrow from graph 0, first 1 to graph 1, first 1 nohead dt 2;
+      set title 'Network models on 2 optimistic ranks: block vs topology partition'; plot '$tmp/plot.csv' using 2:xtic(1) notitle" 2>/dev/null || true
+fi
