@@ -42,6 +42,9 @@ int warp_ini_has_section(const warp_ini *ini, const char *section);
 void warp_ini_each(warp_ini *ini, const char *section,
                    void (*fn)(const char *key, const char *value, const char *where, void *arg),
                    void *arg);
+/* A hash of every key and value outside skip_section (NULL: none), in any
+ * order: equal for run files that say the same (checkpoints compare it). */
+uint64_t warp_ini_hash(const warp_ini *ini, const char *skip_section);
 /* Names of all sections, in file order; *n receives the count. */
 const char *const *warp_ini_sections(const warp_ini *ini, int *n);
 

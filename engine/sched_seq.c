@@ -3,6 +3,8 @@
  * bookkeeping at all. This is the reference every other mode must match. */
 #include "internal.h"
 
+#include <math.h>
+
 void sched_seq(warp_ctx *w)
 {
     /* Every 64th pop is timed; the chunk of 64 events around it splits into
@@ -30,6 +32,17 @@ void sched_seq(warp_ctx *w)
         queue_prefetch_next(w);
         double ts = e->ts;
         commit_event(w, e);
+        if (w->ckpt_at < INFINITY || (w->ckpt_every_s > 0 && (w->committed & 0x3FFFF) == 0)) {
+            warp_event *n = queue_peek(w);
+            double cut;
+            if (n && ckpt_due(w, n->ts, &cut)) {
+                ckpt_take(w, cut);
+                if (w->ckpt_stop) {
+                    w->gvt_value = n->ts;
+                    return;
+                }
+            }
+        }
         if ((w->committed & 0x3FFFF) == 0) {
             round_report(w, ts, w->committed, 0, false);
             if (warp_signal_pending()) {
@@ -39,6 +52,10 @@ void sched_seq(warp_ctx *w)
         }
     }
     w->t.forward += warp_wtime() - chunk0;
+    if (w->stop_requested) {
+        w->gvt_value = local_min_ts(w); /* everything below it has run */
+        return;
+    }
     w->gvt_value = w->end;
     round_report(w, w->end, w->committed, 0, true);
 }
