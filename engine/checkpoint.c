@@ -44,11 +44,12 @@ uint64_t ckpt_sum(uint64_t seed, const void *p, size_t n)
     return t ^ (t >> 31);
 }
 
-/* The same source and compiler settings give the same id; a rebuild of
- * the engine gives another, and its checkpoints are refused. */
+/* The program's version, the compiler and the engine's data layout: what
+ * must match for the bytes of a checkpoint to mean the same. (Not the
+ * compile time: the static and shared libwarp would differ.) */
 uint64_t ckpt_build_id(void)
 {
-    static const char id[] = PACKAGE_VERSION " " __DATE__ " " __TIME__;
+    static const char id[] = PACKAGE_VERSION " " __VERSION__;
     size_t layout[] = {sizeof(warp_event), sizeof(alloc_hdr), sizeof(warp_rng), sizeof(void *)};
     return ckpt_sum(ckpt_sum(0, id, sizeof id), layout, sizeof layout);
 }
