@@ -85,7 +85,7 @@ uint64_t ckpt_config_hash(const warp_ctx *w)
 
 /* ---- setup and triggers -------------------------------------------------- */
 
-static int signal_number(const char *name, size_t n)
+int ckpt_signal_number(const char *name, size_t n)
 {
     static const struct { const char *n; int s; } sigs[] = {
         {"TERM", SIGTERM}, {"USR1", SIGUSR1}, {"USR2", SIGUSR2},
@@ -118,7 +118,7 @@ void ckpt_setup(warp_ctx *w)
     const char *s = w->ckpt_signals ? w->ckpt_signals : "TERM,USR1";
     for (const char *p = s; *p;) {
         size_t n = strcspn(p, ",");
-        int sig = signal_number(p, n);
+        int sig = ckpt_signal_number(p, n);
         if (sig)
             warp_signal_catch(sig);
         p += n + (p[n] == ',');

@@ -243,6 +243,7 @@ static uint64_t read_rank_file(warp_ctx *w, uint32_t r, uint64_t want_size, uint
 
 void ckpt_restore(warp_ctx *w)
 {
+    double t0 = warp_wtime();
     restart_dir = w->restart_dir;
     char path[4200];
     uint64_t size;
@@ -278,6 +279,16 @@ void ckpt_restore(warp_ctx *w)
             bad(NULL, "LP %llu is in none of its rank files (incomplete checkpoint)",
                 (unsigned long long)w->lps[i].gid);
     WARP_ASSERT(got == w->nlocal, "a restart restores each local LP once");
+    uint64_t bytes = size;
+    for (uint32_t r = 0; r < m.nfiles; r++)
+        bytes += files[2 * r];
+    double dt = warp_wtime() - t0, slowest = dt;
+    MPI_Reduce(&dt, &slowest, 1, MPI_DOUBLE, MPI_MAX, 0, w->comm);
+    if (w->rank == 0 && !w->quiet) {
+        const char *prog = warp_program_name();
+        fprintf(stderr, "%s%scheckpoint %s read: %.1f MB in %.3f s\n", prog ? prog : "", prog ? ": " : "",
+                restart_dir, (double)bytes / 1e6, slowest);
+    }
     free(seen);
     free(all);
     w->gvt_value = m.cut;

@@ -47,17 +47,23 @@ static const char *parse_model_time(const warp_ctx *w, const char *v, double *x)
     return warp_cfg_double(v, x);
 }
 
-static const char *set_end(void *t, const char *v)
+/* A model time > 0 into *dst, or why not. */
+static const char *set_positive_time(const warp_ctx *w, const char *v, double *dst, const char *nonpositive)
 {
-    warp_ctx *w = t;
     double x;
     const char *why = parse_model_time(w, v, &x);
     if (why)
         return why;
     if (!(x > 0))
-        return "the end time must be > 0";
-    w->end = x;
+        return nonpositive;
+    *dst = x;
     return NULL;
+}
+
+static const char *set_end(void *t, const char *v)
+{
+    warp_ctx *w = t;
+    return set_positive_time(w, v, &w->end, "the end time must be > 0");
 }
 
 static const char *set_seed(void *t, const char *v) { return warp_cfg_uint(v, 0, &((warp_ctx *)t)->seed); }
@@ -170,14 +176,7 @@ static const char *set_ckpt_exit(void *t, const char *v) { return set_flag(&((wa
 static const char *set_ckpt_at(void *t, const char *v)
 {
     warp_ctx *w = t;
-    double x;
-    const char *why = parse_model_time(w, v, &x);
-    if (why)
-        return why;
-    if (!(x > 0))
-        return "the checkpoint time must be > 0";
-    w->ckpt_at = x;
-    return NULL;
+    return set_positive_time(w, v, &w->ckpt_at, "the checkpoint time must be > 0");
 }
 
 /* A wall-clock interval: 90s, 30min, 2h. */
@@ -200,16 +199,11 @@ static const char *set_ckpt_every(void *t, const char *v)
 static const char *set_ckpt_signal(void *t, const char *v)
 {
     warp_ctx *w = t;
-    static const char *ok[] = {"TERM", "USR1", "USR2", "INT", "HUP", "XCPU"};
     if (!v || !*v)
         return "expected signal names, e.g. TERM,USR1";
     for (const char *p = v; *p;) {
         size_t n = strcspn(p, ",");
-        const char *q = !strncmp(p, "SIG", 3) && n > 3 ? p + 3 : p;
-        size_t m = n - (size_t)(q - p), i = 0;
-        while (i < sizeof ok / sizeof ok[0] && !(strlen(ok[i]) == m && !strncmp(ok[i], q, m)))
-            i++;
-        if (i == sizeof ok / sizeof ok[0])
+        if (!ckpt_signal_number(p, n))
             return "unknown signal; use TERM, USR1, USR2, INT, HUP or XCPU (comma-separated)";
         p += n + (p[n] == ',');
     }
