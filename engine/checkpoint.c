@@ -141,7 +141,9 @@ bool ckpt_due(warp_ctx *w, double gvt, double *cut)
         w->ckpt_at = INFINITY; /* once */
         return true;
     }
-    if (!(w->ckpt_every_s > 0))
+    /* A GVT that has not moved since the last cut would only write it
+     * again (an interval shorter than a write would stall the run). */
+    if (!(w->ckpt_every_s > 0) || (w->ckpt_count && !(gvt > w->ckpt_last_cut)))
         return false;
     int due = warp_wtime() - w->ckpt_last >= w->ckpt_every_s; /* rank 0's clock decides */
     if (w->nranks > 1)
@@ -544,6 +546,7 @@ void ckpt_take(warp_ctx *w, double cut)
     MPI_Barrier(w->comm);
     w->ckpt_count++;
     w->ckpt_last = warp_wtime();
+    w->ckpt_last_cut = cut;
     if (w->rank == 0 && !w->quiet) {
         const char *prog = warp_program_name();
         fprintf(stderr, "%s%scheckpoint %llu written to %s at time %.9g: %.1f MB in %.3f s\n",

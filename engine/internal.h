@@ -276,6 +276,7 @@ struct warp_ctx {
     uint64_t ckpt_hash;   /* the whole run's: host's, model's, --end, --seed */
     double ckpt_last;     /* wall time of the last checkpoint (or the run's start) */
     uint64_t ckpt_count;  /* checkpoints written by this run */
+    double ckpt_last_cut; /* where the last one cut */
     uint64_t restored_committed; /* events the checkpoint's run had committed (rank 0) */
     unsigned char *check_snap; /* check mode's state snapshot (reachable if a check fails) */
     double *rows;         /* instrumentation rows, ROW_COLS doubles each */
