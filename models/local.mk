@@ -2,6 +2,11 @@
 # trace replay. Each subdirectory adds its sources to LIBWARPNET_SOURCES.
 noinst_LTLIBRARIES += libwarpnet.la
 LIBWARPNET_SOURCES =
+# Each model folder's local.mk names its ops structures in these; the
+# catalogue (models/catalog/) is generated from them, in include order.
+CATALOG_TOPOLOGIES =
+CATALOG_NETWORKS =
+CATALOG_WORKLOADS =
 include models/net/local.mk
 include models/catalog/local.mk
 include models/torus/local.mk
@@ -13,5 +18,17 @@ include models/optical/local.mk
 include models/traffic/local.mk
 include models/replay/local.mk
 libwarpnet_la_SOURCES = $(LIBWARPNET_SOURCES)
+libwarpnet_la_CPPFLAGS = $(AM_CPPFLAGS) -I$(builddir)/models/catalog
 libwarpnet_la_CFLAGS = $(AM_CFLAGS) $(OTF2_CFLAGS)
 libwarpnet_la_LIBADD = libwarp.la $(OTF2_LIBS)
+
+# The catalogue's list, rewritten whenever a local.mk (hence Makefile) changes.
+nodist_libwarpnet_la_SOURCES = models/catalog/catalog_list.h
+BUILT_SOURCES = models/catalog/catalog_list.h
+CLEANFILES += models/catalog/catalog_list.h
+models/catalog/catalog_list.h: Makefile
+	$(AM_V_GEN)$(MKDIR_P) models/catalog && { \
+	  for o in $(CATALOG_TOPOLOGIES); do echo "CATALOG_TOPOLOGY($$o)"; done; \
+	  for o in $(CATALOG_NETWORKS); do echo "CATALOG_NETWORK($$o)"; done; \
+	  for o in $(CATALOG_WORKLOADS); do echo "CATALOG_WORKLOAD($$o)"; done; \
+	} > $@-t && mv $@-t $@

@@ -4,6 +4,7 @@
  * Invariant: the description is a few numbers fixed at setup (O(1) memory,
  * whatever the size). Called through dragonfly_topology by models/net. */
 #include <stdlib.h>
+#include <string.h>
 
 #include "dragonfly/dfly_route.h"
 #include "dragonfly/dragonfly.h"
@@ -32,7 +33,9 @@ static dfly_link read_link(warp_ini *ini, const char *kind, const net_params *pa
     if (!(l.bandwidth > 0))
         warp_ini_fail(ini, "dragonfly", key, "must be positive (e.g. 5.25GiB/s)");
     snprintf(key, sizeof key, "%s_latency", kind);
-    l.latency = warp_ini_time_ns(ini, "dragonfly", key, params->link_latency);
+    l.latency = warp_ini_time_ns(ini, "dragonfly", key,
+                                 strcmp(kind, "terminal") ? params->link_latency
+                                                          : params->terminal_latency);
     if (l.latency < 0)
         warp_ini_fail(ini, "dragonfly", key, "must not be negative");
     snprintf(key, sizeof key, "%s_vc_buffer", kind);

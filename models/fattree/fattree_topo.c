@@ -17,7 +17,8 @@ typedef struct ft_topo {
     int per_packet;      /* ecmp = per-packet: hash a per-packet key, not the flow */
     double host_bw;      /* bytes/ns of node-switch links */
     double switch_bw;    /* bytes/ns of switch-switch links */
-    double latency;      /* ns of propagation on every link */
+    double latency;      /* ns of propagation on switch-switch links */
+    double term_latency; /* ns on the links to the nodes */
     uint64_t below;      /* k^(n-2): switches per group and level, top switches per pod pair */
     uint64_t per_pair;   /* (2n-1) * below: routers of one pod pair */
     fattree_divisor by_below, by_pair, by_pod; /* by below, per_pair, (n-1) * below */
@@ -59,6 +60,7 @@ static void *ft_setup(warp_ini *ini, net_params *params)
     if (!(t->switch_bw > 0))
         warp_ini_fail(ini, SEC, "switch_bandwidth", "must be positive");
     t->latency = params->link_latency;
+    t->term_latency = params->terminal_latency;
     if (t->ft.n >= 2) {
         t->below = t->ft.kpow[t->ft.n - 2];
         t->per_pair = (2 * (uint64_t)t->ft.n - 1) * t->below;
@@ -144,7 +146,7 @@ static net_peer ft_peer(const void *topo, uint64_t router, int32_t port)
     p.port = (int32_t)e.port;
     p.id = e.kind == FATTREE_NODE ? e.id : to_router(t, e.id);
     p.bandwidth = e.kind == FATTREE_NODE ? t->host_bw : t->switch_bw;
-    p.latency = t->latency;
+    p.latency = e.kind == FATTREE_NODE ? t->term_latency : t->latency;
     return p;
 }
 

@@ -19,6 +19,9 @@ static void read_params(warp_ini *ini, net_params *p)
     p->link_latency = warp_ini_time_ns(ini, "network", "link_latency", 50);
     if (p->link_latency < 0)
         warp_ini_fail(ini, "network", "link_latency", "must not be negative");
+    p->terminal_latency = warp_ini_time_ns(ini, "network", "terminal_latency", p->link_latency);
+    if (p->terminal_latency < 0)
+        warp_ini_fail(ini, "network", "terminal_latency", "must not be negative");
     p->router_delay = warp_ini_time_ns(ini, "network", "router_delay", 100);
     if (p->router_delay < 0)
         warp_ini_fail(ini, "network", "router_delay", "must not be negative");

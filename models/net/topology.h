@@ -60,6 +60,8 @@ typedef struct net_attach {
 typedef struct net_params {
     double link_bandwidth;  /* bytes/ns, [network] link_bandwidth */
     double link_latency;    /* ns, [network] link_latency */
+    double terminal_latency; /* ns, [network] terminal_latency: router-terminal
+                              * links (default link_latency) */
     double router_delay;    /* ns from a packet's arrival (head for cut-through,
                              * tail for store-and-forward) to when it may leave */
     uint64_t packet_size;   /* bytes of payload per packet (the last may be shorter) */

@@ -23,3 +23,4 @@ LIBWARPNET_SOURCES += models/replay/readers/otf2map.c models/replay/readers/otf2
 if HAVE_OTF2
 LIBWARPNET_SOURCES += models/replay/readers/otf2.c
 endif
+CATALOG_WORKLOADS += replay_workload

@@ -5,3 +5,4 @@ LIBWARPNET_SOURCES += \
 	models/slimfly/sf_route.c models/slimfly/sf_route.h \
 	models/slimfly/sf_traffic.c models/slimfly/sf_traffic.h
 LIBWARPNET_SOURCES += models/slimfly/slimfly.h models/slimfly/slimfly_topo.c
+CATALOG_TOPOLOGIES += slimfly_topology

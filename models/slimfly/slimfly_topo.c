@@ -16,7 +16,7 @@ typedef struct slimfly {
     sf_route_cfg cfg;
     int p;
     uint32_t *partner; /* worst-case router pairing */
-    double bandwidth, latency;
+    double bandwidth, latency, term_latency;
 } slimfly;
 
 static const char *const routing_names[] = {"minimal", "valiant", "ugal", NULL};
@@ -62,6 +62,7 @@ static void *sf_setup(warp_ini *ini, net_params *params)
     sf_worst_case_pairs(&t->g, t->partner);
     t->bandwidth = params->link_bandwidth;
     t->latency = params->link_latency;
+    t->term_latency = params->terminal_latency;
     return t;
 }
 
@@ -93,6 +94,7 @@ static net_peer sf_peer(const void *topo, uint64_t r, int32_t port)
     net_peer q = {.kind = NET_PEER_ROUTER, .bandwidth = t->bandwidth, .latency = t->latency};
     if (port >= t->g.radix) {
         q.kind = NET_PEER_TERMINAL;
+        q.latency = t->term_latency;
         q.id = r * (uint64_t)t->p + (uint64_t)(port - t->g.radix);
         return q;
     }

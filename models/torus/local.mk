@@ -1,2 +1,3 @@
 # models/torus/local.mk — n-dimensional torus topology.
 LIBWARPNET_SOURCES += models/torus/torus.h models/torus/torus.c
+CATALOG_TOPOLOGIES += torus_topology

@@ -8,14 +8,19 @@
 
 #include "torus/torus.h"
 
+/* Which way a packet goes when both ways round a ring are equally long. */
+typedef enum torus_ties { TIES_PLUS, TIES_RANDOM, TIES_BALANCED } torus_ties;
+static const char *const ties_names[] = {"plus", "random", "balanced", NULL};
+
 typedef struct torus {
     int n;
+    torus_ties ties;
     int64_t k[TORUS_MAX_DIMS];
     uint64_t stride[TORUS_MAX_DIMS];
     int64_t p;
     uint64_t routers;
     double bandwidth, latency;
-    double term_bandwidth; /* links between a router and its terminals */
+    double term_bandwidth, term_latency; /* links between a router and its terminals */
 } torus;
 
 static int64_t coord(const torus *t, uint64_t r, int d)
@@ -66,6 +71,8 @@ static void *torus_setup(warp_ini *ini, net_params *params)
     if (!(t->term_bandwidth > 0))
         warp_ini_fail(ini, "torus", "terminal_bandwidth", "must be positive (e.g. 100Gbps)");
     t->latency = params->link_latency;
+    t->term_latency = params->terminal_latency;
+    t->ties = (torus_ties)warp_ini_choice(ini, "torus", "ties", ties_names, TIES_BALANCED);
     return t;
 }
 
@@ -91,6 +98,7 @@ static net_peer torus_peer(const void *topo, uint64_t r, int32_t port)
     if (port >= 2 * t->n) {
         q.kind = NET_PEER_TERMINAL;
         q.bandwidth = t->term_bandwidth;
+        q.latency = t->term_latency;
         q.id = r * (uint64_t)t->p + (uint64_t)(port - 2 * t->n);
         q.port = 0;
         return q;
@@ -111,6 +119,28 @@ static net_attach torus_attach(const void *topo, uint64_t term)
     return a;
 }
 
+/* Direction of a packet at distance k/2 in dimension d from coordinate c.
+ * Only the first router of the dimension can see a tie (one step later the
+ * rest is shorter than k/2), so the choice holds for the whole dimension.
+ * `plus` loads + links with every tie; `balanced` sends even coordinates +
+ * and odd ones -, which splits uniform traffic's ties evenly; `random` hashes
+ * the message's flow, so a message's packets share a path and reruns agree. */
+static int tie_dir(const torus *t, const net_route_in *in, int d, int64_t c)
+{
+    switch (t->ties) {
+    case TIES_BALANCED:
+        return c % 2 ? -1 : 1;
+    case TIES_RANDOM: {
+        uint64_t h = (in->flow + 1) * UINT64_C(0x9E3779B97F4A7C15) ^ (uint64_t)d * UINT64_C(0xBF58476D1CE4E5B9);
+        h ^= h >> 31;
+        return (h >> 17) & 1 ? 1 : -1;
+    }
+    case TIES_PLUS:
+        break;
+    }
+    return 1;
+}
+
 static net_route_out torus_route(const void *topo, const net_route_in *in)
 {
     const torus *t = topo;
@@ -121,7 +151,7 @@ static net_route_out torus_route(const void *topo, const net_route_in *in)
         if (c == c2)
             continue;
         int64_t fwd = (c2 - c + t->k[d]) % t->k[d];
-        int dir = fwd <= t->k[d] - fwd ? 1 : -1; /* tie (fwd == k/2): + */
+        int dir = fwd < t->k[d] - fwd ? 1 : fwd > t->k[d] - fwd ? -1 : tie_dir(t, in, d, c);
         o.port = 2 * d + (dir < 0);
         int wrap = dir > 0 ? c == t->k[d] - 1 : c == 0;
         int same_dim = in->in_port < 2 * t->n && in->in_port / 2 == d;

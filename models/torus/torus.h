@@ -8,8 +8,9 @@
  * sits on router t / p, port 2n + t mod p.
  *
  * Routing: dimension order (0 first), minimal: in each dimension the shorter
- * way round; when both ways are equally long (k_d even, distance k_d/2) the
- * packet goes in the + direction.
+ * way round; when both ways are equally long (k_d even, distance k_d/2),
+ * `ties` decides: plus (always +), balanced (+ from even coordinates, - from
+ * odd ones) or random (by a hash of the message's flow).
  *
  * VCs (dateline, 2 VCs): a packet enters each dimension on VC 0 and moves to
  * VC 1 when it crosses that dimension's wrap-around link (between k_d-1 and
@@ -20,7 +21,9 @@
  * Config: [torus] dims = 8,8,8 (up to TORUS_MAX_DIMS), nodes_per_router = p
  * (default 1), optional nodes = N (checked against prod(dims) * p),
  * terminal_bandwidth (of the router-terminal links; default: [network]
- * link_bandwidth). */
+ * link_bandwidth), ties = balanced | plus | random (default balanced: on uniform
+ * traffic `plus` loads + links 10:6 in an 8-ring and costs a fifth of the
+ * dimension-order throughput). */
 #ifndef TORUS_H
 #define TORUS_H
 

@@ -33,6 +33,7 @@ static void *build(unsigned a, unsigned p, unsigned h, unsigned g, const char *a
     warp_ini_set(ini, "dragonfly", "arrangement", arr, "test");
     params->link_bandwidth = 12.5;
     params->link_latency = 50;
+    params->terminal_latency = 50;
     params->packet_size = 256;
     void *t = dragonfly_topology.setup(ini, params);
     warp_ini_free(ini);
@@ -277,14 +278,15 @@ Test(dfly_shape, link_kinds_have_their_parameters)
     warp_ini_set(ini, "dragonfly", "global_latency", "300ns", "test");
     warp_ini_set(ini, "dragonfly", "terminal_vc_buffer", "4KiB", "test");
     warp_ini_set(ini, "dragonfly", "global_vc_buffer", "8KiB", "test");
-    net_params params = {.link_bandwidth = 12.5, .link_latency = 50, .packet_size = 512};
+    net_params params = {.link_bandwidth = 12.5, .link_latency = 50, .terminal_latency = 20,
+                         .packet_size = 512};
     void *t = dragonfly_topology.setup(ini, &params);
     warp_ini_free(ini);
     net_peer l = dragonfly_topology.peer(t, 0, 0), gl = dragonfly_topology.peer(t, 0, 3),
              term = dragonfly_topology.peer(t, 0, 5);
     cr_assert(l.bandwidth == 10 && l.latency == 50, "local link");
     cr_assert(gl.bandwidth == 4 && gl.latency == 300, "global link");
-    cr_assert(term.bandwidth == 12.5 && term.latency == 50, "terminal link: [network] defaults");
+    cr_assert(term.bandwidth == 12.5 && term.latency == 20, "terminal link: [network] defaults");
     cr_assert_eq(dragonfly_topology.vc_buffer(t, 0, 0), 0, "local: [network] vc_buffer");
     cr_assert_eq(dragonfly_topology.vc_buffer(t, 0, 3), 8192);
     cr_assert_eq(dragonfly_topology.vc_buffer(t, 0, 5), 4096);

@@ -24,6 +24,7 @@ static void *make(const char *ports, const char *levels, const char *ecmp, net_p
     memset(p, 0, sizeof *p);
     p->link_bandwidth = 12.5;
     p->link_latency = 40;
+    p->terminal_latency = 15;
     void *t = ops->setup(ini, p);
     warp_ini_free(ini);
     return t;
@@ -43,7 +44,8 @@ Test(fattree_topo, ops_wiring_is_symmetric_with_host_and_switch_bandwidths)
             cr_assert_eq(ops->radix(t, r), ops->max_radix(t));
             for (int32_t p = 0; p < ops->radix(t, r); p++) {
                 net_peer e = ops->peer(t, r, p);
-                cr_assert_eq(e.latency, 40.0);
+                cr_assert_eq(e.latency, e.kind == NET_PEER_TERMINAL ? 15.0 : 40.0,
+                             "[network] terminal_latency on node links, link_latency between switches");
                 if (e.kind == NET_PEER_TERMINAL) {
                     terms++;
                     cr_assert_eq(e.bandwidth, 25.0, "host link at %.1f B/ns", e.bandwidth);

@@ -6,12 +6,13 @@
 # With λ the link latency, d the switch delay, P the packet size and n packets:
 #   store-and-forward: (n-1)P/B + 2P/Bh + H·P/Bs + (H+2)λ + (H+1)d
 #   cut-through:       (n-1)P/B + P/Bh + [H>0]·|P/Bh - P/Bs| + (H+2)λ + (H+1)d
+# (with node links of their own latency λt, (H+2)λ becomes Hλ + 2λt)
 # where B, the slowest link on the path, paces the packets after the first
 # (B = Bh when H = 0, else min(Bh, Bs))
 # (cut-through: a packet leaves a switch once its tail cannot overtake it, so
 # the slower of the two links at each bandwidth change costs the difference).
 . "${top_srcdir:-.}/tests/net/lib.sh"
-LAT=50; D=100; P=256
+LAT=50; D=100; P=256; TLAT=$LAT
 check() { # dst packets switching hops Bh Bs
     dst=$1 n=$2 sw=$3 H=$4 BH=$5 BS=$6
     cat > "$TMP/z.ini" <<INI
@@ -20,6 +21,7 @@ end = 100us
 [network]
 topology = fattree
 link_latency = ${LAT}ns
+terminal_latency = ${TLAT}ns
 router_delay = ${D}ns
 packet_size = ${P}B
 vc_buffer = 64KiB
@@ -41,7 +43,7 @@ INI
     "$WARPNET" --quiet "$TMP/z.ini" --out="$TMP/o" > "$TMP/log" 2>&1 || { cat "$TMP/log"; fail=1; return; }
     want=$(awk -v n=$n -v H=$H -v bh=$BH -v bs=$BS -v sw=$sw 'BEGIN {
         bmin = H > 0 && bs < bh ? bs : bh; th = '$P'/bh; ts = '$P'/bs
-        base = (n-1)*'$P'/bmin + (H+2)*'$LAT' + (H+1)*'$D'
+        base = (n-1)*'$P'/bmin + H*'$LAT' + 2*'$TLAT' + (H+1)*'$D'
         if (sw == "store-forward") print base + 2*th + H*ts
         else { dif = th - ts; if (dif < 0) dif = -dif; print base + th + (H > 0 ? dif : 0) } }')
     close "$sw to $dst, $n packets, H=$H, Bh=$BH Bs=$BS" \
@@ -59,5 +61,11 @@ for sw in store-forward cut-through; do
         check 14 3 $sw 2 $1 $2
         check 127 5 $sw 4 $1 $2
     done
+done
+# Node links faster to cross than switch links: λt = 10 ns.
+TLAT=10
+for sw in store-forward cut-through; do
+    check 1 2 $sw 0 25 10
+    check 127 3 $sw 4 25 10
 done
 exit $fail

@@ -111,8 +111,8 @@ golden slimfly-q5.ini 2 "--end=2us --workload.warmup=0ns" 995ab219517ec25f 76296
 golden slimfly-q13.ini 1 "--end=2us --workload.warmup=0ns" c382ea82ae3c28b8 288920 29796 22175 22175 513.767846 1999.99883
 golden optical-rack-pair.ini 2 "" 9cc0b7b52f6a6c95 260 20 20 20 7833 156660
 golden optical-dc-32x32.ini 2 "--end=51ms" d376916a1319d363 477056 101184 73728 3072 147332.914 50523243.2
-golden torus-8x8x8.ini 2 "--end=2us --workload.warmup=0ns" c076131a3294ac25 295216 24111 8740 1949 1095.58322 1999.90852
-golden torus-16x16x16.ini 1 "--end=1us --workload.warmup=0ns" ed5598293d61a019 127444 18849 105 22 700.399991 997.52781
+golden torus-8x8x8.ini 2 "--end=2us --workload.warmup=0ns" d8ba0ea56b453ff2 296643 24116 8825 1980 1096.61911 1999.82343
+golden torus-16x16x16.ini 1 "--end=1us --workload.warmup=0ns" d696b6d63714b01b 127487 18849 105 22 700.399991 997.52781
 if [ -d "$TRACES/bigsim-jacobi2d-32" ]; then
     # Replay over LogGOPS with an eager limit below the trace's larger
     # messages: their rendezvous stalls the halo exchange after 510 of 5616
@@ -122,7 +122,7 @@ if [ -d "$TRACES/bigsim-jacobi2d-32" ]; then
     printf '[workload]\ntype = replay\n[job.0]\ntrace = %s\n' "$TRACES/bigsim-jacobi2d-32" \
         >> "$TMP/replay-loggp.ini"
     golden "$TMP/replay-loggp.ini" 2 "" 433cbcbcb2a5f781 887 78 78 78 4007.10256 34919
-    golden replay-jacobi-torus.ini 2 "--job.0.trace=$TRACES/bigsim-jacobi2d-32" 18c5dbcf59c91166 17636 1680 1680 1008 366.219433 47750
+    golden replay-jacobi-torus.ini 2 "--job.0.trace=$TRACES/bigsim-jacobi2d-32" 1f5b76514bd6579e 17636 1680 1680 1008 366.219433 47750
 else
     echo "skip replay-jacobi-torus.ini: $TRACES is absent"; covered="$covered replay-jacobi-torus.ini"
 fi
@@ -162,8 +162,8 @@ vcs: 1
 injection_bandwidth_GBps: 12.5
 router_links_GBps: 12.5 x 1048576
 terminal_links_GBps: 12.5 x 524288
-memory_state_bytes: 1711440440 (1632.2 MiB, 3264 bytes per node; LP states, outputs, tables)
-memory_bound_bytes: 5989630520 (5712.2 MiB, 11424 bytes per node; every buffer full of events)
+memory_state_bytes: 1711440448 (1632.2 MiB, 3264 bytes per node; LP states, outputs, tables)
+memory_bound_bytes: 5989630528 (5712.2 MiB, 11424 bytes per node; every buffer full of events)
 EOF
 described slimfly-q37.ini <<'EOF'
 topology: slimfly
@@ -176,8 +176,8 @@ vcs: 2
 injection_bandwidth_GBps: 12.5
 router_links_GBps: 12.5 x 75295
 terminal_links_GBps: 12.5 x 73926
-memory_state_bytes: 222947908 (212.6 MiB, 3016 bytes per node; LP states, outputs, tables)
-memory_bound_bytes: 21416382148 (20424.3 MiB, 289700 bytes per node; every buffer full of events)
+memory_state_bytes: 222947916 (212.6 MiB, 3016 bytes per node; LP states, outputs, tables)
+memory_bound_bytes: 21416382156 (20424.3 MiB, 289700 bytes per node; every buffer full of events)
 EOF
 described torus-32k-codes.ini <<'EOF'
 topology: torus
@@ -190,8 +190,8 @@ vcs: 2
 injection_bandwidth_GBps: 2.14748
 router_links_GBps: 2.14748 x 98304
 terminal_links_GBps: 2.14748 x 32768
-memory_state_bytes: 123732272 (118.0 MiB, 3776 bytes per node; LP states, outputs, tables)
-memory_bound_bytes: 1146093872 (1093.0 MiB, 34976 bytes per node; every buffer full of events)
+memory_state_bytes: 123732280 (118.0 MiB, 3776 bytes per node; LP states, outputs, tables)
+memory_bound_bytes: 1146093880 (1093.0 MiB, 34976 bytes per node; every buffer full of events)
 EOF
 phold 1 8b1f73df7e39e90c 6336 --total-lps=64 --end=100 --seed=1
 phold 1 e3646663e1b76baa 12544 --total-lps=256 --end=50 --seed=7 --remote=0.5

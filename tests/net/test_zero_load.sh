@@ -21,6 +21,7 @@ packet_size = ${P}B
 vc_buffer = 64KiB
 switching = $sw
 placement = $place
+${NETX:-}
 [torus]
 dims = $dims
 $extra
@@ -77,6 +78,12 @@ check 8 1 3 cut-through 0 linear "nodes_per_router = 2
 terminal_bandwidth = 8GB/s" "$(awk 'BEGIN { print 3*'$P'/8 + 2*'$LAT' + '$D' }')"
 check 8 1 3 store-forward 0 linear "nodes_per_router = 2
 terminal_bandwidth = 8GB/s" "$(awk 'BEGIN { print 2*'$P'/8 + 2*('$P'/8 + '$LAT') + '$D' }')"
+# Terminal links with a latency of their own (λt = 20 ns): the two terminal
+# hops take λt, the H router-router hops λ:  M/B + 2λt + Hλ + (H+1)d.
+NETX="terminal_latency = 20ns"
+check 8 3 2 cut-through 3 linear "" "$(awk 'BEGIN { print 2*'$P'/'$B' + 2*20 + 3*'$LAT' + 4*'$D' }')"
+check 8 1 2 cut-through 0 linear "nodes_per_router = 2" "$(awk 'BEGIN { print 2*'$P'/'$B' + 2*20 + '$D' }')"
+NETX=""
 printf '7\n7\n' > "$TMP/bad"
 printf '[engine]\nend = 1us\n[network]\ntopology = torus\nplacement = %s\n[torus]\ndims = 8\n' "$TMP/bad" > "$TMP/p.ini"
 "$WARPNET" --quiet "$TMP/p.ini" --network.ranks=2 > "$TMP/log" 2>&1

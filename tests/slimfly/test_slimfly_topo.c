@@ -20,6 +20,7 @@ static void *setup_q(const char *q, const char *routing, const char *p, net_para
         warp_ini_set(ini, "slimfly", "routing", routing, "test");
     params->link_bandwidth = 12.5;
     params->link_latency = 50;
+    params->terminal_latency = 20;
     void *t = slimfly_topology.setup(ini, params);
     warp_ini_free(ini);
     return t;
@@ -54,7 +55,7 @@ Test(slimfly_topo, wiring_is_symmetric)
         for (int32_t p = 0; p < slimfly_topology.radix(t, r); p++) {
             net_peer a = slimfly_topology.peer(t, r, p);
             cr_assert_eq(a.bandwidth, 12.5);
-            cr_assert_eq(a.latency, 50);
+            cr_assert_eq(a.latency, a.kind == NET_PEER_TERMINAL ? 20 : 50);
             if (a.kind == NET_PEER_TERMINAL) {
                 net_attach at = slimfly_topology.attach(t, a.id);
                 cr_assert(at.router == r && at.port == p, "terminal %llu", (unsigned long long)a.id);

@@ -6,16 +6,20 @@
 
 #include "torus/torus.h"
 
-static void *build(const char *dims, const char *p)
+static void *build_ties(const char *dims, const char *p, const char *ties)
 {
     warp_ini *ini = warp_ini_new();
     warp_ini_set(ini, "torus", "dims", dims, "test");
     warp_ini_set(ini, "torus", "nodes_per_router", p, "test");
+    if (ties)
+        warp_ini_set(ini, "torus", "ties", ties, "test");
     net_params params = {.link_bandwidth = 1, .link_latency = 1};
     void *t = torus_topology.setup(ini, &params);
     warp_ini_free(ini);
     return t;
 }
+
+static void *build(const char *dims, const char *p) { return build_ties(dims, p, NULL); }
 
 Test(torus, wiring_is_symmetric)
 {
@@ -45,10 +49,10 @@ static int ring(int64_t a, int64_t b, int64_t k, int *dir)
     return (int)(f <= k - f ? f : k - f);
 }
 
-Test(torus, routes_are_minimal_dimension_order_with_dateline_vcs)
+static void check_minimal_dimension_order(const char *ties)
 {
     const int64_t k[3] = {4, 3, 6};
-    void *t = build("4,3,6", "2");
+    void *t = build_ties("4,3,6", "2", ties);
     const net_topology_ops *o = &torus_topology;
     uint64_t nodes = o->nodes(t);
     for (uint64_t s = 0; s < nodes; s++)
@@ -60,7 +64,7 @@ Test(torus, routes_are_minimal_dimension_order_with_dateline_vcs)
             int last_dim = -1;
             for (;;) {
                 net_route_in in = {.router = r, .in_port = in_port, .in_vc = in_vc, .src = s,
-                                   .dst = d, .hops = hops};
+                                   .dst = d, .flow = (uint32_t)(s * nodes + d), .hops = hops};
                 net_route_out out = o->route(t, &in);
                 net_peer q = o->peer(t, r, out.port);
                 if (q.kind == NET_PEER_TERMINAL) {
@@ -98,6 +102,61 @@ Test(torus, routes_are_minimal_dimension_order_with_dateline_vcs)
                          (unsigned long long)s, (unsigned long long)d);
         }
     o->destroy(t);
+}
+
+Test(torus, routes_are_minimal_dimension_order_with_dateline_vcs)
+{
+    check_minimal_dimension_order(NULL);
+    check_minimal_dimension_order("balanced");
+    check_minimal_dimension_order("random");
+}
+
+/* Hops on + and - links of an 8-ring under all-pairs traffic: each source
+ * has 6 hops each way to distances 1..3 and a tie at distance 4, so `plus`
+ * puts 10 of 16 hops per source on + links (the 80/63-style imbalance that
+ * costs uniform DOR throughput) and `balanced` 8 each way. */
+static void ring_loads(const char *ties, uint64_t *plus, uint64_t *minus, int *both_ways)
+{
+    void *t = build_ties("8", "1", ties);
+    *plus = *minus = 0;
+    int seen[2] = {0, 0};
+    for (uint64_t s = 0; s < 8; s++)
+        for (uint64_t d = 0; d < 8; d++) {
+            uint64_t r = s;
+            net_attach a = torus_topology.attach(t, s);
+            int32_t in_port = a.port, in_vc = 0;
+            for (int hop = 0; hop < 8; hop++) {
+                net_route_in in = {.router = r, .in_port = in_port, .in_vc = in_vc, .src = s,
+                                   .dst = d, .flow = (uint32_t)(s * 8 + d)};
+                net_route_out out = torus_topology.route(t, &in);
+                net_peer q = torus_topology.peer(t, r, out.port);
+                if (q.kind == NET_PEER_TERMINAL)
+                    break;
+                if ((d - s + 8) % 8 == 4 && r == s)
+                    seen[out.port]++;
+                *(out.port == 0 ? plus : minus) += 1;
+                r = q.id;
+                in_port = q.port;
+                in_vc = out.vc;
+            }
+        }
+    *both_ways = seen[0] > 0 && seen[1] > 0;
+    torus_topology.destroy(t);
+}
+
+Test(torus, tie_rules_spread_the_load)
+{
+    uint64_t plus, minus;
+    int both;
+    ring_loads("plus", &plus, &minus, &both);
+    cr_assert(plus == 8 * 10 && minus == 8 * 6 && !both, "plus: + %llu, - %llu",
+              (unsigned long long)plus, (unsigned long long)minus);
+    ring_loads("balanced", &plus, &minus, &both);
+    cr_assert(plus == 8 * 8 && minus == 8 * 8 && both, "balanced: + %llu, - %llu",
+              (unsigned long long)plus, (unsigned long long)minus);
+    ring_loads("random", &plus, &minus, &both);
+    cr_assert(plus + minus == 8 * 16 && both, "random: + %llu, - %llu, both ways %d",
+              (unsigned long long)plus, (unsigned long long)minus, both);
 }
 
 Test(torus, ties_go_the_positive_way)
