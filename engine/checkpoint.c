@@ -85,22 +85,6 @@ uint64_t ckpt_config_hash(const warp_ctx *w)
 
 /* ---- setup and triggers -------------------------------------------------- */
 
-int ckpt_signal_number(const char *name, size_t n)
-{
-    static const struct { const char *n; int s; } sigs[] = {
-        {"TERM", SIGTERM}, {"USR1", SIGUSR1}, {"USR2", SIGUSR2},
-        {"INT", SIGINT}, {"HUP", SIGHUP}, {"XCPU", SIGXCPU},
-    };
-    if (n > 3 && !strncmp(name, "SIG", 3)) {
-        name += 3;
-        n -= 3;
-    }
-    for (size_t i = 0; i < sizeof sigs / sizeof sigs[0]; i++)
-        if (strlen(sigs[i].n) == n && !strncmp(sigs[i].n, name, n))
-            return sigs[i].s;
-    return 0;
-}
-
 void ckpt_setup(warp_ctx *w)
 {
     bool timed = w->ckpt_every_s > 0 || w->ckpt_at < INFINITY || w->ckpt_exit;

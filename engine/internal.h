@@ -400,7 +400,7 @@ void report_close(warp_ctx *w, bool write); /* write: the run completed */
 /* checkpoint.c: the consistent cut and the files (docs/checkpoint.md). */
 void ckpt_setup(warp_ctx *w);         /* refusals and signals, before the run */
 void ckpt_prepare(warp_ctx *w);       /* the configuration hash, once the model is known */
-int ckpt_signal_number(const char *name, size_t n); /* "TERM", "SIGUSR1"...: 0 when unknown */
+int ckpt_signal_number(const char *name, size_t n); /* (options.c) "TERM", "SIGUSR1"...: 0 when unknown */
 /* Collective, at a GVT round: whether a checkpoint is due (--checkpoint-at
  * passed by gvt, or --checkpoint-every elapsed on rank 0); *cut: where. */
 bool ckpt_due(warp_ctx *w, double gvt, double *cut);

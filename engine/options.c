@@ -8,6 +8,7 @@
 
 #include <errno.h>
 #include <math.h>
+#include <signal.h>
 #include <stdlib.h>
 
 #include "warp_cfg.h"
@@ -194,6 +195,23 @@ static const char *set_ckpt_every(void *t, const char *v)
         return "the interval must be > 0";
     w->ckpt_every_s = x * unit;
     return NULL;
+}
+
+/* (Here, not in checkpoint.c: the options fuzzer links this file alone.) */
+int ckpt_signal_number(const char *name, size_t n)
+{
+    static const struct { const char *n; int s; } sigs[] = {
+        {"TERM", SIGTERM}, {"USR1", SIGUSR1}, {"USR2", SIGUSR2},
+        {"INT", SIGINT}, {"HUP", SIGHUP}, {"XCPU", SIGXCPU},
+    };
+    if (n > 3 && !strncmp(name, "SIG", 3)) {
+        name += 3;
+        n -= 3;
+    }
+    for (size_t i = 0; i < sizeof sigs / sizeof sigs[0]; i++)
+        if (strlen(sigs[i].n) == n && !strncmp(sigs[i].n, name, n))
+            return sigs[i].s;
+    return 0;
 }
 
 static const char *set_ckpt_signal(void *t, const char *v)
