@@ -616,6 +616,25 @@ static void unit_fail(const ini_entry *e, const char *why, enum unit_kind kind)
 }
 
 /* A time or bandwidth: `parse` is its unit parser. */
+/* Values outside physical sense (a bandwidth of 1e30 GB/s puts packets
+ * below the resolution of simulated time, so the run never ends) are
+ * refused with the range accepted. Zero passes: each model says whether a
+ * zero means anything for its key. */
+static void check_sense(const ini_entry *e, double v, enum unit_kind kind)
+{
+    static const struct {
+        double lo, hi;
+        const char *range;
+    } sense[] = {
+        [UNIT_TIME] = {0, 1e15, "from 0 to 1e15ns (11.6 days)"},
+        [UNIT_BYTES] = {0, 0x1p50, "from 1B to 1PiB"},
+        [UNIT_BANDWIDTH] = {1e-9, 1e12, "from 1B/s to 1e9TB/s"},
+        [UNIT_LENGTH] = {0, 4e7, "from 0 to 40000km"},
+    };
+    if (v != 0 && !(v >= sense[kind].lo && v <= sense[kind].hi))
+        ini_die(WARP_EXIT_USAGE, e, "outside physical sense; give a value %s", sense[kind].range);
+}
+
 static double unit_double(warp_ini *ini, const char *sec, const char *key, double dflt,
                           int (*parse)(const char *, double *, const char **), enum unit_kind kind)
 {
@@ -624,6 +643,8 @@ static double unit_double(warp_ini *ini, const char *sec, const char *key, doubl
     const char *why;
     if (e && parse(e->value, &v, &why) < 0)
         unit_fail(e, why, kind);
+    if (e)
+        check_sense(e, v, kind);
     return e ? v : dflt;
 }
 
@@ -639,6 +660,8 @@ uint64_t warp_ini_bytes(warp_ini *ini, const char *sec, const char *key, uint64_
     const char *why;
     if (e && warp_parse_bytes(e->value, &v, &why) < 0)
         unit_fail(e, why, UNIT_BYTES);
+    if (e)
+        check_sense(e, (double)v, UNIT_BYTES);
     return e ? v : dflt;
 }
 

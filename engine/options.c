@@ -238,7 +238,9 @@ static const char *set_quiet(void *t, const char *v) { return set_flag(&((warp_c
  * reads at warp_init; without one the engine chooses, as the help says. */
 static const warp_cfg_opt engine_opts[] = {
     {"synch", "MODE", NULL, "seq|cons|opt|check|debug (ROSS numbers 1, 2, 3 work too); default: seq on 1 rank, opt on more", set_synch},
-    {"end", "T", "100", "end time in model units (with a unit, e.g. 20us, for the network models); events at T or later never run", set_end},
+    {"end", "T", "100", "end time; events at T or later never run. A plain number of model time units "
+     "(PHOLD), or for the network models (warpnet) a time with its unit, e.g. 20us: there the default "
+     "100 means 100ns, and a replay without an end runs until every task has completed", set_end},
     {"seed", "N", "1", "seed of every LP's random stream", set_seed},
     {"events", "N", NULL, "event pool size per rank (default: automatic, at least 1M)", set_events},
     {"queue", "NAME", "heap", "pending-event queue: heap (4-ary) or splay", set_queue},

@@ -20,3 +20,8 @@ codesconfigsdir = $(pkgdatadir)/configs/codes
 dist_codesconfigs_DATA = examples/configs/codes/torus-32k.conf \
 	examples/configs/codes/fattree-8p3l.conf examples/configs/codes/slimfly-q5.conf \
 	examples/configs/codes/dragonfly-a8.conf
+
+# Sample traces for the README's replay examples (examples/traces/README.md).
+tracesdir = $(pkgdatadir)/traces
+dist_traces_DATA = examples/traces/README.md examples/traces/stencil2d-32.wtt \
+	examples/traces/pingpong.goal

@@ -244,6 +244,7 @@ static int32_t df_watchers(const void *topo, uint64_t r, int32_t port, net_watch
 const net_topology_ops dragonfly_topology = {
     .name = "dragonfly",
     .section = "dragonfly",
+    .routings = routing_names,
     .setup = df_setup,
     .destroy = df_destroy,
     .nodes = df_nodes,

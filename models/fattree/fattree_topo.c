@@ -220,6 +220,7 @@ static uint32_t ft_min_hops(const void *topo, uint64_t src, uint64_t dst)
 const net_topology_ops fattree_topology = {
     .name = "fattree",
     .section = SEC,
+    .routings = routing_names,
     .setup = ft_setup,
     .destroy = ft_destroy,
     .nodes = ft_nodes,

@@ -163,6 +163,8 @@ net_model *net_model_build(warp_ini *ini, const net_catalog *cat, const warp_ctx
     n->engine = w;
     n->end = end;
     n->net_ops = find_network(ini, cat, n);
+    n->wl_ops = find_workload(ini, cat);
+    n->ranks_hint = n->wl_ops->ranks_hint ? n->wl_ops->ranks_hint(ini) : 0;
     for (const char *const *p = n->net_ops->paths; p && *p && n->npaths < NET_PATHS; p++)
         n->npaths++;
     n->net = n->net_ops->setup(ini, n);
@@ -178,7 +180,6 @@ net_model *net_model_build(warp_ini *ini, const net_catalog *cat, const warp_ctx
     if (n->warmup < 0 || n->warmup >= end)
         warp_ini_fail(ini, "workload", "warmup", "must lie in [0, end) (end is %g ns)", end);
 
-    n->wl_ops = find_workload(ini, cat);
     n->wl = n->wl_ops->setup(ini, n);
     n->wl_type = n->wl_ops->lp_type(n->wl);
 
@@ -216,6 +217,14 @@ uint64_t net_model_routers(const net_model *n) { return n->routers; }
 int32_t net_model_radix(const net_model *n) { return n->max_radix; }
 
 const char *net_model_topology_name(const net_model *n) { return n->name; }
+
+const char *net_model_routing(const net_model *n, warp_ini *ini)
+{
+    if (!n->topo_ops || !n->topo_ops->routings)
+        return NULL;
+    const char *given = warp_ini_get(ini, n->topo_ops->section, "routing");
+    return given ? given : n->topo_ops->routings[0];
+}
 
 const char *net_model_path_name(const net_model *n, int path)
 {
@@ -292,6 +301,7 @@ void net_declare(net_model *n, uint64_t nodes, uint64_t lps, double injection_ba
 }
 
 double net_end(const net_model *n) { return n->end; }
+uint64_t net_ranks_hint(const net_model *n) { return n->ranks_hint; }
 const void *net_network_of(const net_model *n) { return n->net; }
 warp_lpid net_rank_lp(const net_model *n, uint64_t rank) { return n->nodes + n->lps + rank; }
 

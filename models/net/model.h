@@ -39,6 +39,9 @@ uint64_t net_model_links(const net_model *n);
 int32_t net_model_radix(const net_model *n);
 /* [network] topology: the network's or the topology's name. */
 const char *net_model_topology_name(const net_model *n);
+/* The routing the run uses ([section] routing or the topology's default),
+ * or NULL when the network does not say (no fabric, or no list). */
+const char *net_model_routing(const net_model *n, warp_ini *ini);
 const net_workload_ops *net_model_workload(const net_model *n, const void **wl);
 /* The name of the network's path `path`, or NULL past its last path (or
  * for every path of a network that names none). */

@@ -125,7 +125,22 @@ typedef struct net_workload_ops {
     void (*reduce)(const void *wl, const net_model *net);
     /* Optional: extra summary lines on rank 0 after the run. */
     void (*report)(const void *wl, const net_model *net, FILE *f);
+    /* Optional, rank 0 after report: 0 when the results are whole, else an
+     * exit code (warp_error.h) and one line in why (cap bytes). end_given:
+     * the user chose the end time, so work cut off by it is expected. */
+    int (*verdict)(const void *wl, const net_model *net, int end_given, char *why, size_t cap);
+    /* Optional: how many ranks the workload's input names (a replay's
+     * jobs), read before the network is built, so that a network without a
+     * fixed size can take it as its node count; 0 when unknown. */
+    uint64_t (*ranks_hint)(warp_ini *ini);
+    /* Nonzero: without an end time the run lasts until the workload is done
+     * (the driver sets a far end time, NET_END_UNSET_NS). */
+    int runs_to_completion;
 } net_workload_ops;
+
+/* The end time of a run whose workload runs to completion and whose user
+ * gave none: 10^15 ns (11.6 simulated days), far beyond any trace. */
+#define NET_END_UNSET_NS 1e15
 
 /* ---- Inside workload handlers --------------------------------------------- */
 

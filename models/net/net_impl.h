@@ -16,6 +16,7 @@ struct net_model {
     const net_network_ops *net_ops; /* the network (network.h) */
     void *net;                      /* its description */
     uint64_t nodes, lps, ranks;     /* terminals, the network's other LPs, ranks */
+    uint64_t ranks_hint;            /* the workload's ranks, read before the network (0: unknown) */
     int npaths;                     /* paths the network names (0: none) */
 
     /* The fabric: the network layer's terminals and routers wired by a

@@ -85,6 +85,9 @@ typedef struct net_network_ops {
 void net_declare(net_model *n, uint64_t nodes, uint64_t lps, double injection_bandwidth);
 /* The run's end time (ns). */
 double net_end(const net_model *n);
+/* The ranks the workload's input names (net_workload_ops.ranks_hint), the
+ * default node count of a network without a fixed size; 0 when unknown. */
+uint64_t net_ranks_hint(const net_model *n);
 
 /* Reads [network]'s link and packet keys (link_bandwidth, link_latency,
  * router_delay, packet_size, switching) with the packet network's defaults,

@@ -37,6 +37,13 @@ static void read_buffers(warp_ini *ini, net_params *p, int32_t vcs)
 {
     uint64_t vcb = warp_ini_bytes(ini, "network", "vc_buffer", 0);
     uint64_t portb = warp_ini_bytes(ini, "network", "port_buffer", 0);
+    /* 0 would read as "not given" below: a buffer that holds nothing is refused. */
+    if (!vcb && warp_ini_get(ini, "network", "vc_buffer"))
+        warp_ini_fail(ini, "network", "vc_buffer", "a VC buffer must hold at least one packet (%llu B)",
+                      (unsigned long long)p->packet_size);
+    if (!portb && warp_ini_get(ini, "network", "port_buffer"))
+        warp_ini_fail(ini, "network", "port_buffer", "a port buffer must hold at least one packet per VC "
+                      "(%d x %llu B)", vcs, (unsigned long long)p->packet_size);
     if (vcb && portb)
         warp_ini_fail(ini, "network", "port_buffer", "give vc_buffer or port_buffer, not both");
     p->vc_buffer = vcb ? vcb : portb ? portb / (uint64_t)vcs : 8 * p->packet_size;

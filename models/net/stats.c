@@ -48,8 +48,38 @@ double net_hist_quantile(const uint32_t *h, double q)
     return net_hist_mid(NET_HIST_BINS - 1);
 }
 
+double net_hist_quantile_in(const uint32_t *h, double q, double lo, double hi)
+{
+    double x = net_hist_quantile(h, q);
+    return x < lo ? lo : x > hi ? hi : x;
+}
+
+void net_term_out_latency(net_term_out *o, double lat, int msg_done)
+{
+    o->lat_min = o->lat_pkts && o->lat_min < lat ? o->lat_min : lat;
+    o->lat_pkts++;
+    o->lat_sum_q += net_lat_q(lat);
+    o->lat_max = fmax(o->lat_max, lat);
+    o->hist[net_hist_bin(lat)]++;
+    if (!msg_done)
+        return;
+    o->mlat_min = o->msgs_lat && o->mlat_min < lat ? o->mlat_min : lat;
+    o->msgs_lat++;
+    o->mlat_sum_q += net_lat_q(lat);
+    o->mlat_max = fmax(o->mlat_max, lat);
+    o->mhist[net_hist_bin(lat)]++;
+}
+
+/* The smaller minimum of two blocks, counting only blocks that saw any. */
+static double min_of(double a, uint64_t na, double b, uint64_t nb)
+{
+    return !na ? b : !nb ? a : fmin(a, b);
+}
+
 void net_term_out_add(net_term_out *acc, const net_term_out *o)
 {
+    acc->lat_min = min_of(acc->lat_min, acc->lat_pkts, o->lat_min, o->lat_pkts);
+    acc->mlat_min = min_of(acc->mlat_min, acc->msgs_lat, o->mlat_min, o->msgs_lat);
     acc->offered_msgs += o->offered_msgs;
     acc->offered_bytes += o->offered_bytes;
     acc->injected_pkts += o->injected_pkts;
@@ -125,6 +155,7 @@ void net_results_reduce(net_results *r, const warp_ctx *w)
     if (warp_nranks(w) == 1)
         return;
     net_term_out *t = &r->total;
+    uint64_t lat_pkts_here = t->lat_pkts, msgs_lat_here = t->msgs_lat;
     uint64_t u[] = {t->offered_msgs,  t->offered_bytes,       t->injected_pkts, t->injected_bytes,
                     t->injected_bytes_win, t->delivered_pkts, t->delivered_bytes,
                     t->delivered_bytes_win, t->lat_pkts,      t->hops_sum,      t->msgs_delivered,
@@ -170,11 +201,15 @@ void net_results_reduce(net_results *r, const warp_ctx *w)
         const uint64_t *u6 = pu + 6 * i;
         r->paths[i] = (net_path_out){u6[0], u6[1], u6[2], u6[3], u6[4], u6[5], pm[2 * i], pm[2 * i + 1]};
     }
-    double m[] = {t->lat_max, t->mlat_max, t->t_last};
-    warp_reduce_to_root(w, m, 3, WARP_TYPE_DOUBLE, WARP_OP_MAX);
+    /* Minima travel negated through the maximum; a rank that saw none sends -inf. */
+    double m[] = {t->lat_max, t->mlat_max, t->t_last, lat_pkts_here ? -t->lat_min : -INFINITY,
+                  msgs_lat_here ? -t->mlat_min : -INFINITY};
+    warp_reduce_to_root(w, m, 5, WARP_TYPE_DOUBLE, WARP_OP_MAX);
     t->lat_max = m[0];
     t->mlat_max = m[1];
     t->t_last = m[2];
+    t->lat_min = -m[3];
+    t->mlat_min = -m[4];
     warp_reduce_to_root(w, t->hist, NET_HIST_BINS, WARP_TYPE_U32, WARP_OP_SUM);
     warp_reduce_to_root(w, t->mhist, NET_HIST_BINS, WARP_TYPE_U32, WARP_OP_SUM);
     warp_reduce_to_root(w, r->term_rows, r->nodes * NET_TERM_COLS, WARP_TYPE_DOUBLE, WARP_OP_SUM);

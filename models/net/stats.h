@@ -24,6 +24,7 @@ typedef struct net_term_out {
     uint64_t lat_pkts, hops_sum;                 /* packets sent at t >= warmup */
     uint64_t lat_sum_q, mlat_sum_q;              /* sums in 1/NET_LAT_Q ns, exact in any order */
     double lat_max, mlat_max;
+    double lat_min, mlat_min;                    /* valid when lat_pkts / msgs_lat > 0 */
     double t_last;                               /* latest message completion */
     double eject_busy_ns;                        /* link into the NIC busy, t >= warmup */
     uint64_t msgs_delivered, msgs_lat;
@@ -95,6 +96,12 @@ double net_hist_quantile(const uint32_t *h, double q);
 
 /* Adds one terminal's block into the accumulator. */
 void net_term_out_add(net_term_out *acc, const net_term_out *o);
+/* Counts one packet's latency (sent at t >= warmup) in o: mean, extremes and
+ * histogram, and the message's too when msg_done (its last packet). */
+void net_term_out_latency(net_term_out *o, double lat, int msg_done);
+/* The q-quantile of histogram h clamped to the observed [lo, hi]: a bin's
+ * middle may lie outside what was seen. 0 when h is empty. */
+double net_hist_quantile_in(const uint32_t *h, double q, double lo, double hi);
 /* Adds one terminal's per-path blocks (npaths of them) into the accumulator. */
 void net_path_out_add(net_path_out *acc, const net_path_out *o, int npaths);
 /* Allocates an accumulator with per-terminal and per-port rows. */

@@ -224,19 +224,8 @@ static void term_commit(warp_lp *lp, void *out, const void *msg, const warp_bits
             o->eject_busy_ns += ser;
         if (p->msg.t_send >= w) {
             double lat = p->t_tail - p->msg.t_send;
-            o->lat_pkts++;
             o->hops_sum += p->hops;
-            o->lat_sum_q += net_lat_q(lat);
-            if (lat > o->lat_max)
-                o->lat_max = lat;
-            o->hist[net_hist_bin(lat)]++;
-            if (bits->b & BIT_MSG_DONE) {
-                o->msgs_lat++;
-                o->mlat_sum_q += net_lat_q(lat);
-                if (lat > o->mlat_max)
-                    o->mlat_max = lat;
-                o->mhist[net_hist_bin(lat)]++;
-            }
+            net_term_out_latency(o, lat, (bits->b & BIT_MSG_DONE) != 0);
         }
         if (bits->b & BIT_MSG_DONE) {
             o->msgs_delivered++;

@@ -117,6 +117,9 @@ typedef struct net_watcher {
 typedef struct net_topology_ops {
     const char *name;     /* value of [network] topology, e.g. "torus" */
     const char *section;  /* its INI section, e.g. "torus" */
+    /* The values of [section] routing, the default first (for the summary);
+     * a topology with one fixed routing names it alone. NULL: not said. */
+    const char *const *routings;
 
     /* Reads the topology's section from ini (reporting errors with
      * warp_ini_fail), may adjust *params, and returns the read-only

@@ -44,6 +44,7 @@ typedef struct rp_state {
     uint32_t ready_head, ready_tail, nposted, nux, busy, done;
     uint32_t nrx, cur_task, waiting_sent, waiting_ack;
     uint32_t overflow, pad; /* a message found no room: reported if that event commits */
+    uint64_t sent, arrived, acks_sent, acks_got; /* motion left at the end: sent != arrived */
     double cur_start;
 } rp_state;
 
@@ -94,10 +95,12 @@ static void set_flag(warp_lp *lp, rp_state *s, uint32_t i, uint8_t f)
 }
 
 /* LogGOPS rendezvous: the sender's task ends when the receiver matches. */
-static void send_ack(warp_lp *lp, int32_t to)
+static void send_ack(warp_lp *lp, rp_state *s, int32_t to)
 {
-    if (to >= 0)
+    if (to >= 0) {
+        s->acks_sent++;
         warp_event_send(lp, net_workload_event(lp, (uint64_t)to, 0, EV_ACK));
+    }
 }
 
 /* Dependencies of i are met: post its receive or make it ready. */
@@ -111,7 +114,7 @@ static void deps_met(warp_lp *lp, rp_state *s, uint32_t i)
     }
     for (uint32_t k = 0; k < s->nux; k++)
         if (matches(t, s->ux[3 * k], s->ux[3 * k + 1])) {
-            send_ack(lp, s->ux[3 * k + 2]);
+            send_ack(lp, s, s->ux[3 * k + 2]);
             warp_save(lp, &s->ux[3 * k], (size_t)(s->nux - k) * 3 * sizeof s->ux[0]);
             memmove(&s->ux[3 * k], &s->ux[3 * k + 3], (size_t)(s->nux - k - 1) * 3 * sizeof s->ux[0]);
             s->nux--;
@@ -142,8 +145,9 @@ static double send_cost(const rp_config *c, const replay_msg *m)
     return c->overhead_ns + c->per_byte_ns * (double)m->bytes;
 }
 
-static void send_msg(warp_lp *lp, const rp_state *s, const replay_msg *m)
+static void send_msg(warp_lp *lp, rp_state *s, const replay_msg *m)
 {
+    s->sent++;
     const rp_config *c = net_workload_of(lp);
     const rp_job *j = &c->jobs[s->gr->job];
     rp_payload p = {.src_local = s->gr->g.rank, .job = s->gr->job};
@@ -221,7 +225,7 @@ static void on_arrive(warp_lp *lp, rp_state *s, int32_t src, int32_t tag, int32_
     for (uint32_t k = 0; k < s->nposted; k++) {
         uint32_t i = s->posted[k];
         if (matches(&g->tasks[i], src, tag)) {
-            send_ack(lp, ack);
+            send_ack(lp, s, ack);
             warp_save(lp, &s->posted[k], (size_t)(s->nposted - k) * sizeof s->posted[0]);
             memmove(&s->posted[k], &s->posted[k + 1], (size_t)(s->nposted - k - 1) * sizeof s->posted[0]);
             s->nposted--;
@@ -324,6 +328,7 @@ static void rp_forward(warp_lp *lp, void *state, void *msg, warp_bits *bits)
         send_msg(lp, s, &s->gr->g.msgs[u.k]);
         break;
     case NET_EV_ARRIVE: {
+        s->arrived++;
         rp_payload p;
         memcpy(&p, e->u.msg.payload, sizeof p);
         const rp_config *c = net_workload_of(lp);
@@ -346,6 +351,7 @@ static void rp_forward(warp_lp *lp, void *state, void *msg, warp_bits *bits)
     case NET_EV_SENT:
     case EV_ACK: {
         /* Only LogGOPS sends wait for these; elsewhere sends end on their own. */
+        s->acks_got += e->kind == EV_ACK;
         uint32_t *w = e->kind == NET_EV_SENT ? &s->waiting_sent : &s->waiting_ack;
         if (!*w)
             break;
@@ -417,6 +423,41 @@ static void rp_commit(warp_lp *lp, void *out, const void *msg, const warp_bits *
     }
 }
 
+/* What an unfinished rank waits on at the end: the rendezvous match of the
+ * send that holds its CPU, else its oldest posted receive, else the
+ * dependencies of its first unfinished task. It is still moving when a
+ * task end or a NIC hand-off of its own is pending. */
+static void where_blocked(const rp_state *s, const rp_config *c, rp_result *r)
+{
+    const replay_rank *g = &s->gr->g;
+    r->moving = s->waiting_sent || (s->busy && !s->waiting_ack);
+    if (s->waiting_ack) {
+        r->wait_kind = RP_WAIT_ACK;
+        r->wait_task = s->cur_task;
+        for (uint32_t k = replay_msg_begin(g, s->cur_task); k < g->tasks[s->cur_task].msg_end; k++)
+            if (g->msgs[k].bytes > c->loggp_S) {
+                r->wait_src = g->msgs[k].dst;
+                break;
+            }
+        return;
+    }
+    if (s->nposted) {
+        const replay_task *t = &g->tasks[s->posted[0]];
+        r->wait_kind = RP_WAIT_RECV;
+        r->wait_task = s->posted[0];
+        r->wait_src = t->trig_src;
+        r->wait_tag = t->trig_tag;
+        return;
+    }
+    for (uint32_t i = 0; i < g->ntasks; i++)
+        if (!(s->tf[i] & T_DONE)) {
+            r->wait_kind = RP_WAIT_DEPS;
+            r->wait_task = i;
+            r->wait_src = s->left[i];
+            return;
+        }
+}
+
 static void rp_finish(warp_lp *lp, void *state, void *out)
 {
     const rp_config *c = net_workload_of(lp);
@@ -426,7 +467,10 @@ static void rp_finish(warp_lp *lp, void *state, void *out)
         rp_result *r = &c->res[net_rank_of(lp)];
         *r = (rp_result){.kickoff = o->kickoff, .finish = o->finish, .tasks = o->tasks,
                          .tasks_total = s->gr->g.ntasks, .compute_ns = o->compute_ns, .msgs = o->msgs,
-                         .bytes = o->bytes, .loaded = 1};
+                         .bytes = o->bytes, .loaded = 1, .sent = s->sent, .arrived = s->arrived,
+                         .acks_sent = s->acks_sent, .acks_got = s->acks_got};
+        if (o->tasks < s->gr->g.ntasks)
+            where_blocked(s, c, r);
         if (c->ranks_f)
             fprintf(c->ranks_f, "%d,%d,%.3f\n", s->gr->job, s->gr->g.rank, o->finish - o->kickoff);
         replay_rank_free(&s->gr->g);

@@ -24,7 +24,15 @@ typedef struct rp_result {
     double kickoff, finish;
     uint64_t tasks, tasks_total, compute_ns, msgs, bytes;
     int loaded;
+    /* Where an unfinished rank stands at the end (rp_finish): */
+    uint64_t moving;              /* a task or send of its own was still under way */
+    uint64_t sent, arrived, acks_sent, acks_got; /* messages and rendezvous notices */
+    uint64_t wait_kind;           /* RP_WAIT_* */
+    uint64_t wait_task;           /* the task it waits in */
+    int64_t wait_src, wait_tag;   /* RP_WAIT_RECV: the message it waits for; RP_WAIT_ACK: src = receiver */
 } rp_result;
+
+enum { RP_WAIT_NONE, RP_WAIT_RECV, RP_WAIT_ACK, RP_WAIT_DEPS };
 
 typedef struct rp_config {
     rp_job *jobs;

@@ -159,6 +159,29 @@ static void *rp_setup(warp_ini *ini, const net_model *net)
     return c;
 }
 
+/* The ranks of all [job.N] sections: each job's `ranks`, else its trace's
+ * (opened and closed again; errors wait for setup, which names them). */
+static uint64_t rp_ranks_hint(warp_ini *ini)
+{
+    uint64_t total = 0;
+    char sec[32];
+    replay_opts o = replay_opts_default();
+    for (int j = 0; snprintf(sec, sizeof sec, "job.%d", j), warp_ini_has_section(ini, sec); j++) {
+        const char *given = warp_ini_get(ini, sec, "ranks"), *trace = warp_ini_get(ini, sec, "trace");
+        replay_source *src;
+        replay_err err;
+        if (given && atoll(given) > 0) {
+            total += (uint64_t)atoll(given);
+        } else if (trace && !replay_source_open(trace, warp_ini_get(ini, sec, "format"), &o, &src, &err)) {
+            total += (uint64_t)src->nranks;
+            replay_source_close(src);
+        } else {
+            return 0;
+        }
+    }
+    return total;
+}
+
 static void rp_destroy(void *wl)
 {
     rp_config *c = wl;
@@ -227,6 +250,24 @@ static void write_timeline(const rp_config *c, const warp_ctx *w)
                    replay_timeline_path(c->tl), why);
 }
 
+/* The per-rank results as integers, for the sums over processes. */
+#define RP_U64 13
+static void result_u64(rp_result *x, uint64_t *u, int store)
+{
+    uint64_t *f[RP_U64] = {&x->tasks, &x->tasks_total, &x->compute_ns, &x->msgs, &x->bytes, &x->moving,
+                           &x->sent, &x->arrived, &x->acks_sent, &x->acks_got, &x->wait_kind, &x->wait_task,
+                           NULL};
+    uint64_t loaded = (uint64_t)x->loaded;
+    f[RP_U64 - 1] = &loaded;
+    for (int k = 0; k < RP_U64; k++) {
+        if (store)
+            *f[k] = u[k];
+        else
+            u[k] = *f[k];
+    }
+    x->loaded = (int)loaded;
+}
+
 static void rp_reduce(const void *wl, const net_model *net)
 {
     const rp_config *c = wl;
@@ -236,29 +277,25 @@ static void rp_reduce(const void *wl, const net_model *net)
     if (warp_nranks(w) == 1)
         return;
     uint64_t n = c->nranks;
-    double *d = warp_xcalloc(2 * n, sizeof *d);
-    uint64_t *u = warp_xcalloc(6 * n, sizeof *u);
+    double *d = warp_xcalloc(4 * n, sizeof *d);
+    uint64_t *u = warp_xcalloc(RP_U64 * n, sizeof *u);
     for (uint64_t i = 0; i < n; i++) {
-        const rp_result *x = &c->res[i];
-        d[2 * i] = x->kickoff;
-        d[2 * i + 1] = x->finish;
-        uint64_t v[6] = {x->tasks, x->tasks_total, x->compute_ns, x->msgs, x->bytes,
-                         (uint64_t)x->loaded};
-        memcpy(u + 6 * i, v, sizeof v);
+        rp_result *x = &c->res[i];
+        /* Signed values travel as doubles: exact, and zero on every other process. */
+        double v[4] = {x->kickoff, x->finish, (double)x->wait_src, (double)x->wait_tag};
+        memcpy(d + 4 * i, v, sizeof v);
+        result_u64(x, u + RP_U64 * i, 0);
     }
-    warp_reduce_to_root(w, u, 6 * n, WARP_TYPE_U64, WARP_OP_SUM);
-    warp_reduce_to_root(w, d, 2 * n, WARP_TYPE_DOUBLE, WARP_OP_SUM);
+    warp_reduce_to_root(w, u, RP_U64 * n, WARP_TYPE_U64, WARP_OP_SUM);
+    warp_reduce_to_root(w, d, 4 * n, WARP_TYPE_DOUBLE, WARP_OP_SUM);
     if (warp_rank(w) == 0)
         for (uint64_t i = 0; i < n; i++) {
             rp_result *x = &c->res[i];
-            x->kickoff = d[2 * i];
-            x->finish = d[2 * i + 1];
-            x->tasks = u[6 * i];
-            x->tasks_total = u[6 * i + 1];
-            x->compute_ns = u[6 * i + 2];
-            x->msgs = u[6 * i + 3];
-            x->bytes = u[6 * i + 4];
-            x->loaded = (int)u[6 * i + 5];
+            x->kickoff = d[4 * i];
+            x->finish = d[4 * i + 1];
+            x->wait_src = (int64_t)d[4 * i + 2];
+            x->wait_tag = (int64_t)d[4 * i + 3];
+            result_u64(x, u + RP_U64 * i, 1);
         }
     free(d);
     free(u);
@@ -271,7 +308,7 @@ static void rp_report(const void *wl, const net_model *net, FILE *f)
     for (int j = 0; j < c->njobs; j++) {
         replay_job_result r;
         replay_workload_job_result(wl, j, &r);
-        double busy = r.ranks_here ? (double)r.compute_ns / ((double)r.ranks_here * r.completion_ns) : 0;
+        double busy = r.ranks_here && r.completion_ns > 0 ? (double)r.compute_ns / ((double)r.ranks_here * r.completion_ns) : 0;
         fprintf(f, "replay job %d: %s, %d ranks\n", j, c->jobs[j].trace, r.ranks);
         fprintf(f, "  completion_ns  %.3f\n  tasks          %llu of %llu\n  compute        %.1f%% of "
                    "rank time (%llu ns), waiting the rest\n  messages       %llu (%llu bytes)\n",
@@ -286,6 +323,81 @@ static void rp_report(const void *wl, const net_model *net, FILE *f)
         fflush(c->ranks_f);
 }
 
+/* Appends to why what network rank i waits on (RP_WAIT_*). */
+static size_t describe_wait(const rp_config *c, uint64_t i, const char *sep, char *why, size_t len, size_t cap)
+{
+    const rp_result *x = &c->res[i];
+    char what[160];
+    switch (x->wait_kind) {
+    case RP_WAIT_RECV:
+        if (x->wait_src == REPLAY_ANY && x->wait_tag == REPLAY_ANY)
+            snprintf(what, sizeof what, "a message from any rank with any tag");
+        else if (x->wait_src == REPLAY_ANY)
+            snprintf(what, sizeof what, "a message from any rank with tag %lld", (long long)x->wait_tag);
+        else if (x->wait_tag == REPLAY_ANY)
+            snprintf(what, sizeof what, "a message from rank %lld", (long long)x->wait_src);
+        else
+            snprintf(what, sizeof what, "a message from rank %lld with tag %lld", (long long)x->wait_src,
+                     (long long)x->wait_tag);
+        break;
+    case RP_WAIT_ACK:
+        snprintf(what, sizeof what, "rank %lld to receive its rendezvous send", (long long)x->wait_src);
+        break;
+    default:
+        snprintf(what, sizeof what, "%lld unfinished dependencies", (long long)x->wait_src);
+        break;
+    }
+    int k = snprintf(why + len, cap - len, "%sjob %d rank %d task %llu waits for %s", sep,
+                     c->rank_job[i], c->rank_local[i], (unsigned long long)x->wait_task, what);
+    return k < 0 || (size_t)k >= cap - len ? cap - 1 : len + (size_t)k;
+}
+
+/* Whole when every task ran. Otherwise the end time cut the replay off
+ * (something was still moving: a task, a send, a message or a rendezvous
+ * notice in flight) or nothing could move any more: a deadlock, named by
+ * the ranks it blocks and what they wait on. */
+static int rp_verdict(const void *wl, const net_model *net, int end_given, char *why, size_t cap)
+{
+    const rp_config *c = wl;
+    uint64_t left = 0, total = 0, moving = 0, sent = 0, arrived = 0, acks = 0, acked = 0, blocked = 0;
+    for (uint64_t i = 0; i < c->nranks; i++) {
+        const rp_result *x = &c->res[i];
+        if (!x->loaded)
+            continue;
+        total += x->tasks_total;
+        left += x->tasks_total - x->tasks;
+        blocked += x->tasks < x->tasks_total;
+        moving += x->moving;
+        sent += x->sent;
+        arrived += x->arrived;
+        acks += x->acks_sent;
+        acked += x->acks_got;
+    }
+    if (!left)
+        return 0;
+    if (moving || sent != arrived || acks != acked) {
+        if (end_given)
+            return 0; /* the report's WARNING says how many tasks never ran */
+        snprintf(why, cap, "replay: %llu of %llu tasks had not run at the end time %.6g ns; give a later "
+                 "[engine] end, or none to run until every task has completed",
+                 (unsigned long long)left, (unsigned long long)total, warp_end_time(net_engine(net)));
+        return WARP_EXIT_USAGE;
+    }
+    int k = snprintf(why, cap, "replay deadlock: %llu of %llu tasks never ran, %llu ranks blocked: ",
+                     (unsigned long long)left, (unsigned long long)total, (unsigned long long)blocked);
+    size_t len = k > 0 && (size_t)k < cap ? (size_t)k : cap - 1;
+    uint64_t shown = 0;
+    for (uint64_t i = 0; i < c->nranks && shown < 3; i++)
+        if (c->res[i].loaded && c->res[i].tasks < c->res[i].tasks_total)
+            len = describe_wait(c, i, shown++ ? "; " : "", why, len, cap);
+    if (blocked > shown)
+        snprintf(why + len, cap - len, "; and %llu more", (unsigned long long)(blocked - shown));
+    len = strlen(why);
+    snprintf(why + len, cap - len, " (the trace is inconsistent, or its sends block: rendezvous above the "
+             "eager limit)");
+    return WARP_EXIT_USAGE;
+}
+
 const net_workload_ops replay_workload = {
     .name = "replay",
     .setup = rp_setup,
@@ -293,4 +405,7 @@ const net_workload_ops replay_workload = {
     .lp_type = rp_type,
     .reduce = rp_reduce,
     .report = rp_report,
+    .verdict = rp_verdict,
+    .ranks_hint = rp_ranks_hint,
+    .runs_to_completion = 1,
 };

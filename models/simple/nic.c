@@ -126,14 +126,7 @@ static void nic_commit(warp_lp *lp, void *out, const void *msg, const warp_bits 
         if (done >= net_warmup(n))
             o->delivered_bytes_win += m->bytes;
         if (m->t_send >= net_warmup(n)) {
-            o->lat_pkts++;
-            o->lat_sum_q += net_lat_q(lat);
-            o->lat_max = fmax2(o->lat_max, lat);
-            o->hist[net_hist_bin(lat)]++;
-            o->msgs_lat++;
-            o->mlat_sum_q += net_lat_q(lat);
-            o->mlat_max = fmax2(o->mlat_max, lat);
-            o->mhist[net_hist_bin(lat)]++;
+            net_term_out_latency(o, lat, 1);
         }
     }
 }
@@ -178,7 +171,9 @@ static void *nic_setup(warp_ini *ini, net_model *n, int loggp)
         read_loggp(ini, c);
     else
         read_simplenet(ini, c);
-    uint64_t nodes = (uint64_t)warp_ini_int(ini, sec, "nodes", 0, 0, INT64_C(1) << 40);
+    /* Without a size of its own the network has one node per rank of the
+     * workload's input (a replay's jobs), when it names them. */
+    uint64_t nodes = (uint64_t)warp_ini_int(ini, sec, "nodes", (int64_t)net_ranks_hint(n), 0, INT64_C(1) << 40);
     if (nodes == 0)
         warp_ini_fail(ini, sec, "nodes", "missing; give the number of nodes (e.g. 64)");
     net_declare(n, nodes, 0, loggp ? (c->G > 0 ? 1.0 / c->G : 1e9) : c->bandwidth);

@@ -177,6 +177,7 @@ static double sf_bisection(const void *topo)
 const net_topology_ops slimfly_topology = {
     .name = "slimfly",
     .section = "slimfly",
+    .routings = routing_names,
     .setup = sf_setup,
     .destroy = sf_destroy,
     .nodes = sf_nodes,

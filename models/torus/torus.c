@@ -191,6 +191,7 @@ static void torus_label(const void *topo, uint64_t r, char *buf, size_t n)
 const net_topology_ops torus_topology = {
     .name = "torus",
     .section = "torus",
+    .routings = (const char *const[]){"dimension-order", NULL},
     .setup = torus_setup,
     .destroy = torus_destroy,
     .nodes = torus_nodes,

@@ -115,17 +115,32 @@ golden torus-8x8x8.ini 2 "--end=2us --workload.warmup=0ns" d8ba0ea56b453ff2 2966
 golden torus-16x16x16.ini 1 "--end=1us --workload.warmup=0ns" d696b6d63714b01b 127487 18849 105 22 700.399991 997.52781
 if [ -d "$TRACES/bigsim-jacobi2d-32" ]; then
     # Replay over LogGOPS with an eager limit below the trace's larger
-    # messages: their rendezvous stalls the halo exchange after 510 of 5616
-    # tasks, which shows that replay reads the network's eager limit.
+    # messages: every rank's CPU waits in a rendezvous send while the
+    # receive that would match it queues behind, so the halo exchange
+    # deadlocks after 510 of 5616 tasks. That shows that replay reads the
+    # network's eager limit; the run must fail naming the blocked ranks (it
+    # once exited 0 with the partial figures), on 1 and on 2 processes.
     printf '[engine]\nend = 1s\n[network]\ntopology = loggp\n[loggp]\nnodes = 32\nS = 256B\n' \
         > "$TMP/replay-loggp.ini"
     printf '[workload]\ntype = replay\n[job.0]\ntrace = %s\n' "$TRACES/bigsim-jacobi2d-32" \
         >> "$TMP/replay-loggp.ini"
-    golden "$TMP/replay-loggp.ini" 2 "" 433cbcbcb2a5f781 887 78 78 78 4007.10256 34919
+    for np in 1 2; do
+        rm -rf "$TMP/deadlock"
+        timeout 120 ${MPIEXEC:-mpiexec} -n $np "$W" --quiet "$TMP/replay-loggp.ini" --out="$TMP/deadlock" \
+            > "$TMP/log" 2> "$TMP/err"
+        rc=$?
+        want="replay deadlock: 5106 of 5616 tasks never ran, 32 ranks blocked: job 0 rank 0 task 19 waits for rank 1 to receive its rendezvous send"
+        if [ $rc != 2 ] || ! grep -q "^warpnet: $want" "$TMP/err" || [ -e "$TMP/deadlock/summary.json" ]; then
+            echo "FAIL replay-loggp on $np: exit $rc (want 2, '$want', no summary.json)"; cat "$TMP/err"; fail=1
+        fi
+    done
     golden replay-jacobi-torus.ini 2 "--job.0.trace=$TRACES/bigsim-jacobi2d-32" 1f5b76514bd6579e 17636 1680 1680 1008 366.219433 47750
 else
-    echo "skip replay-jacobi-torus.ini: $TRACES is absent"; covered="$covered replay-jacobi-torus.ini"
+    echo "skip the BigSim sample replays: $TRACES is absent"
 fi
+# The shipped 2-D halo exchange (examples/traces, 32 ranks, 2,240 tasks) on
+# the 4x4x2 torus: the run file as it is in a plain clone.
+golden replay-jacobi-torus.ini 2 "--job.0.trace=${top_srcdir:-.}/examples/traces/stencil2d-32.wtt" 864cbe7d54c76752 25692 2560 2560 1280 561.199989 15709.6
 # The Dimemas test stencil (16 tasks, rendezvous halos, collectives) on a fat-tree.
 golden replay-dimemas-fattree.ini 2 "--job.0.trace=${top_srcdir:-.}/tests/replay/dimemas/stencil.dim" ceceee1d272a874f 286844 20277 20277 498 20305.5635 202264.8
 described dragonfly-a16p8h8.ini <<'EOF'
@@ -148,8 +163,8 @@ vcs: 3
 injection_bandwidth_GBps: 12.5
 router_links_GBps: 12.5 x 23736
 terminal_links_GBps: 12.5 x 16512
-memory_state_bytes: 53862280 (51.4 MiB, 3262 bytes per node; LP states, outputs, tables)
-memory_bound_bytes: 1574617480 (1501.7 MiB, 95362 bytes per node; every buffer full of events)
+memory_state_bytes: 54126472 (51.6 MiB, 3278 bytes per node; LP states, outputs, tables)
+memory_bound_bytes: 1574881672 (1501.9 MiB, 95378 bytes per node; every buffer full of events)
 EOF
 described fattree-128p3l.ini <<'EOF'
 topology: fattree
@@ -162,8 +177,8 @@ vcs: 1
 injection_bandwidth_GBps: 12.5
 router_links_GBps: 12.5 x 1048576
 terminal_links_GBps: 12.5 x 524288
-memory_state_bytes: 1711440448 (1632.2 MiB, 3264 bytes per node; LP states, outputs, tables)
-memory_bound_bytes: 5989630528 (5712.2 MiB, 11424 bytes per node; every buffer full of events)
+memory_state_bytes: 1719829056 (1640.2 MiB, 3280 bytes per node; LP states, outputs, tables)
+memory_bound_bytes: 5998019136 (5720.2 MiB, 11440 bytes per node; every buffer full of events)
 EOF
 described slimfly-q37.ini <<'EOF'
 topology: slimfly
@@ -176,8 +191,8 @@ vcs: 2
 injection_bandwidth_GBps: 12.5
 router_links_GBps: 12.5 x 75295
 terminal_links_GBps: 12.5 x 73926
-memory_state_bytes: 222947916 (212.6 MiB, 3016 bytes per node; LP states, outputs, tables)
-memory_bound_bytes: 21416382156 (20424.3 MiB, 289700 bytes per node; every buffer full of events)
+memory_state_bytes: 224130732 (213.7 MiB, 3032 bytes per node; LP states, outputs, tables)
+memory_bound_bytes: 21417564972 (20425.4 MiB, 289716 bytes per node; every buffer full of events)
 EOF
 described torus-32k-codes.ini <<'EOF'
 topology: torus
@@ -190,8 +205,8 @@ vcs: 2
 injection_bandwidth_GBps: 2.14748
 router_links_GBps: 2.14748 x 98304
 terminal_links_GBps: 2.14748 x 32768
-memory_state_bytes: 123732280 (118.0 MiB, 3776 bytes per node; LP states, outputs, tables)
-memory_bound_bytes: 1146093880 (1093.0 MiB, 34976 bytes per node; every buffer full of events)
+memory_state_bytes: 124256568 (118.5 MiB, 3792 bytes per node; LP states, outputs, tables)
+memory_bound_bytes: 1146618168 (1093.5 MiB, 34992 bytes per node; every buffer full of events)
 EOF
 phold 1 8b1f73df7e39e90c 6336 --total-lps=64 --end=100 --seed=1
 phold 1 e3646663e1b76baa 12544 --total-lps=256 --end=50 --seed=7 --remote=0.5

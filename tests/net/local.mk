@@ -1,7 +1,7 @@
 # tests/net/local.mk — network layer: zero-load closed forms, config errors,
 # the reference bandwidth of the summary, --sample time series.
 TESTS += tests/net/test_zero_load.sh tests/net/test_bad_config.sh tests/net/test_reference.sh \
-	tests/net/test_sample.sh tests/net/test_convert_codes.sh tests/net/test_man.sh
+	tests/net/test_sample.sh tests/net/test_convert_codes.sh tests/net/test_man.sh tests/net/test_summary_figures.sh tests/net/test_out_dir.sh tests/net/test_papercuts.sh
 dist_check_SCRIPTS += tests/net/test_zero_load.sh tests/net/test_bad_config.sh \
-	tests/net/test_reference.sh tests/net/test_sample.sh tests/net/test_convert_codes.sh tests/net/test_man.sh
+	tests/net/test_reference.sh tests/net/test_sample.sh tests/net/test_convert_codes.sh tests/net/test_man.sh tests/net/test_summary_figures.sh tests/net/test_out_dir.sh tests/net/test_papercuts.sh
 EXTRA_DIST += tests/net/lib.sh

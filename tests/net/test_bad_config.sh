@@ -28,4 +28,13 @@ expect "end without unit" "end" --end=5
 expect "worst case needs a topology that has one" "worst needs a topology" --workload.pattern=worst
 expect "reference without unit" "reference_bandwidth" --network.reference_bandwidth=12.5
 expect "bisection reference needs a formula" "no bisection formula" --network.reference_bandwidth=bisection
+# Issue 13: values outside physical sense once ran (vc_buffer = 0B silently
+# took the default; 1e30GB/s never finished); now refused with the range.
+expect "zero VC buffer" "vc_buffer = 0B: a VC buffer must hold at least one packet (256 B)" --network.vc_buffer=0B
+expect "zero port buffer" "port_buffer = 0B: a port buffer must hold" --network.port_buffer=0B
+expect "absurd bandwidth" "link_bandwidth = 1e30GB/s: outside physical sense; give a value from 1B/s to 1e9TB/s" \
+    --network.link_bandwidth=1e30GB/s
+expect "absurd latency" "link_latency = 1e30s: outside physical sense; give a value from 0 to 1e15ns" \
+    --network.link_latency=1e30s
+expect "absurd buffer" "vc_buffer = 2048TiB: outside physical sense; give a value from 1B to 1PiB" --network.vc_buffer=2048TiB
 exit $fail

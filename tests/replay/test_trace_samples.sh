@@ -1,7 +1,8 @@
 #!/bin/sh
 # test_trace_samples.sh — warpnet-trace on the sample traces in
 # ../shared/traces: BigSim and OTF2 counts, lossless conversion to the native
-# binary form, and a clear error for a truncated BigSim file.
+# binary form, and a clear error for a truncated BigSim file or OTF2
+# local definition file.
 set -u
 T="${top_builddir:-.}/tools/trace/warpnet-trace"
 S="${top_srcdir:-..}/../shared/traces"
@@ -37,6 +38,15 @@ grep -q "^warpnet: .*bgTrace3: truncated task record [0-9]* of PE 3 at byte [0-9
 if "$T" info "$S/otf2-stencil4d-32" > "$tmp/o" 2> "$tmp/oerr"; then
     grep -qx 'ranks: 32' "$tmp/o" || die "otf2 ranks"
     grep -qx 'tasks_never_run: 0' "$tmp/o" || die "otf2: some task never runs"
+    # A local definition file cut in half was accepted (issue 13): refused,
+    # naming the location, by warpnet-trace and by a replay.
+    cp -r "$S/otf2-stencil4d-32" "$tmp/o2" && chmod -R u+w "$tmp/o2"
+    sz=$(wc -c < "$tmp/o2/traces/5.def")
+    head -c $((sz / 2)) "$S/otf2-stencil4d-32/traces/5.def" > "$tmp/o2/traces/5.def"
+    timeout 60 "$T" info "$tmp/o2/traces.otf2" > /dev/null 2> "$tmp/err"; rc=$?
+    [ $rc = 2 ] || die "truncated 5.def: exit $rc"
+    grep -q "^warpnet: .*traces.otf2: reading the local definitions of location 5 (rank 5) failed after [0-9]* records: .*; the trace is truncated or corrupt\$" "$tmp/err" ||
+        die "truncated 5.def: $(cat "$tmp/err")"
 elif grep -q "OTF2 support was not built" "$tmp/oerr"; then
     echo "note: OTF2 support not built; OTF2 part skipped"
 else

@@ -87,7 +87,7 @@ fi
 
 # Without engine.csv: network plots only, and a note naming the option.
 mkdir "$TMP/noeng"
-cp "$TMP/seq/summary.json" "$TMP/seq/"*.csv "$TMP/noeng/"
+cp "$TMP/seq/summary.json" "$TMP/seq/"*.csv "$TMP/seq/run.txt" "$TMP/noeng/"
 rm -f "$TMP/noeng/engine.csv" "$TMP/noeng/engine.csv.kps.csv"
 report "$TMP/noeng"
 expect_plots "$TMP/noeng" $ALL
@@ -107,6 +107,8 @@ awk 'BEGIN { print "time_ns,kind,id,port,vc,value"
             printf "%d,term_recv,%d,-1,-1,2\n", t * 500, i
         }
     } }' >"$TMP/samp/samples.csv"
+# The directory must stay one run's: run.txt lists the hand-made file too.
+cksum <"$TMP/samp/samples.csv" | awk '{ print $1, $2, "samples.csv" }' >>"$TMP/samp/run.txt"
 report "$TMP/samp"
 expect_plots "$TMP/samp" $ALL occupancy_heatmap term_sent_heatmap term_recv_heatmap throughput_time
 has "$TMP/samp" "samples.csv: 8 sample times; packets sent by terminals 1088, received by terminals 256" \

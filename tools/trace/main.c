@@ -161,10 +161,12 @@ static int cmd_info(const cli *c)
         printf("critical_path_ns: %" PRIu64 "\nideal_replay_ns: %" PRIu64 "\n", cp.finish_ns, fifo.finish_ns);
         printf("tasks_never_run: %" PRIu64 "\nmessages_unmatched: %" PRIu64 "\n", fifo.tasks_stuck,
                fifo.msgs_unmatched);
-        if (fifo.tasks_stuck || fifo.msgs_unmatched)
-            fprintf(stderr, "warpnet: %s: %" PRIu64 " tasks never run and %" PRIu64 " messages are "
-                    "never received with zero network time; the trace is inconsistent\n",
-                    s->path, fifo.tasks_stuck, fifo.msgs_unmatched);
+        if (fifo.tasks_stuck || fifo.msgs_unmatched) {
+            fflush(stdout); /* the counts above, then the verdict */
+            warp_fatal(WARP_EXIT_USAGE, "%s: %" PRIu64 " tasks never run and %" PRIu64 " messages are "
+                       "never received with zero network time; the trace is inconsistent (it deadlocks "
+                       "or sends what no rank receives)", s->path, fifo.tasks_stuck, fifo.msgs_unmatched);
+        }
     }
     for (int32_t q = 0; q < n; q++)
         replay_rank_free(&ranks[q]);
@@ -209,6 +211,8 @@ static int cmd_gen(const cli *c)
     replay_err err;
     if (replay_native_write(c->out, out_binary(c, c->out), s, &err))
         warp_fatal(WARP_EXIT_USAGE, "%s", err.msg);
+    printf("warpnet-trace: wrote %s: %d ranks of %s, %s form\n", c->out, s->nranks, spec,
+           out_binary(c, c->out) ? "binary" : "text");
     replay_source_close(s);
     return 0;
 }

@@ -3,5 +3,5 @@ bin_PROGRAMS += tools/warpnet/warpnet
 tools_warpnet_warpnet_SOURCES = tools/warpnet/main.c tools/warpnet/summary.c \
 	tools/warpnet/summary.h tools/warpnet/sweep.c tools/warpnet/reference.c \
 	tools/warpnet/convert.h tools/warpnet/convert_codes.c tools/warpnet/codes_conf.c \
-	tools/warpnet/codes_conf.h
+	tools/warpnet/codes_conf.h tools/warpnet/outdir.c tools/warpnet/outdir.h
 tools_warpnet_warpnet_LDADD = libwarpnet.la libwarp.la -lm

@@ -14,6 +14,7 @@
 #include "net/model.h"
 #include "net/sample.h"
 #include "convert.h"
+#include "outdir.h"
 #include "summary.h"
 #include "warp.h"
 #include "warp_ini.h"
@@ -26,6 +27,9 @@ static const char usage[] =
     "                     [--title=TEXT] [--out=DIR] [options]\n"
     "       warpnet report DIR              plots and report.md/report.html of an --out=DIR run\n"
     "       warpnet convert codes FILE.conf  print the run file equivalent to a CODES network config\n";
+
+/* The engine's output files that --out=DIR collects. */
+static const char *const stats_opt[2] = {"--engine-stats", "--stats-json"};
 
 /* "--section.key=value" (a dot before the '=') is a config override. */
 static int is_override(const char *a)
@@ -40,6 +44,17 @@ static int is_regular_file(const char *p)
 {
     struct stat st;
     return stat(p, &st) == 0 && S_ISREG(st.st_mode);
+}
+
+/* Whether the run file's workload runs until it is done when no end time
+ * is given (net_workload_ops.runs_to_completion). */
+static int runs_to_completion(warp_ini *ini)
+{
+    const char *type = warp_ini_get(ini, "workload", "type");
+    for (const net_workload_ops *const *o = catalog_builtin.workloads; type && *o; o++)
+        if (!strcmp((*o)->name, type))
+            return (*o)->runs_to_completion;
+    return 0;
 }
 
 /* `warpnet report DIR` runs the warpnet-report script: next to this binary
@@ -72,6 +87,11 @@ int main(int argc, char **argv)
         return wn_convert_main(argc - 1, argv + 1);
     if (argc > 1 && strcmp(argv[1], "sweep") == 0)
         return wn_sweep_main(argv[0], argc - 1, argv + 1);
+    const char *stats_at[2] = {NULL, NULL}; /* --engine-stats=, --stats-json= as given */
+    for (int i = 1; i < argc; i++)
+        for (int k = 0; k < 2; k++)
+            if (!strncmp(argv[i], stats_opt[k], strlen(stats_opt[k])) && argv[i][strlen(stats_opt[k])] == '=')
+                stats_at[k] = argv[i] + strlen(stats_opt[k]) + 1;
     warp_ctx *w = warp_init(&argc, &argv);
     warp_set_time_unit_ns(w); /* network models count time in ns */
 
@@ -122,6 +142,21 @@ int main(int argc, char **argv)
         warp_fatal(WARP_EXIT_USAGE, "%s: time series go into samples.csv of the output directory; add --out=DIR",
                    warp_ini_where(ini, "network", "sample"));
 
+    /* --out is checked before anything runs: a run whose results cannot
+     * be kept is refused at once, not after simulating everything. */
+    wn_outdir od;
+    if (out && !describe && !dot && warp_rank(w) == 0)
+        wn_outdir_open(&od, out);
+    int end_given = warp_option_given(w, "end");
+    if (!end_given && runs_to_completion(ini)) {
+        /* Time series are laid out on a grid up to the end time, which a
+         * run to completion does not know beforehand. */
+        if (warp_ini_get(ini, "network", "sample"))
+            warp_fatal(WARP_EXIT_USAGE, "%s: a replay without an end time runs until its last task, so "
+                       "time series have no span; give --end (e.g. the completion_ns of a run without "
+                       "--sample)", warp_ini_where(ini, "network", "sample"));
+        warp_set_option(w, "end", "1e15ns", "a workload that runs to completion");
+    }
     double end = warp_end_time(w);
     net_model *n = net_model_build(ini, &catalog_builtin, w);
     wn_reference ref;
@@ -145,18 +180,24 @@ int main(int argc, char **argv)
     }
 
     if (out) {
-        if (rank0 && mkdir(out, 0777) != 0 && errno != EEXIST)
-            warp_fatal(WARP_EXIT_USAGE, "--out=%s: cannot create the directory (%s)", out, strerror(errno));
         /* The engine's instrumentation goes there too (the names
-         * warpnet-report reads), unless the user chose other files. */
-        char file[4096];
-        if (!warp_option_given(w, "engine-stats")) {
-            snprintf(file, sizeof file, "%s/engine.csv", out);
-            warp_set_option(w, "engine-stats", file, "--out");
-        }
-        if (!warp_option_given(w, "stats-json")) {
-            snprintf(file, sizeof file, "%s/engine.json", out);
-            warp_set_option(w, "stats-json", file, "--out");
+         * warpnet-report reads), unless the user chose other files; a file
+         * the user put in DIR itself goes through the temporary directory
+         * like the rest. Only rank 0 writes them; the other ranks only
+         * need the option set. */
+        static const char *const names[2] = {"engine.csv", "engine.json"};
+        for (int k = 0; k < 2; k++) {
+            char file[WN_PATH_MAX + 64];
+            const char *name = names[k], *at = stats_at[k];
+            size_t len = strlen(out);
+            while (len > 1 && out[len - 1] == '/')
+                len--;
+            if (at && !strncmp(at, out, len) && at[len] == '/' && !strchr(at + len + 1, '/'))
+                name = at + len + 1; /* DIR/NAME */
+            else if (warp_option_given(w, stats_opt[k] + 2))
+                continue;
+            warp_set_option(w, stats_opt[k] + 2, rank0 ? wn_outdir_file(&od, name, file, sizeof file) : name,
+                            "--out");
         }
     }
     /* A checkpoint belongs to this run file (less [engine], which the
@@ -174,16 +215,28 @@ int main(int argc, char **argv)
     int rc = 0;
     if (rank0) {
         wn_summary s;
-        wn_summary_compute(&s, n, r, end, net_warmup(n), &ref);
+        /* A run to completion measures its load over the time it took. */
+        double upto = !end_given && wo->runs_to_completion && r->total.t_last > net_warmup(n)
+                          ? r->total.t_last : end;
+        wn_summary_compute(&s, n, r, upto, net_warmup(n), &ref);
+        wn_summary_describe(&s, n, ini);
         wn_summary_print(&s, n, r, stdout);
-        if (out && wn_summary_write(&s, n, r, warp_last_stats(w), out) != 0)
-            warp_fatal(WARP_EXIT_USAGE, "--out=%s: cannot write the result files there", out);
-        if (out && r->samples) {
-            char file[4096];
-            snprintf(file, sizeof file, "%s/samples.csv", out);
-            if (net_samples_write(r, file) != 0)
-                warp_fatal(WARP_EXIT_USAGE, "--out=%s: cannot write samples.csv there", out);
+        char why[1024];
+        int bad = wo->verdict ? wo->verdict(wl, n, end_given, why, sizeof why) : 0;
+        if (bad) {
+            fflush(stdout);
+            warp_fatal(bad, "%s", why);
         }
+        if (out && wn_summary_write(&s, n, r, warp_last_stats(w), od.tmp, od.id) != 0)
+            warp_fatal(WARP_EXIT_USAGE, "--out=%s: cannot write the result files (%s)", out, strerror(errno));
+        if (out && r->samples) {
+            char file[WN_PATH_MAX + 64];
+            if (net_samples_write(r, wn_outdir_file(&od, "samples.csv", file, sizeof file)) != 0)
+                warp_fatal(WARP_EXIT_USAGE, "--out=%s: cannot write samples.csv (%s)", out, strerror(errno));
+        }
+        if (out && wn_outdir_commit(&od) != 0)
+            warp_fatal(WARP_EXIT_USAGE, "--out=%s: cannot move the results into place (%s); they are in %s",
+                       out, strerror(errno), od.tmp);
         rc = s.conserved ? WARP_EXIT_OK : WARP_EXIT_INTERNAL;
     }
     net_model_free(n);

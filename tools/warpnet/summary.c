@@ -18,6 +18,7 @@ void wn_summary_compute(wn_summary *s, const net_model *n, const net_results *r,
     const net_term_out *t = &r->total;
     double nodes = (double)net_nodes(n);
     s->window_ns = end - warmup;
+    s->warmup_ns = warmup;
     s->inj_gbps = net_injection_bandwidth(n);
     double cap = nodes * s->inj_gbps * s->window_ns;
     s->offered = (double)t->offered_bytes / cap;
@@ -32,13 +33,13 @@ void wn_summary_compute(wn_summary *s, const net_model *n, const net_results *r,
         s->lat_mean = (double)t->lat_sum_q / NET_LAT_Q / (double)t->lat_pkts;
         s->hops_mean = (double)t->hops_sum / (double)t->lat_pkts;
     }
-    s->lat_p50 = net_hist_quantile(t->hist, 0.5);
-    s->lat_p99 = net_hist_quantile(t->hist, 0.99);
+    s->lat_p50 = net_hist_quantile_in(t->hist, 0.5, t->lat_min, t->lat_max);
+    s->lat_p99 = net_hist_quantile_in(t->hist, 0.99, t->lat_min, t->lat_max);
     s->lat_max = t->lat_max;
     if (t->msgs_lat)
         s->mlat_mean = (double)t->mlat_sum_q / NET_LAT_Q / (double)t->msgs_lat;
-    s->mlat_p50 = net_hist_quantile(t->mhist, 0.5);
-    s->mlat_p99 = net_hist_quantile(t->mhist, 0.99);
+    s->mlat_p50 = net_hist_quantile_in(t->mhist, 0.5, t->mlat_min, t->mlat_max);
+    s->mlat_p99 = net_hist_quantile_in(t->mhist, 0.99, t->mlat_min, t->mlat_max);
     s->mlat_max = t->mlat_max;
     s->msgs_delivered = t->msgs_delivered;
     for (uint64_t p = 0; p < r->routers * (uint64_t)r->max_radix; p++) {
@@ -73,17 +74,44 @@ void wn_summary_compute(wn_summary *s, const net_model *n, const net_results *r,
                    f->router_recv - f->router_sent == f->router_queued;
 }
 
+void wn_summary_describe(wn_summary *s, const net_model *n, warp_ini *ini)
+{
+    s->routing = net_model_routing(n, ini);
+    const char *type = warp_ini_get(ini, "workload", "type");
+    const char *pattern = warp_ini_get(ini, "workload", "pattern");
+    if (!type || !strcmp(type, "traffic"))
+        snprintf(s->workload, sizeof s->workload, "traffic, pattern %s", pattern ? pattern : "uniform");
+    else
+        snprintf(s->workload, sizeof s->workload, "%s", type);
+}
+
 static double path_mean(uint64_t sum_q, uint64_t count)
 {
     return count ? (double)sum_q / NET_LAT_Q / (double)count : 0;
 }
 
+/* Latency covers what was sent after the warm-up and delivered by the end;
+ * when nothing was, there is no latency to show (not a latency of 0). */
+static void print_latency(FILE *f, const char *what, const char *units, uint64_t count, double mean,
+                          double p50, double p99, double max, double warmup)
+{
+    if (count)
+        fprintf(f, "%s   mean %.6g ns, p50 %.4g, p99 %.4g, max %.6g (%llu %s sent after warm-up)\n", what,
+                mean, p50, p99, max, (unsigned long long)count, units);
+    else
+        fprintf(f, "%s   none: no %s sent after the warm-up (%.6g ns) arrived by the end; the network "
+                   "is saturated or the window too short\n", what, units, warmup);
+}
+
 void wn_summary_print(const wn_summary *s, const net_model *n, const net_results *r, FILE *f)
 {
     const net_term_out *t = &r->total;
-    fprintf(f, "== warpnet: %s, %llu nodes, %llu routers, %llu ranks\n",
+    fprintf(f, "== warpnet: %s, %llu nodes, %llu routers, %llu application ranks\n",
             net_model_topology_name(n), (unsigned long long)net_nodes(n),
             (unsigned long long)net_model_routers(n), (unsigned long long)net_ranks(n));
+    if (s->routing)
+        fprintf(f, "routing           %s\n", s->routing);
+    fprintf(f, "workload          %s\n", s->workload);
     fprintf(f, "window            %.6g ns (warmup excluded)\n", s->window_ns);
     fprintf(f, "offered load      %.4f of injection bandwidth (%.4g GB/s per node)\n", s->offered,
             s->offered_gbps);
@@ -97,10 +125,10 @@ void wn_summary_print(const wn_summary *s, const net_model *n, const net_results
             (unsigned long long)t->injected_pkts, (unsigned long long)t->delivered_pkts);
     fprintf(f, "messages          offered %llu, delivered %llu\n",
             (unsigned long long)t->offered_msgs, (unsigned long long)t->msgs_delivered);
-    fprintf(f, "packet latency    mean %.6g ns, p50 %.4g, p99 %.4g, max %.6g\n", s->lat_mean,
-            s->lat_p50, s->lat_p99, s->lat_max);
-    fprintf(f, "message latency   mean %.6g ns, p50 %.4g, p99 %.4g, max %.6g\n", s->mlat_mean,
-            s->mlat_p50, s->mlat_p99, s->mlat_max);
+    print_latency(f, "packet latency ", "packets", t->lat_pkts, s->lat_mean, s->lat_p50, s->lat_p99,
+                  s->lat_max, s->warmup_ns);
+    print_latency(f, "message latency", "messages", t->msgs_lat, s->mlat_mean, s->mlat_p50, s->mlat_p99,
+                  s->mlat_max, s->warmup_ns);
     fprintf(f, "last delivery     %.9g ns\n", t->t_last);
     fprintf(f, "hops              mean %.4f router-to-router links\n", s->hops_mean);
     if (net_model_routers(n) && s->busiest_port < 0)
@@ -150,7 +178,7 @@ static FILE *open_in(const char *dir, const char *name)
 }
 
 static int write_json(const wn_summary *s, const net_model *n, const net_results *r,
-                      const warp_stats *st, const char *dir)
+                      const warp_stats *st, const char *dir, const char *run_id)
 {
     FILE *f = open_in(dir, "summary.json");
     if (!f)
@@ -160,6 +188,9 @@ static int write_json(const wn_summary *s, const net_model *n, const net_results
     fprintf(f, "  \"nodes\": %llu,\n  \"routers\": %llu,\n  \"ranks\": %llu,\n",
             (unsigned long long)net_nodes(n), (unsigned long long)net_model_routers(n),
             (unsigned long long)net_ranks(n));
+    if (s->routing)
+        fprintf(f, "  \"routing\": \"%s\",\n", s->routing);
+    fprintf(f, "  \"workload\": \"%s\",\n", s->workload);
     fprintf(f, "  \"window_ns\": %.17g,\n", s->window_ns);
     fprintf(f, "  \"offered_load\": %.17g,\n  \"accepted_load\": %.17g,\n", s->offered,
             s->accepted);
@@ -177,6 +208,8 @@ static int write_json(const wn_summary *s, const net_model *n, const net_results
             (unsigned long long)t->offered_msgs, (unsigned long long)t->msgs_delivered);
     json_lat(f, "packet_latency_ns", s->lat_mean, s->lat_p50, s->lat_p99, s->lat_max);
     json_lat(f, "message_latency_ns", s->mlat_mean, s->mlat_p50, s->mlat_p99, s->mlat_max);
+    fprintf(f, "  \"latency_packets\": %llu,\n  \"latency_messages\": %llu,\n",
+            (unsigned long long)t->lat_pkts, (unsigned long long)t->msgs_lat);
     fprintf(f, "  \"last_delivery_ns\": %.17g,\n", t->t_last);
     fprintf(f, "  \"hops_mean\": %.17g,\n  \"busiest_link_utilisation\": %.17g,\n", s->hops_mean,
             s->busiest_util);
@@ -200,11 +233,11 @@ static int write_json(const wn_summary *s, const net_model *n, const net_results
     fprintf(f, "  \"engine\": {\"committed_digest\": \"%016llx\", \"committed\": %llu, "
                "\"processed\": %llu, \"rolled_back\": %llu, \"efficiency\": %.17g, "
                "\"event_rate\": %.17g, \"run_s\": %.17g, \"setup_s\": %.17g, "
-               "\"peak_event_bytes\": %llu}\n}\n",
+               "\"peak_event_bytes\": %llu},\n  \"run_id\": \"%s\"\n}\n",
             (unsigned long long)st->digest, (unsigned long long)st->committed,
             (unsigned long long)st->processed, (unsigned long long)st->rolled_back,
             st->efficiency, st->event_rate, st->run_s, st->setup_s,
-            (unsigned long long)st->peak_event_bytes);
+            (unsigned long long)st->peak_event_bytes, run_id);
     return fclose(f);
 }
 
@@ -253,11 +286,11 @@ static int write_csvs(const wn_summary *s, const net_model *n, const net_results
 }
 
 int wn_summary_write(const wn_summary *s, const net_model *n, const net_results *r,
-                     const warp_stats *st, const char *dir)
+                     const warp_stats *st, const char *dir, const char *run_id)
 {
     if (mkdir(dir, 0777) != 0 && errno != EEXIST)
         return -1;
-    if (write_json(s, n, r, st, dir) != 0)
+    if (write_json(s, n, r, st, dir, run_id) != 0)
         return -1;
     return write_csvs(s, n, r, dir);
 }

@@ -21,7 +21,7 @@ typedef struct wn_reference {
 void wn_reference_read(wn_reference *ref, warp_ini *ini, const net_model *n);
 
 typedef struct wn_summary {
-    double window_ns, inj_gbps;
+    double window_ns, warmup_ns, inj_gbps;
     double offered, accepted, offered_gbps, accepted_gbps; /* fractions; GB/s per node */
     double lat_mean, lat_p50, lat_p99, lat_max;
     double mlat_mean, mlat_p50, mlat_p99, mlat_max;
@@ -32,18 +32,22 @@ typedef struct wn_summary {
     uint64_t in_gateways;          /* packets inside a network's own LPs (gateways) */
     int conserved;
     wn_reference ref;              /* ref.gbps == 0: none */
+    const char *routing;           /* NULL: the network does not say */
+    char workload[160];            /* "traffic, pattern uniform", "replay" */
     double accepted_pct_of_ref;    /* 100 * accepted_gbps / ref.gbps */
 } wn_summary;
 
 /* Derives the summary from reduced results; ref may be NULL (no reference). */
 void wn_summary_compute(wn_summary *s, const net_model *n, const net_results *r, double end,
                         double warmup, const wn_reference *ref);
+/* Fills s->routing and s->workload from the run file (after compute). */
+void wn_summary_describe(wn_summary *s, const net_model *n, warp_ini *ini);
 /* The human-readable block (rank 0). */
 void wn_summary_print(const wn_summary *s, const net_model *n, const net_results *r, FILE *f);
-/* summary.json, terminals.csv, ports.csv, latency_hist.csv in dir; returns
- * 0 or -1 with errno set. */
+/* summary.json (with the run's id), terminals.csv, ports.csv,
+ * latency_hist.csv in dir; returns 0 or -1 with errno set. */
 int wn_summary_write(const wn_summary *s, const net_model *n, const net_results *r,
-                     const warp_stats *st, const char *dir);
+                     const warp_stats *st, const char *dir, const char *run_id);
 
 /* `warpnet sweep RUN.ini --vary section.key=a:b:step [args...]` */
 int wn_sweep_main(const char *self, int argc, char **argv);

@@ -242,6 +242,16 @@ static int run_point(FILE *f, const char *self, const char *run, const char *key
     return 0;
 }
 
+static const char sweep_usage[] =
+    "usage: warpnet sweep RUN.ini --vary section.key=FIRST:LAST:STEP [--series section.key=A,B,...]\n"
+    "                     [--title=TEXT] [--out=DIR] [--np=RANKS] [warpnet options]\n"
+    "Runs RUN.ini once per value of --vary (and per combination of --series values), each point\n"
+    "into DIR/point-NNN (default DIR: sweep.out), and collects the figures in DIR/sweep.csv with\n"
+    "plots (gnuplot). --np=RANKS runs each point under mpiexec -n RANKS; other options go to\n"
+    "every warpnet run. Example:\n"
+    "  warpnet sweep examples/configs/slimfly-q5.ini --vary workload.load=0.1:0.9:0.2 \\\n"
+    "      --series slimfly.routing=minimal,ugal --end=5us\n";
+
 int wn_sweep_main(const char *self, int argc, char **argv)
 {
     const char *run = NULL, *vary = NULL, *out = "sweep.out", *title = NULL;
@@ -249,6 +259,11 @@ int wn_sweep_main(const char *self, int argc, char **argv)
     int np = 0, nk = 0, nseries = 1;
     series_key sk[SWEEP_MAX_KEYS] = {{0}};
     char passthrough[16384] = "";
+    for (int i = 1; i < argc; i++)
+        if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+            fputs(sweep_usage, stdout);
+            return 0;
+        }
     for (int i = 1; i < argc; i++) {
         const char *series = NULL;
         if (strcmp(argv[i], "--vary") == 0 && i + 1 < argc)
@@ -279,7 +294,7 @@ int wn_sweep_main(const char *self, int argc, char **argv)
     if (!run || !vary)
         sweep_fail("usage: warpnet sweep RUN.ini --vary section.key=FIRST:LAST:STEP "
                    "[--series section.key=A,B,...] [--title=TEXT] [--out=DIR] [--np=RANKS] "
-                   "[options]");
+                   "[options]; see warpnet sweep --help");
     char key[256];
     double a = 0, b = 0, step = 0;
     const char *eq = strchr(vary, '=');

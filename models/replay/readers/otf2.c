@@ -298,8 +298,15 @@ static int o2_load_rank(replay_source *s, int32_t rank, replay_rank *out, replay
     /* Local definitions carry the id mappings of this location, if any. */
     OTF2_DefReader *dr = OTF2_Reader_GetDefReader(rd, loc);
     if (dr) {
-        OTF2_Reader_ReadAllLocalDefinitions(rd, dr, &nread);
+        OTF2_ErrorCode dc = OTF2_Reader_ReadAllLocalDefinitions(rd, dr, &nread);
         OTF2_Reader_CloseDefReader(rd, dr);
+        if (dc != OTF2_SUCCESS) { /* a cut file once passed: its mappings were silently lost */
+            OTF2_Reader_CloseDefFiles(rd);
+            replay_errf(err, "%s: reading the local definitions of location %" PRIu64 " (rank %d) failed "
+                        "after %" PRIu64 " records: %s; the trace is truncated or corrupt", s->path, loc,
+                        rank, nread, OTF2_Error_GetDescription(dc));
+            goto out;
+        }
     }
     OTF2_Reader_CloseDefFiles(rd);
     er = OTF2_Reader_GetEvtReader(rd, loc);
