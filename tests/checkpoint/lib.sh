@@ -27,7 +27,7 @@ committed() { sed -n 's/^ *committed events  *\([0-9,]*\)$/\1/p' "$1" | tr -d ,;
 same_results() {
     for f in "$1"/*; do
         b=$(basename "$f")
-        case $b in engine*) continue ;; esac
+        case $b in engine*|run.txt) continue ;; esac  # run.txt: the run id and command line
         if [ "$b" = summary.json ]; then
             sed '/"engine"/,$d' "$f" > "$TMP/a.json"
             sed '/"engine"/,$d' "$2/$b" > "$TMP/b.json" 2>/dev/null
