@@ -801,3 +801,25 @@ void warp_ini_reject_unused(const warp_ini *ini, const char *const *known_sectio
         ini_die(WARP_EXIT_USAGE, e, "unknown key (this run reads no key of [%s])", e->sec);
     }
 }
+
+static uint64_t fnv1a(uint64_t h, const char *s)
+{
+    for (; *s; s++)
+        h = (h ^ (unsigned char)*s) * 0x100000001B3ull;
+    return (h ^ 0xFF) * 0x100000001B3ull; /* the terminator: "ab","c" differs from "a","bc" */
+}
+
+uint64_t warp_ini_hash(const warp_ini *ini, const char *skip_section)
+{
+    uint64_t sum = 0;
+    for (size_t i = 0; i < ini->vals.n; i++) {
+        const ini_entry *e = &ini->vals.v[i];
+        if (!e->value || (skip_section && !strcmp(e->sec, skip_section)))
+            continue;
+        uint64_t h = fnv1a(fnv1a(fnv1a(0xCBF29CE484222325ull, e->sec), e->key), e->value);
+        h ^= h >> 31;
+        h *= 0x7FB5D329728EA185ull;
+        sum += h ^ (h >> 27);
+    }
+    return sum;
+}

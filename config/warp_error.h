@@ -22,6 +22,7 @@ enum warp_exit {
     WARP_EXIT_RESOURCE = 3, /* out of memory, event memory or similar */
     WARP_EXIT_CHECK = 4,    /* --synch=check found a reverse-handler bug */
     WARP_EXIT_SIGNAL = 5,   /* interrupted */
+    WARP_EXIT_CHECKPOINTED = 6, /* stopped after writing a checkpoint (signal or --checkpoint-exit) */
 };
 
 /* The name every error line starts with ("warpnet"); the host program sets

@@ -47,6 +47,9 @@ void warp_ini_each(warp_ini *ini, const char *section,
 void warp_ini_visit(const warp_ini *ini,
                     void (*fn)(const char *sec, const char *key, const char *value, void *arg),
                     void *arg);
+/* A hash of every key and value outside skip_section (NULL: none), in any
+ * order: equal for run files that say the same (checkpoints compare it). */
+uint64_t warp_ini_hash(const warp_ini *ini, const char *skip_section);
 /* Names of all sections, in file order; *n receives the count. */
 const char *const *warp_ini_sections(const warp_ini *ini, int *n);
 

@@ -42,6 +42,8 @@ static void refill(warp_ctx *w, uint32_t cls)
     a->slabs[a->nslabs++] = slab;
     for (size_t off = 0; off + bsz <= SLAB_BYTES; off += bsz) {
         alloc_hdr *h = (alloc_hdr *)(slab + off);
+        h->cls = cls;  /* every header names its class: a checkpoint finds blocks by slab */
+        h->magic = 0;  /* free until handed out */
         h->anext = a->free[cls];
         a->free[cls] = h;
     }
@@ -95,6 +97,71 @@ void alloc_destroy(warp_allocator *a)
         free(a->slabs[i]);
     free(a->slabs);
     memset(a, 0, sizeof *a);
+}
+
+/* ---- checkpoint support: live blocks found from addresses ---- */
+
+static int slab_cmp(const void *a, const void *b)
+{
+    uintptr_t x = (uintptr_t) * (char *const *)a, y = (uintptr_t) * (char *const *)b;
+    return x < y ? -1 : x > y;
+}
+
+void alloc_index_build(warp_ctx *w, alloc_index *ix)
+{
+    warp_allocator *a = &w->alloc;
+    ix->n = a->nslabs;
+    ix->base = warp_xcalloc(a->nslabs ? a->nslabs : 1, sizeof *ix->base);
+    memcpy(ix->base, a->slabs, a->nslabs * sizeof *ix->base);
+    qsort(ix->base, ix->n, sizeof *ix->base, slab_cmp);
+    ix->lo = ix->n ? (uintptr_t)ix->base[0] : 1;
+    ix->hi = ix->n ? (uintptr_t)ix->base[ix->n - 1] + SLAB_BYTES : 0;
+}
+
+void alloc_index_free(alloc_index *ix)
+{
+    free(ix->base);
+    memset(ix, 0, sizeof *ix);
+}
+
+alloc_hdr *alloc_find(const alloc_index *ix, uintptr_t p)
+{
+    if (p < ix->lo || p >= ix->hi)
+        return NULL;
+    size_t lo = 0, hi = ix->n; /* the last slab whose base <= p */
+    while (hi - lo > 1) {
+        size_t mid = (lo + hi) / 2;
+        if ((uintptr_t)ix->base[mid] <= p)
+            lo = mid;
+        else
+            hi = mid;
+    }
+    uintptr_t base = (uintptr_t)ix->base[lo];
+    if (p < base || p >= base + SLAB_BYTES)
+        return NULL;
+    size_t bsz = (size_t)1 << (((alloc_hdr *)base)->cls + ALLOC_MIN_SHIFT);
+    alloc_hdr *h = (alloc_hdr *)(base + (p - base) / bsz * bsz);
+    if (h->magic != ALLOC_MAGIC || p < (uintptr_t)(h + 1))
+        return NULL;
+    return h;
+}
+
+uint32_t alloc_class(const alloc_hdr *h)
+{
+    return h->cls;
+}
+
+size_t alloc_usable(uint32_t cls)
+{
+    return ((size_t)1 << (cls + ALLOC_MIN_SHIFT)) - sizeof(alloc_hdr);
+}
+
+void *alloc_get_class(warp_ctx *w, uint32_t cls)
+{
+    WARP_ASSERT(cls >= 1 && cls < ALLOC_CLASSES, "a restored block has a slab size class");
+    void *p = alloc_get(w, ((size_t)1 << (cls + ALLOC_MIN_SHIFT)) - 32);
+    WARP_ASSERT(((alloc_hdr *)p - 1)->cls == cls, "a restored block gets its own size class");
+    return p;
 }
 
 /* ---- the public calls ---- */

@@ -20,6 +20,11 @@ static void on_signal(int sig)
     signal(sig, SIG_DFL);
 }
 
+void warp_signal_catch(int sig)
+{
+    signal(sig, on_signal);
+}
+
 bool warp_signal_pending(void)
 {
     return signal_seen != 0;

@@ -268,6 +268,20 @@ struct warp_ctx {
     double last_progress, last_heartbeat;
     FILE *heartbeat;
     bool stop_requested;  /* every rank agreed to stop early (a signal) */
+    /* checkpoint and restart (checkpoint.c, checkpoint_read.c) */
+    char *ckpt_dir;       /* --checkpoint=DIR, or NULL */
+    char *restart_dir;    /* --restart=DIR, or NULL */
+    double ckpt_every_s;  /* --checkpoint-every in wall seconds; 0: off */
+    double ckpt_at;       /* --checkpoint-at in model time; INFINITY: none */
+    bool ckpt_exit;       /* --checkpoint-exit: stop after the first checkpoint */
+    bool ckpt_stop;       /* a checkpoint was written and the run stops now */
+    char *ckpt_signals;   /* --checkpoint-signal list */
+    uint64_t config_hash; /* the host's configuration (warp_set_config_hash) */
+    uint64_t ckpt_hash;   /* the whole run's: host's, model's, --end, --seed */
+    double ckpt_last;     /* wall time of the last checkpoint (or the run's start) */
+    uint64_t ckpt_count;  /* checkpoints written by this run */
+    double ckpt_last_cut; /* where the last one cut */
+    uint64_t restored_committed; /* events the checkpoint's run had committed (rank 0) */
     unsigned char *check_snap; /* check mode's state snapshot (reachable if a check fails) */
     double *rows;         /* instrumentation rows, ROW_COLS doubles each */
     size_t nrows, cap_rows;
@@ -314,6 +328,20 @@ void alloc_init(warp_allocator *a);
 void *alloc_get(warp_ctx *w, size_t size);
 void alloc_put(warp_ctx *w, alloc_hdr *h);
 void alloc_destroy(warp_allocator *a);
+/* Checkpoints (checkpoint*.c): the live warp_alloc block holding an address
+ * (slab blocks only; NULL when none), its class and usable bytes, and a block
+ * of a given class for a restore. */
+typedef struct alloc_index {
+    char **base; /* slabs by address */
+    size_t n;
+    uintptr_t lo, hi;
+} alloc_index;
+void alloc_index_build(warp_ctx *w, alloc_index *ix);
+void alloc_index_free(alloc_index *ix);
+alloc_hdr *alloc_find(const alloc_index *ix, uintptr_t p);
+uint32_t alloc_class(const alloc_hdr *h);
+size_t alloc_usable(uint32_t cls);
+void *alloc_get_class(warp_ctx *w, uint32_t cls);
 
 /* undo.c */
 void undo_mark(warp_ctx *w, warp_kp *kp, warp_event *e);
@@ -376,11 +404,40 @@ void report_open(warp_ctx *w);
 void report_close(warp_ctx *w, bool write); /* write: the run completed */
 #define ROW_COLS 12
 
+/* checkpoint.c: the consistent cut and the files (docs/checkpoint.md). */
+void ckpt_setup(warp_ctx *w);         /* refusals and signals, before the run */
+void ckpt_prepare(warp_ctx *w);       /* the configuration hash, once the model is known */
+int ckpt_signal_number(const char *name, size_t n); /* (options.c) "TERM", "SIGUSR1"...: 0 when unknown */
+/* Collective, at a GVT round: whether a checkpoint is due (--checkpoint-at
+ * passed by gvt, or --checkpoint-every elapsed on rank 0); *cut: where. */
+bool ckpt_due(warp_ctx *w, double gvt, double *cut);
+/* Collective: rolls every rank back to `cut` (<= GVT), drains the network,
+ * commits what lies below and writes DIR atomically; the run may go on. */
+void ckpt_take(warp_ctx *w, double cut);
+/* After an interrupted scheduler: checkpoint (when --checkpoint) and exit. */
+void ckpt_on_stop(warp_ctx *w, double cut) __attribute__((noreturn));
+/* Shared by writer and reader: identity of the build and configuration. */
+uint64_t ckpt_build_id(void);
+uint64_t ckpt_config_hash(const warp_ctx *w);
+uint64_t ckpt_sum(uint64_t seed, const void *p, size_t n);
+struct warp_ckpt {
+    warp_ctx *w;
+    char *buf;
+    size_t len, cap, pos;
+    const char *file; /* for errors while reading */
+    warp_lpid gid;
+};
+void ckpt_buf_put(warp_ckpt *c, const void *p, size_t n);
+/* checkpoint_read.c: --restart: states, pending events and counters of the
+ * LPs this rank owns now, in place of init handlers. */
+void ckpt_restore(warp_ctx *w);
+
 /* context.c: SIGINT/SIGTERM set a flag that the schedulers poll (on one rank)
  * or reduce with GVT (on several), so every rank stops at the same round. */
 bool warp_signal_pending(void);
 /* context.c: setup is over; a rank's own fatal error need not wait as long
  * for rank 0's. */
 void fatal_run_started(void);
+void warp_signal_catch(int sig); /* also stop on sig (checkpoint signals) */
 
 #endif

@@ -8,6 +8,7 @@
 
 #include <errno.h>
 #include <math.h>
+#include <signal.h>
 #include <stdlib.h>
 
 #include "warp_cfg.h"
@@ -32,24 +33,38 @@ static const char *set_synch(void *t, const char *v)
     return "unknown mode; use seq, cons, opt, check or debug";
 }
 
-static const char *set_end(void *t, const char *v)
+/* A model time: with its unit when model time is ns, else a bare number. */
+static const char *parse_model_time(const warp_ctx *w, const char *v, double *x)
 {
-    warp_ctx *w = t;
-    double x;
     const char *why;
     if (w->time_in_ns) {
         static char reason[160];
-        if (warp_parse_time_ns(v ? v : "", &x, &why) != 0) {
+        if (warp_parse_time_ns(v ? v : "", x, &why) != 0) {
             snprintf(reason, sizeof reason, "%s (write e.g. 100us)", why);
             return reason;
         }
-    } else if ((why = warp_cfg_double(v, &x))) {
-        return why;
+        return NULL;
     }
+    return warp_cfg_double(v, x);
+}
+
+/* A model time > 0 into *dst, or why not. */
+static const char *set_positive_time(const warp_ctx *w, const char *v, double *dst, const char *nonpositive)
+{
+    double x;
+    const char *why = parse_model_time(w, v, &x);
+    if (why)
+        return why;
     if (!(x > 0))
-        return "the end time must be > 0";
-    w->end = x;
+        return nonpositive;
+    *dst = x;
     return NULL;
+}
+
+static const char *set_end(void *t, const char *v)
+{
+    warp_ctx *w = t;
+    return set_positive_time(w, v, &w->end, "the end time must be > 0");
 }
 
 static const char *set_seed(void *t, const char *v) { return warp_cfg_uint(v, 0, &((warp_ctx *)t)->seed); }
@@ -190,6 +205,64 @@ static const char *set_flag(bool *dst, const char *v)
     return why;
 }
 
+static const char *set_checkpoint(void *t, const char *v) { return set_file(&((warp_ctx *)t)->ckpt_dir, v); }
+static const char *set_restart(void *t, const char *v) { return set_file(&((warp_ctx *)t)->restart_dir, v); }
+static const char *set_ckpt_exit(void *t, const char *v) { return set_flag(&((warp_ctx *)t)->ckpt_exit, v); }
+
+static const char *set_ckpt_at(void *t, const char *v)
+{
+    warp_ctx *w = t;
+    return set_positive_time(w, v, &w->ckpt_at, "the checkpoint time must be > 0");
+}
+
+/* A wall-clock interval: 90s, 30min, 2h. */
+static const char *set_ckpt_every(void *t, const char *v)
+{
+    warp_ctx *w = t;
+    char *end = NULL;
+    double x = v ? strtod(v, &end) : 0;
+    if (!v || end == v)
+        return "expected a wall-clock interval such as 30min, 600s or 2h";
+    double unit = !strcmp(end, "s") ? 1 : !strcmp(end, "min") ? 60 : !strcmp(end, "h") ? 3600 : 0;
+    if (!unit)
+        return "missing or unknown unit (write e.g. 30min, 600s or 2h)";
+    if (!(x > 0) || isinf(x))
+        return "the interval must be > 0";
+    w->ckpt_every_s = x * unit;
+    return NULL;
+}
+
+/* (Here, not in checkpoint.c: the options fuzzer links this file alone.) */
+int ckpt_signal_number(const char *name, size_t n)
+{
+    static const struct { const char *n; int s; } sigs[] = {
+        {"TERM", SIGTERM}, {"USR1", SIGUSR1}, {"USR2", SIGUSR2},
+        {"INT", SIGINT}, {"HUP", SIGHUP}, {"XCPU", SIGXCPU},
+    };
+    if (n > 3 && !strncmp(name, "SIG", 3)) {
+        name += 3;
+        n -= 3;
+    }
+    for (size_t i = 0; i < sizeof sigs / sizeof sigs[0]; i++)
+        if (strlen(sigs[i].n) == n && !strncmp(sigs[i].n, name, n))
+            return sigs[i].s;
+    return 0;
+}
+
+static const char *set_ckpt_signal(void *t, const char *v)
+{
+    warp_ctx *w = t;
+    if (!v || !*v)
+        return "expected signal names, e.g. TERM,USR1";
+    for (const char *p = v; *p;) {
+        size_t n = strcspn(p, ",");
+        if (!ckpt_signal_number(p, n))
+            return "unknown signal; use TERM, USR1, USR2, INT, HUP or XCPU (comma-separated)";
+        p += n + (p[n] == ',');
+    }
+    return set_file(&w->ckpt_signals, v);
+}
+
 static const char *set_progress(void *t, const char *v) { return set_flag(&((warp_ctx *)t)->progress, v); }
 static const char *set_quiet(void *t, const char *v) { return set_flag(&((warp_ctx *)t)->quiet, v); }
 
@@ -220,6 +293,12 @@ static const warp_cfg_opt engine_opts[] = {
     {"heartbeat-file", "FILE", "warp-heartbeat.log", "where --heartbeat writes", set_heartbeat_file},
     {"progress", NULL, NULL, "show a progress line on stderr (default: when stderr is a terminal)", set_progress},
     {"quiet", NULL, NULL, "print no statistics table", set_quiet},
+    {"checkpoint", "DIR", NULL, "write checkpoints into DIR (atomically; see --checkpoint-every/-at/-signal)", set_checkpoint},
+    {"checkpoint-every", "WALLTIME", NULL, "checkpoint at the first GVT round after each WALLTIME (30min, 600s, 2h)", set_ckpt_every},
+    {"checkpoint-at", "T", NULL, "checkpoint at model time T (the first GVT round past it)", set_ckpt_at},
+    {"checkpoint-exit", NULL, NULL, "stop after the first checkpoint, with exit code 6", set_ckpt_exit},
+    {"checkpoint-signal", "SIGS", "TERM,USR1", "signals that checkpoint and stop with exit code 6 (with --checkpoint)", set_ckpt_signal},
+    {"restart", "DIR", NULL, "resume from the checkpoint in DIR, on any number of ranks", set_restart},
     {"config", "FILE", NULL, "read options from FILE: [engine] and the model's section", NULL},
     {"help", NULL, NULL, "show this help", NULL},
     {NULL, NULL, NULL, NULL, NULL},
@@ -239,6 +318,7 @@ void warp_options_defaults(warp_ctx *w)
         if (o->dflt && o->set)
             warp_cfg_set(o, w, o->dflt, NULL, "engine");
     w->synch = w->nranks > 1 ? SYNCH_OPT : SYNCH_SEQ;
+    w->ckpt_at = INFINITY;
 }
 
 void warp_set_time_unit_ns(warp_ctx *w) { w->time_in_ns = true; }
@@ -393,6 +473,10 @@ void warp_free_options(warp_ctx *w)
     free(w->stats_json);
     free(w->engine_stats);
     free(w->heartbeat_file);
+    free(w->ckpt_dir);
+    free(w->restart_dir);
+    free(w->ckpt_signals);
+    w->ckpt_dir = w->restart_dir = w->ckpt_signals = NULL;
     for (int i = 0; i < w->nconfigs; i++)
         warp_ini_free(w->configs[i]);
     free(w->configs);

@@ -31,6 +31,14 @@ void sched_cons(warp_ctx *w)
         double lm = local_min_ts(w), lbts;
         MPI_Allreduce(&lm, &lbts, 1, MPI_DOUBLE, MPI_MIN, w->comm);
         w->t.gvt += warp_wtime() - t0;
+        double cut;
+        if (ckpt_due(w, lbts, &cut)) {
+            ckpt_take(w, lbts); /* everything below lbts ran and committed */
+            if (w->ckpt_stop) {
+                w->gvt_value = lbts;
+                return;
+            }
+        }
         if (!(lbts < w->end))
             break;
         w->gvt_value = lbts;

@@ -89,10 +89,19 @@ static void run_local(warp_ctx *w)
             break;
         if (warp_signal_pending()) {
             w->stop_requested = true;
+            w->gvt_value = m->ts; /* everything below it has run */
             return;
         }
         if (++batches >= w->gvt_interval || pool_low(w)) {
             batches = 0;
+            double cut;
+            if (ckpt_due(w, m->ts, &cut)) {
+                ckpt_take(w, cut);
+                if (w->ckpt_stop)
+                    return;
+                if (!(m = queue_peek(w)))
+                    break;
+            }
             w->gvt_value = m->ts;
             w->gvt_rounds++;
             fossil_collect_below(w, m);
@@ -159,6 +168,12 @@ static void run_distributed(warp_ctx *w)
         if (gvt_step(w, idle)) {
             if (w->stop_requested)
                 return;
+            double cut;
+            if (ckpt_due(w, w->gvt_value, &cut)) {
+                ckpt_take(w, cut);
+                if (w->ckpt_stop)
+                    return;
+            }
             if (w->gvt_value >= w->end)
                 break;
             fossil_collect(w, w->gvt_value);
@@ -196,6 +211,6 @@ void sched_opt(warp_ctx *w)
         run_local(w);
     else
         run_distributed(w);
-    if (!w->stop_requested)
+    if (!w->stop_requested && !w->ckpt_stop)
         round_report(w, w->end, w->committed, w->rolled_back, true);
 }

@@ -3,6 +3,8 @@
  * bookkeeping at all. This is the reference every other mode must match. */
 #include "internal.h"
 
+#include <math.h>
+
 void sched_seq(warp_ctx *w)
 {
     /* Every 64th pop is timed; the chunk of 64 events around it splits into
@@ -31,6 +33,17 @@ void sched_seq(warp_ctx *w)
         double ts = e->ts;
         reached = ts;
         commit_event(w, e);
+        if (w->ckpt_at < INFINITY || (w->ckpt_every_s > 0 && (w->committed & 0x3FFFF) == 0)) {
+            warp_event *n = queue_peek(w);
+            double cut;
+            if (n && ckpt_due(w, n->ts, &cut)) {
+                ckpt_take(w, cut);
+                if (w->ckpt_stop) {
+                    w->gvt_value = n->ts;
+                    return;
+                }
+            }
+        }
         if ((w->committed & 0x3FFFF) == 0)
             round_report(w, ts, w->committed, 0, false);
         /* A flag read: cheap enough to honour a signal within 1024 events
@@ -41,8 +54,14 @@ void sched_seq(warp_ctx *w)
         }
     }
     w->t.forward += warp_wtime() - chunk0;
-    /* An interrupted run got as far as its last committed event, not to
-     * the end time. */
-    w->gvt_value = w->stop_requested ? reached : w->end;
-    round_report(w, w->gvt_value, w->committed, 0, true);
+    if (w->stop_requested) {
+        /* Everything below the next pending event has run: how far an
+         * interrupted run got (never the end time), and the cut a
+         * checkpoint on a signal takes. */
+        double next = local_min_ts(w);
+        w->gvt_value = next < INFINITY ? next : reached;
+        return;
+    }
+    w->gvt_value = w->end;
+    round_report(w, w->end, w->committed, 0, true);
 }

@@ -210,6 +210,7 @@ void warp_run(warp_ctx *w, const warp_model *m)
     w->total_lps = m->total_lps;
     w->msg_size = m->msg_size;
     check_mode(w);
+    ckpt_setup(w);
     w->tracking = w->synch == SYNCH_OPT || w->synch == SYNCH_CHECK || w->synch == SYNCH_DEBUG;
     w->committed = w->processed = w->rolled_back = w->rb_primary = w->rb_secondary = 0;
     w->gvt_rounds = w->fossils = w->remote_sent = w->anti_sent = w->pops = w->doomed = 0;
@@ -235,14 +236,20 @@ void warp_run(warp_ctx *w, const warp_model *m)
     gvt_init(w);
 
     w->now_init = 0;
-    for (uint64_t i = 0; i < w->nlocal; i++) {
-        warp_lp *lp = &w->lps[i];
-        if ((i & 0x3FF) == 0)
-            warp_poll_interrupt("initialising the LPs");
-        if (lp->type->init) {
-            w->cur_lp = lp;
-            lp->type->init(lp, lp->state);
-            w->cur_lp = NULL;
+    w->restored_committed = 0;
+    ckpt_prepare(w);
+    if (w->restart_dir) {
+        ckpt_restore(w); /* in place of init: states and events from the checkpoint */
+    } else {
+        for (uint64_t i = 0; i < w->nlocal; i++) {
+            warp_lp *lp = &w->lps[i];
+            if ((i & 0x3FF) == 0)
+                warp_poll_interrupt("initialising the LPs");
+            if (lp->type->init) {
+                w->cur_lp = lp;
+                lp->type->init(lp, lp->state);
+                w->cur_lp = NULL;
+            }
         }
     }
     MPI_Barrier(w->comm);
@@ -268,6 +275,8 @@ void warp_run(warp_ctx *w, const warp_model *m)
         break;
     }
     double run_s = warp_wtime() - w->t_start;
+    if (w->ckpt_stop || (w->stop_requested && w->ckpt_dir))
+        ckpt_on_stop(w, w->gvt_value);
     if (w->stop_requested) {
         /* No finish handlers: nothing may look like a result. */
         w->stats.run_s = run_s;

@@ -103,7 +103,7 @@ void stats_finish(warp_ctx *w)
 {
     warp_stats *s = &w->stats;
     enum { N_SUM = 10 };
-    uint64_t loc[N_SUM] = {w->committed, w->processed, w->rolled_back, w->rb_primary, w->rb_secondary,
+    uint64_t loc[N_SUM] = {w->committed + w->restored_committed, w->processed, w->rolled_back, w->rb_primary, w->rb_secondary,
                            w->remote_sent, w->anti_sent, local_digest(w), 0, 0};
     uint64_t glob[N_SUM];
     MPI_Allreduce(loc, glob, N_SUM, MPI_UINT64_T, MPI_SUM, w->comm);

@@ -40,6 +40,9 @@ typedef struct warp_span {
     size_t len;
 } warp_span;
 
+/* One LP's record in a checkpoint being written or read (ckpt hooks). */
+typedef struct warp_ckpt warp_ckpt;
+
 typedef struct warp_lp_type {
     const char *name;      /* shown in errors and check-mode reports */
     size_t state_size;     /* bytes of rollback-protected state */
@@ -63,6 +66,16 @@ typedef struct warp_lp_type {
     const char *(*event_name)(const void *msg);
     const warp_span *check_skip; /* regions --synch=check ignores */
     size_t check_skip_count;
+    /* Optional checkpoint hooks (docs/checkpoint.md), only for what the
+     * engine cannot see: memory outside the state, the out block and
+     * warp_alloc blocks (e.g. malloc'd tables the LP changes). ckpt_save
+     * appends bytes with warp_ckpt_write at a checkpoint. On --restart,
+     * ckpt_load runs in place of init, after the engine restored the state
+     * and out bytes (and warp_alloc blocks), and reads the same bytes back
+     * with warp_ckpt_read; it rebuilds any pointer the state holds to memory
+     * it owns. Both NULL: plain state, nothing to add. */
+    void (*ckpt_save)(warp_lp *lp, const void *state, const void *out, warp_ckpt *c);
+    void (*ckpt_load)(warp_lp *lp, void *state, void *out, warp_ckpt *c);
 } warp_lp_type;
 
 /* What a model hands to warp_run. `arg` is the model's read-only config,
@@ -132,6 +145,17 @@ void warp_set_time_unit_ns(warp_ctx *w);
 const warp_cfg_opt *warp_engine_options(void);
 /* Prints the engine options with their defaults and help to f. */
 void warp_print_engine_help(FILE *f);
+
+/* Mixes n bytes describing the model's configuration into the hash a
+ * checkpoint records: --restart refuses a checkpoint whose hash differs.
+ * The engine already covers the model's name, LP count and types, state and
+ * message sizes, --end and --seed. Call before warp_run. */
+void warp_set_config_hash(warp_ctx *w, const void *bytes, size_t n);
+/* Whether this run resumes from --restart=DIR (init handlers do not run). */
+int warp_restarting(const warp_ctx *w);
+/* Whether --checkpoint or --restart is given: outputs a model writes while
+ * the run goes (not from out blocks) cannot span a restart. */
+int warp_checkpointing(const warp_ctx *w);
 
 /* Builds the LPs, runs the simulation to the end time, runs finish handlers,
  * prints statistics on rank 0 (unless quiet) and writes --stats-json. */
@@ -265,6 +289,11 @@ void *warp_alloc(warp_lp *lp, size_t size);
 /* Frees ptr (from warp_alloc) once the current event commits; a rollback of
  * the event cancels the free. */
 void warp_free_on_commit(warp_lp *lp, void *ptr);
+
+/* Checkpoint hooks: append n bytes to the LP's record / read the next n
+ * (stops with exit 2 when the record holds fewer). */
+void warp_ckpt_write(warp_ckpt *c, const void *p, size_t n);
+void warp_ckpt_read(warp_ckpt *c, void *p, size_t n);
 
 #ifdef __cplusplus
 }

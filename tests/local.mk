@@ -18,3 +18,4 @@ include tests/report/local.mk
 include tests/fuzz/local.mk
 include tests/golden/local.mk
 include tests/arch/local.mk
+include tests/checkpoint/local.mk

@@ -150,6 +150,7 @@ int main(int argc, char **argv)
         .map = strcmp(map, "cyclic") ? NULL : phold_map_cyclic,
         .arg = &cfg,
     };
+    warp_set_config_hash(w, &cfg, sizeof cfg); /* a checkpoint belongs to these options */
     warp_run(w, &m);
     if (warp_rank(w) == 0 && !warp_quiet(w))
         printf("PHOLD: %llu LPs, remote %.3g, mean %.3g, lookahead %.3g, end %.6g\n",

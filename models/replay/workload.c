@@ -13,6 +13,7 @@
 #ifdef HAVE_CONFIG_H
 #include "config.h"
 #endif
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -272,16 +273,16 @@ static rp_graph *load_graph(const rp_config *c, int32_t job, int32_t local)
     return gr;
 }
 
-static void rp_init(warp_lp *lp, void *state)
+/* The rank's task graph and its progress arrays, fresh: init, and a
+ * restart before the checkpoint's progress is read back. False: idle rank. */
+static bool rp_build(warp_lp *lp, rp_state *s, rp_out *o)
 {
     const rp_config *c = net_workload_of(lp);
-    rp_state *s = state;
-    rp_out *o = warp_lp_out(lp);
     memset(s, 0, sizeof *s);
     memset(o, 0, sizeof *o);
     uint64_t r = net_rank_of(lp);
     if (c->rank_job[r] < 0)
-        return;
+        return false;
     s->gr = load_graph(c, c->rank_job[r], c->rank_local[r]);
     o->gr = s->gr;
     uint32_t n = s->gr->g.ntasks;
@@ -293,6 +294,14 @@ static void rp_init(warp_lp *lp, void *state)
     s->ux = warp_xcalloc(3 * ((size_t)s->gr->ntrig + 1), sizeof *s->ux);
     for (uint32_t i = 0; i < n; i++)
         s->left[i] = s->gr->g.tasks[i].dep_end - replay_dep_begin(&s->gr->g, i);
+    return true;
+}
+
+static void rp_init(warp_lp *lp, void *state)
+{
+    if (!rp_build(lp, state, warp_lp_out(lp)))
+        return;
+    uint64_t r = net_rank_of(lp);
     net_event *k = net_workload_event(lp, r, 0, EV_KICK);
     rp_user u = {.t = warp_now(lp)};
     memcpy(k->u.user, &u, sizeof u);
@@ -479,6 +488,49 @@ static void rp_finish(warp_lp *lp, void *state, void *out)
     memset(s, 0, sizeof *s);
 }
 
+/* Checkpoints: the task progress lives in malloc'd arrays the engine cannot
+ * see (docs/checkpoint.md); the graph itself is read again from the trace. */
+#define RP_ARRAYS(s, n, t, X)                                                                      \
+    X((s)->left, (size_t)(n) * sizeof *(s)->left)                                                  \
+    X((s)->tf, (size_t)(n))                                                                        \
+    X((s)->ready, ((size_t)(n) + (t) + 1) * sizeof *(s)->ready)                                    \
+    X((s)->rx, ((size_t)(t) + 1) * sizeof *(s)->rx)                                                \
+    X((s)->posted, (size_t)(t) * sizeof *(s)->posted)                                              \
+    X((s)->ux, 3 * ((size_t)(t) + 1) * sizeof *(s)->ux)
+
+static void rp_ckpt_save(warp_lp *lp, const void *state, const void *out, warp_ckpt *c)
+{
+    const rp_state *s = state;
+    if (!s->gr)
+        return;
+#define RP_SAVE(p, len) warp_ckpt_write(c, (p), (len));
+    RP_ARRAYS(s, s->gr->g.ntasks, s->gr->ntrig, RP_SAVE)
+#undef RP_SAVE
+}
+
+static void rp_ckpt_load(warp_lp *lp, void *state, void *out, warp_ckpt *c)
+{
+    rp_state *s = state, saved = *s;
+    rp_out *o = out, saved_out = *o;
+    if (!rp_build(lp, s, o))
+        return;
+    /* The counters come from the checkpoint, the pointers from the build. */
+    rp_state fresh = *s;
+    *s = saved;
+    s->gr = fresh.gr;
+    s->left = fresh.left;
+    s->tf = fresh.tf;
+    s->ready = fresh.ready;
+    s->rx = fresh.rx;
+    s->posted = fresh.posted;
+    s->ux = fresh.ux;
+    *o = saved_out;
+    o->gr = s->gr;
+#define RP_LOAD(p, len) warp_ckpt_read(c, (p), (len));
+    RP_ARRAYS(s, s->gr->g.ntasks, s->gr->ntrig, RP_LOAD)
+#undef RP_LOAD
+}
+
 static const char *rp_event_name(const void *msg)
 {
     const net_event *e = msg;
@@ -502,5 +554,7 @@ void replay_lp_type(warp_lp_type *t)
                         .forward = rp_forward,
                         .commit = rp_commit,
                         .finish = rp_finish,
-                        .event_name = rp_event_name};
+                        .event_name = rp_event_name,
+                        .ckpt_save = rp_ckpt_save,
+                        .ckpt_load = rp_ckpt_load};
 }

@@ -104,6 +104,9 @@ static void *rp_setup(warp_ini *ini, const net_model *net)
         warp_ini_fail(ini, "replay", "overhead", "must not be negative");
     c->ranks_f = open_output(ini, net, "ranks_csv", "job,rank,finish_ns");
     const char *tl = warp_ini_string(ini, "replay", "timeline", NULL);
+    if (tl && warp_checkpointing(net_engine(net)))
+        warp_ini_fail(ini, "replay", "timeline", "is written while the run goes and cannot span a checkpoint "
+                      "and restart: drop the timeline or --checkpoint/--restart");
     if (tl && (c->tl = replay_timeline_open(tl)) == NULL)
         c->timeline_f = open_output(ini, net, "timeline", "job,rank,task,start_ns,end_ns");
     c->timeline_ranks = (int32_t)warp_ini_int(ini, "replay", "timeline_ranks", 64, 1, INT32_MAX);

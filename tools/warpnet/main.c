@@ -237,6 +237,10 @@ int main(int argc, char **argv)
                             "--out");
         }
     }
+    /* A checkpoint belongs to this run file (less [engine], which the
+     * engine covers itself): --restart refuses any other. */
+    uint64_t cfg_hash = warp_ini_hash(ini, "engine");
+    warp_set_config_hash(w, &cfg_hash, sizeof cfg_hash);
     warp_run(w, net_model_warp(n));
     net_results *r = net_model_results(n);
     net_results_reduce(r, w);
