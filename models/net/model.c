@@ -256,7 +256,9 @@ void net_model_free(net_model *n)
 {
     if (!n)
         return;
-    if (n->wl_ops && n->wl_ops->destroy)
+    /* A model only sized (--describe of a network too large to build) has
+     * no workload. */
+    if (n->wl && n->wl_ops && n->wl_ops->destroy)
         n->wl_ops->destroy(n->wl);
     if (n->net_ops && n->net_ops->destroy)
         n->net_ops->destroy(n->net);
