@@ -63,13 +63,15 @@ for case in torus32k slimfly-q13; do
             rt=$(sed -n 's/.*checkpoint .* read: \([0-9.]*\) MB in \([0-9.]*\) s$/\2/p' "$tmp/r.log")
             got=$(sed -n 's/.*"committed_digest": "\([0-9a-f]*\)".*/\1/p' "$tmp/r/summary.json")
             printf '%s,%s,%s,%s,%s,%s,%.1f,%.1f,%s,%s,"%s ; %s"\n' "$case" "$np" "$r" "$size" "$wt" "$rt" \
-                "$(awk -v s="$size" -v t="$wt" 'BEGIN{print t > 0 ? s / t : 0}')" \
-                "$(awk -v s="$size" -v t="$rt" 'BEGIN{print t > 0 ? s / t : 0}')" \
+                "$(awk -v s="$size" -v t="$wt" 'BEGIN{print (t > 0 ? s / t : 0)}')" \
+                "$(awk -v s="$size" -v t="$rt" 'BEGIN{print (t > 0 ? s / t : 0)}')" \
                 "$load" "$([ "$got" = "$ref" ] && echo yes || echo NO)" "$wcmd" "$rcmd" | tee -a "$csv"
         done
     done
 done
 # Median write and read time per case and rank count.
 awk -F, 'NR > 1 { k = $1 " on " $2 " rank(s)"; w[k] = w[k] " " $5; r[k] = r[k] " " $6; s[k] = $4 }
-    function med(l,   a, n) { n = split(l, a, " "); asort(a); return a[int((n + 1) / 2)] }
+    function med(l,   a, n, i, j, x) { n = split(l, a, " ")   # insertion sort: mawk has no asort
+        for (i = 2; i <= n; i++) { x = a[i] + 0; for (j = i - 1; j >= 1 && a[j] + 0 > x; j--) a[j + 1] = a[j]; a[j + 1] = x }
+        return a[int((n + 1) / 2)] }
     END { for (k in w) printf "median %s: %s MB, write %s s, read %s s\n", k, s[k], med(w[k]), med(r[k]) }' "$csv"

@@ -210,6 +210,9 @@ void warp_agree_config(const warp_ctx *w, const char *const *items, size_t n)
         ssize_t wr = write(STDERR_FILENO, line, strlen(line));
         (void)wr;
     }
+    free(all);
+    free(zero);
+    free(buf);
     /* Every rank knows: leave together, so the launcher reports our code. */
     MPI_Barrier(w->comm);
     MPI_Finalize();

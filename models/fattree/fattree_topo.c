@@ -49,8 +49,10 @@ static void *ft_setup(warp_ini *ini, net_params *params)
             warp_ini_fail(ini, SEC, "ports", "an m-port n-tree needs an even port count");
     }
     const char *why = fattree_init(&t->ft, (uint32_t)m, (uint32_t)n);
-    if (why)
+    if (why) {
+        free(t); /* the run stops here; nothing may look leaked */
         warp_ini_fail(ini, SEC, warp_ini_get(ini, SEC, "pods") ? "pods" : "ports", "%s", why);
+    }
     t->routing = (fattree_routing)warp_ini_choice(ini, SEC, "routing", routing_names, FATTREE_ECMP);
     t->per_packet = warp_ini_choice(ini, SEC, "ecmp", ecmp_names, 0);
     t->host_bw = warp_ini_bandwidth(ini, SEC, "host_bandwidth", params->link_bandwidth);
