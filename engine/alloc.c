@@ -112,8 +112,10 @@ void alloc_index_build(warp_ctx *w, alloc_index *ix)
     warp_allocator *a = &w->alloc;
     ix->n = a->nslabs;
     ix->base = warp_xcalloc(a->nslabs ? a->nslabs : 1, sizeof *ix->base);
-    memcpy(ix->base, a->slabs, a->nslabs * sizeof *ix->base);
-    qsort(ix->base, ix->n, sizeof *ix->base, slab_cmp);
+    if (a->nslabs) { /* no slabs yet: slabs is NULL, which memcpy must not see */
+        memcpy(ix->base, a->slabs, a->nslabs * sizeof *ix->base);
+        qsort(ix->base, ix->n, sizeof *ix->base, slab_cmp);
+    }
     ix->lo = ix->n ? (uintptr_t)ix->base[0] : 1;
     ix->hi = ix->n ? (uintptr_t)ix->base[ix->n - 1] + SLAB_BYTES : 0;
 }
