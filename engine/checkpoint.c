@@ -184,7 +184,8 @@ void ckpt_buf_put(warp_ckpt *c, const void *p, size_t n)
         c->buf = warp_xrealloc(c->buf, cap);
         c->cap = cap;
     }
-    memcpy(c->buf + c->len, p, n);
+    if (n) /* zero-size parts (an LP without output) may come as NULL */
+        memcpy(c->buf + c->len, p, n);
     c->len += n;
 }
 

@@ -14,6 +14,14 @@
 
 #include "checkpoint_format.h"
 
+
+/* memcpy for parts that may be empty, where either side may then be NULL. */
+static void copy(void *dst, const void *src, size_t n)
+{
+    if (n)
+        memcpy(dst, src, n);
+}
+
 static const char *restart_dir;
 
 static void bad(const char *file, const char *fmt, ...) __attribute__((noreturn, format(printf, 2, 3)));
@@ -84,7 +92,7 @@ void warp_ckpt_read(warp_ckpt *c, void *p, size_t n)
     if (len != n)
         bad(c->file, "LP %llu: the model's checkpoint hook reads %zu bytes where %llu were written",
             (unsigned long long)c->gid, n, (unsigned long long)len);
-    memcpy(p, take(c, n), n);
+    copy(p, take(c, n), n);
 }
 
 static void restore_lp(warp_ctx *w, warp_ckpt *c, uint8_t *seen)
@@ -104,8 +112,8 @@ static void restore_lp(warp_ctx *w, warp_ckpt *c, uint8_t *seen)
         bad(c->file, "LP %llu (%s): state/out sizes %llu/%llu, this run's %zu/%zu; %s",
             (unsigned long long)h.gid, t->name ? t->name : "?", (unsigned long long)h.state_size,
             (unsigned long long)h.out_size, t->state_size, t->out_size, fix_same);
-    memcpy(lp->state, take(c, t->state_size), t->state_size);
-    memcpy(lp->out, take(c, t->out_size), t->out_size);
+    copy(lp->state, take(c, t->state_size), t->state_size);
+    copy(lp->out, take(c, t->out_size), t->out_size);
     lp->rng.counter = h.rng;
     lp->seq = h.seq;
     lp->digest = h.digest;
@@ -125,7 +133,7 @@ static void restore_lp(warp_ctx *w, warp_ckpt *c, uint8_t *seen)
         e->seq = eh.seq;
         e->dst = h.gid;
         e->lp = lp;
-        memcpy(EV_PAYLOAD(e), take(c, w->msg_size), w->msg_size);
+        copy(EV_PAYLOAD(e), take(c, w->msg_size), w->msg_size);
         evs[k] = e;
     }
     char **blocks = warp_xcalloc(h.nblocks ? h.nblocks : 1, sizeof *blocks);
