@@ -5,6 +5,7 @@
  * parser itself returns errors
  * as strings so it can be fuzzed. Called by the driver and by model setup. */
 #include "ini_internal.h"
+#include "warp_hash.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -802,12 +803,8 @@ void warp_ini_reject_unused(const warp_ini *ini, const char *const *known_sectio
     }
 }
 
-static uint64_t fnv1a(uint64_t h, const char *s)
-{
-    for (; *s; s++)
-        h = (h ^ (unsigned char)*s) * 0x100000001B3ull;
-    return (h ^ 0xFF) * 0x100000001B3ull; /* the terminator: "ab","c" differs from "a","bc" */
-}
+/* A string with its terminator: "ab","c" differs from "a","bc". */
+static uint64_t fnv1a(uint64_t h, const char *s) { return warp_fnv1a(h, s, strlen(s) + 1); }
 
 uint64_t warp_ini_hash(const warp_ini *ini, const char *skip_section)
 {
@@ -816,7 +813,7 @@ uint64_t warp_ini_hash(const warp_ini *ini, const char *skip_section)
         const ini_entry *e = &ini->vals.v[i];
         if (!e->value || (skip_section && !strcmp(e->sec, skip_section)))
             continue;
-        uint64_t h = fnv1a(fnv1a(fnv1a(0xCBF29CE484222325ull, e->sec), e->key), e->value);
+        uint64_t h = fnv1a(fnv1a(fnv1a(WARP_FNV1A_INIT, e->sec), e->key), e->value);
         h ^= h >> 31;
         h *= 0x7FB5D329728EA185ull;
         sum += h ^ (h >> 27);

@@ -3,6 +3,7 @@
  * rank 0, and the communicator itself for host programs (warp_mpi.h).
  * Models call these after warp_run, never in handlers. */
 #include "internal.h"
+#include "warp_hash.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -81,13 +82,6 @@ static int setting_cmp(const void *a, const void *b)
     return strcmp(x, y);
 }
 
-static uint64_t fnv1a(uint64_t h, const char *s, size_t len)
-{
-    for (size_t i = 0; i < len; i++)
-        h = (h ^ (unsigned char)s[i]) * UINT64_C(0x100000001b3);
-    return h;
-}
-
 /* The first key (in key order) whose setting differs between the sorted
  * lists a (rank 0's) and b (this rank's), written "key=value" with b's
  * value ("key" alone: unset here) into rec; "" when they agree. */
@@ -134,9 +128,9 @@ void warp_agree_config(const warp_ctx *w, const char *const *items, size_t n)
     for (size_t i = 0; i < ne; i++)
         mine[n + i] = eng[i];
     qsort(mine, total, sizeof *mine, setting_cmp);
-    uint64_t h = UINT64_C(0xcbf29ce484222325);
+    uint64_t h = WARP_FNV1A_INIT;
     for (size_t i = 0; i < total; i++)
-        h = fnv1a(h, mine[i], strlen(mine[i]) + 1);
+        h = warp_fnv1a(h, mine[i], strlen(mine[i]) + 1);
     if (w->nranks == 1) {
         free(mine);
         return;

@@ -20,7 +20,7 @@ FUZZ_REPLAY_SRC = $(srcdir)/models/replay/error.c $(srcdir)/config/xalloc.c \
 	$(srcdir)/models/replay/readers/dimemas.c $(srcdir)/models/replay/readers/dimemas_parse.c \
 	$(srcdir)/models/replay/readers/native.c $(srcdir)/models/replay/readers/gen.c \
 	$(srcdir)/models/replay/readers/otf2map.c
-FUZZ_INI_SRC = $(srcdir)/config/ini.c $(srcdir)/config/units.c $(srcdir)/config/xalloc.c \
+FUZZ_INI_SRC = $(srcdir)/config/ini.c $(srcdir)/config/units.c $(srcdir)/config/xalloc.c $(srcdir)/config/hash.c \
 	$(srcdir)/config/suggest.c
 
 # Per target: sources, extra flags, run flags and seed directories.
@@ -114,7 +114,7 @@ check_PROGRAMS += tests/fuzz/regress-ini tests/fuzz/regress-options tests/fuzz/r
 tests_fuzz_regress_ini_SOURCES = tests/fuzz/fuzz_ini.c tests/fuzz/regress_main.c
 tests_fuzz_regress_ini_LDADD = libwarp.la -lm
 tests_fuzz_regress_options_SOURCES = tests/fuzz/fuzz_options.c tests/fuzz/regress_main.c \
-	engine/options.c config/errline.c config/ini.c config/units.c config/xalloc.c \
+	engine/options.c config/errline.c config/ini.c config/units.c config/xalloc.c config/hash.c \
 	config/suggest.c config/cfg_table.c
 tests_fuzz_regress_options_CFLAGS = $(AM_CFLAGS)
 tests_fuzz_regress_options_LDADD = -lm
