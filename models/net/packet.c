@@ -34,6 +34,10 @@ static void read_params(warp_ini *ini, net_params *p)
     p->lanes = (int32_t)warp_ini_int(ini, "network", "lanes", 1, 1, NET_MAX_VCS);
     p->speedup = (int32_t)warp_ini_int(ini, "network", "speedup", 1, 1, NET_MAX_VCS);
     p->credit_unit = warp_ini_bytes(ini, "network", "credit_unit", 0);
+    p->alloc_delay = warp_ini_time_ns(ini, "network", "alloc_delay", 0);
+    if (p->alloc_delay < 0 || p->alloc_delay > p->router_delay)
+        warp_ini_fail(ini, "network", "alloc_delay", "must lie in [0, router_delay] (router_delay is %g ns)",
+                      p->router_delay);
     p->vc_buffer = 0;
 }
 

@@ -9,7 +9,9 @@
  * round-robin over its VCs), repeated to a maximal matching. An input port
  * sends at most [network] speedup packets at once (from different VCs), an
  * output link one; a VC FIFO starts its next packet once the previous tail
- * has left. VC allocation: a packet may take any lane of the VC class its
+ * has left, and its next head may go [network] alloc_delay after that (route
+ * computation and allocation start only once a packet heads its FIFO; a
+ * packet that finds its FIFO idle has had them in router_delay). VC allocation: a packet may take any lane of the VC class its
  * route names whose downstream buffer holds all of it (virtual cut-through).
  * Invariant: every state write is logged with warp_save (no reverse
  * handler); statistics are written only by commit. Built by model.c. */
@@ -169,7 +171,7 @@ static int match_round(warp_lp *lp, const net_model *n, iview *v, uint64_t route
             continue;
         for (int32_t vc = 0; vc < V; vc++) {
             const inode *h = (const inode *)v->q[p * V + vc].head;
-            if (!h || h->ready > now || v->vc_busy[p * V + vc] > now ||
+            if (!h || h->ready > now || v->vc_busy[p * V + vc] + n->params.alloc_delay > now ||
                 v->out[h->port].busy_until > now || lane_for(n, v, router, h) < 0)
                 continue;
             int64_t key = (int64_t)(((uint32_t)(p + R) - v->out[h->port].rr) % (uint32_t)R) * V +
@@ -229,8 +231,8 @@ static double next_chance(const net_model *n, const iview *v, uint64_t router, c
             if (!h || lane_for(n, v, router, h) < 0) /* a credit will ask again */
                 continue;
             double t = h->ready;
-            if (v->vc_busy[p * V + vc] > t)
-                t = v->vc_busy[p * V + vc];
+            if (v->vc_busy[p * V + vc] + n->params.alloc_delay > t)
+                t = v->vc_busy[p * V + vc] + n->params.alloc_delay;
             if (v->out[h->port].busy_until > t)
                 t = v->out[h->port].busy_until;
             if (in_free > t)

@@ -71,6 +71,8 @@ typedef struct net_params {
     int32_t lanes;          /* [network] lanes: VCs per VC class of the topology */
     int32_t speedup;        /* [network] speedup: packets an input port may send at once */
     uint64_t credit_unit;   /* [network] credit_unit: bytes per credit (0: per packet) */
+    double alloc_delay;     /* [network] alloc_delay: ns an input-queued router's VC FIFO
+                             * takes after a tail has left to get its next head going */
 } net_params;
 
 /* What a routing function sees about the packet and the router it is at. */
