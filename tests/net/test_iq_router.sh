@@ -88,18 +88,20 @@ for N in 3 4; do
         bad "output-queued $N-port switch: $oq, not above the HOL limit $want + 0.1"
 done
 
-# Lanes: an 8x8 torus at full uniform load, one-byte packets at 1 GB/s and
-# 1 ns per hop (BookSim's scale: a cycle per flit), 8-packet VC buffers.
+# Lanes: an 8x8 torus at full uniform load, one-byte packets at 1 GB/s,
+# BookSim's per-hop costs (a cycle per flit, a 3-cycle allocation pipeline
+# per VC), 8-packet VC buffers: a VC FIFO passes a packet at most every
+# 4 ns, so 2 VCs stay below 0.25 per node and 8 VCs more than double it.
 torus_sat() { # lanes
     "$WARPNET" --quiet "$CONF/torus-8x8x8.ini" --torus.dims=8,8 --network.router=input-queued \
         --network.lanes="$1" --network.link_bandwidth=1GB/s --network.link_latency=1ns \
-        --network.router_delay=1ns --network.packet_size=1B --network.vc_buffer=8B \
+        --network.router_delay=5ns --network.alloc_delay=3ns --network.packet_size=1B --network.vc_buffer=8B \
         --workload.message_size=1B --workload.load=1.0 --end=10us --workload.warmup=3us \
         --out="$TMP/l$1" > "$TMP/log" 2>&1 || { cat "$TMP/log"; fail=1; }
     json "$TMP/l$1/summary.json" accepted_load
 }
 one=$(torus_sat 1) four=$(torus_sat 4)
-awk -v a="$one" -v b="$four" 'BEGIN { exit !(b > a * 1.2) }' &&
+awk -v a="$one" -v b="$four" 'BEGIN { exit !(a < 0.25 && b > a * 2) }' &&
     echo "ok   8x8 torus saturation rises with lanes: $one (2 VCs) -> $four (8 VCs)" ||
     bad "8x8 torus saturation does not rise with lanes: $one (2 VCs) -> $four (8 VCs)"
 
