@@ -93,6 +93,7 @@ static size_t iq_state_size(const net_model *n)
 typedef struct iq_scratch {
     int64_t *key;
     int32_t *gp, *gv, *active;
+    int32_t *best, *best_d; /* per input: the grant it takes next, its VC distance */
 } iq_scratch;
 
 /* Asks for an allocation at time t (>= now), unless one already comes
@@ -109,12 +110,14 @@ static void request_alloc(warp_lp *lp, iq_state *s, double t)
     warp_event_send(lp, e);
 }
 
+/* Credit of a port that leads to a terminal or gateway (or nowhere): they
+ * take every packet, so their credit never runs out (set by iq_init). */
+#define NO_CREDIT_LIMIT (INT64_MAX / 4)
+
 /* The lane a head packet would take now (-1: none has room for all of it). */
-static int32_t lane_for(const net_model *n, const iview *v, uint64_t router, const inode *h)
+static int32_t lane_for(const net_model *n, const iview *v, const inode *h)
 {
-    int32_t vc = net_rcore_pick_vc(n, &v->c, h->port, h->vc, h->span);
-    if (net_downstream_buffer(n, router, h->port) == 0) /* a terminal or gateway takes all */
-        return vc;
+    int32_t vc = h->span > 1 ? net_rcore_pick_vc(n, &v->c, h->port, h->vc, h->span) : h->vc;
     return v->c.credits[h->port * v->vcs + vc] >= h->pkt.size ? vc : -1;
 }
 
@@ -124,7 +127,7 @@ static void start(warp_lp *lp, const net_model *n, iview *v, uint64_t router, in
 {
     net_fifo *q = &v->q[p * v->vcs + vc];
     inode *x = (inode *)net_fifo_pop(lp, q);
-    int32_t lane = lane_for(n, v, router, x);
+    int32_t lane = lane_for(n, v, x);
     assert(lane >= 0 && "router_iq: only a head with room downstream is granted");
     double now = warp_now(lp);
     double ser = net_rcore_send(lp, n, &v->c, router, x->port, lane, &x->pkt);
@@ -155,8 +158,9 @@ static void start(warp_lp *lp, const net_model *n, iview *v, uint64_t router, in
     warp_free_on_commit(lp, x);
 }
 
-/* One round of requests, grants and accepts; returns the packets started
- * (their departures from dep[*ndep] on), 0 once the matching is maximal. */
+/* One round of requests, grants and accepts; its departures go to
+ * dep[*ndep] on. Returns 0 once the matching is maximal, else the packets
+ * it started (another round may match more). */
 static int match_round(warp_lp *lp, const net_model *n, iview *v, uint64_t router, iq_scratch *w,
                        net_departure *dep, int *ndep)
 {
@@ -172,7 +176,7 @@ static int match_round(warp_lp *lp, const net_model *n, iview *v, uint64_t route
         for (int32_t vc = 0; vc < V; vc++) {
             const inode *h = (const inode *)v->q[p * V + vc].head;
             if (!h || h->ready > now || v->vc_busy[p * V + vc] + n->params.alloc_delay > now ||
-                v->out[h->port].busy_until > now || lane_for(n, v, router, h) < 0)
+                v->out[h->port].busy_until > now || lane_for(n, v, h) < 0)
                 continue;
             int64_t key = (int64_t)(((uint32_t)(p + R) - v->out[h->port].rr) % (uint32_t)R) * V +
                           (int64_t)(((uint32_t)(vc + V) - v->in[p].rr) % (uint32_t)V);
@@ -183,36 +187,46 @@ static int match_round(warp_lp *lp, const net_model *n, iview *v, uint64_t route
             }
         }
     }
-    /* Accepts: an input takes its grants in its VC order, up to speedup. */
-    int started = 0;
-    for (int32_t p = 0; p < R; p++) {
-        while (w->active[p] < S && *ndep < IQ_DEPS) {
-            int32_t best = -1;
-            uint32_t best_d = UINT32_MAX;
-            for (int32_t o = 0; o < R; o++) {
-                if (w->key[o] == INT64_MAX || w->gp[o] != p)
-                    continue;
-                uint32_t d = ((uint32_t)(w->gv[o] + V) - v->in[p].rr) % (uint32_t)V;
-                if (d < best_d) {
-                    best_d = d;
-                    best = o;
-                }
+    /* Accepts: an input takes its grants in its VC order, up to speedup;
+     * a grant declined frees its output for another round. */
+    int started = 0, declined = 0;
+    for (int32_t pass = 0; pass < S; pass++) {
+        for (int32_t p = 0; p < R; p++)
+            w->best[p] = -1;
+        int any = 0;
+        for (int32_t o = 0; o < R; o++) {
+            if (w->key[o] == INT64_MAX)
+                continue;
+            int32_t p = w->gp[o];
+            int32_t d = (int32_t)(((uint32_t)(w->gv[o] + V) - v->in[p].rr) % (uint32_t)V);
+            if (w->best[p] < 0 || d < w->best_d[p]) {
+                w->best[p] = o;
+                w->best_d[p] = d;
             }
-            if (best < 0)
-                break;
-            w->key[best] = INT64_MAX;
-            start(lp, n, v, router, p, w->gv[best], &dep[(*ndep)++]);
+            any = 1;
+        }
+        if (!any)
+            break;
+        for (int32_t p = 0; p < R; p++) {
+            int32_t o = w->best[p];
+            if (o < 0 || w->active[p] >= S || *ndep >= IQ_DEPS)
+                continue;
+            w->key[o] = INT64_MAX;
+            start(lp, n, v, router, p, w->gv[o], &dep[(*ndep)++]);
             w->active[p]++;
             started++;
         }
     }
-    return started;
+    for (int32_t o = 0; o < R; o++)
+        declined += w->key[o] != INT64_MAX;
+    /* Without a declined grant every request either won or lost to an
+     * output now busy: the matching is maximal. */
+    return declined ? started : 0;
 }
 
 /* The earliest time a waiting head may be granted without a credit first
  * (-1: none); after a maximal matching every such time lies after now. */
-static double next_chance(const net_model *n, const iview *v, uint64_t router, const iq_scratch *w,
-                          double now)
+static double next_chance(const net_model *n, const iview *v, const iq_scratch *w, double now)
 {
     int32_t R = v->radix, V = v->vcs, S = n->params.speedup;
     double best = -1;
@@ -228,7 +242,7 @@ static double next_chance(const net_model *n, const iview *v, uint64_t router, c
         }
         for (int32_t vc = 0; vc < V; vc++) {
             const inode *h = (const inode *)v->q[p * V + vc].head;
-            if (!h || lane_for(n, v, router, h) < 0) /* a credit will ask again */
+            if (!h || lane_for(n, v, h) < 0) /* a credit will ask again */
                 continue;
             double t = h->ready;
             if (v->vc_busy[p * V + vc] + n->params.alloc_delay > t)
@@ -253,6 +267,8 @@ static iq_scratch scratch(const net_model *n)
     w.gp = (int32_t *)(w.key + R);
     w.gv = w.gp + R;
     w.active = w.gv + R;
+    w.best = w.active + R;
+    w.best_d = w.best + R;
     return w;
 }
 
@@ -281,7 +297,7 @@ static void allocate(warp_lp *lp, const net_model *n, iview *v, net_event *e)
         request_alloc(lp, v->s, now);
         return;
     }
-    double t = next_chance(n, v, router, &w, now);
+    double t = next_chance(n, v, &w, now);
     if (t > now)
         request_alloc(lp, v->s, t);
 }
@@ -334,7 +350,12 @@ static void iq_init(warp_lp *lp, void *state)
     memset(state, 0, iq_state_size(n));
     iview v = view(n, state);
     v.s->alloc_at = -1;
-    net_rcore_init(n, warp_lp_id(lp) - n->nodes, &v.c);
+    uint64_t router = warp_lp_id(lp) - n->nodes;
+    net_rcore_init(n, router, &v.c);
+    for (int32_t p = 0; p < n->max_radix; p++)
+        if (net_downstream_buffer(n, router, p) == 0)
+            for (int32_t vc = 0; vc < n->vcs; vc++)
+                v.c.credits[p * n->vcs + vc] = NO_CREDIT_LIMIT;
 }
 
 static void iq_forward(warp_lp *lp, void *state, void *msg, warp_bits *bits)
@@ -400,7 +421,7 @@ void net_router_iq_type(net_model *n, warp_lp_type *t)
 {
     size_t R = (size_t)n->max_radix;
     free(n->scratch);
-    n->scratch = warp_xcalloc(1, R * (sizeof(int64_t) + 3 * sizeof(int32_t)));
+    n->scratch = warp_xcalloc(1, R * (sizeof(int64_t) + 5 * sizeof(int32_t)));
     memset(t, 0, sizeof *t);
     t->name = "router";
     t->state_size = iq_state_size(n);
