@@ -11,7 +11,8 @@
 #    output-queued router, which has no head-of-line blocking, beats it;
 #  - more lanes (VCs) per class lift a congested 8x8 torus (head-of-line
 #    blocking shrinks);
-#  - the wide head-of-line test is rollback-safe: torus, fat-tree, Slim Fly
+#  - configuration errors name the key;
+#  - the input-queued router is rollback-safe: torus, fat-tree, Slim Fly
 #    and dragonfly at high load commit the same digest and summary in seq,
 #    check and opt on 1, 2 and 4 ranks.
 . "${top_srcdir:-.}/tests/net/lib.sh"
@@ -117,4 +118,9 @@ same_everywhere "slimfly" "$RUNS" "$CONF/slimfly-q5.ini" --slimfly.routing=ugal 
 echo "ok   slimfly: $(grep 'committed digest' "$TMP/same.res" | tr -s ' ') in $RUNS"
 same_everywhere "dragonfly" "$RUNS" "$CONF/dragonfly-a4.ini" --dragonfly.routing=ugal-g --workload.load=0.9 $IQ
 echo "ok   dragonfly: $(grep 'committed digest' "$TMP/same.res" | tr -s ' ') in $RUNS"
+# Configuration errors name the key (docs/errors.md).
+refused "unknown router" "router = iq: not one of" "$WARPNET" "$CONF/torus-8x8x8.ini" --network.router=iq
+refused "alloc_delay beyond router_delay" "must lie in \[0, router_delay\]" "$WARPNET" \
+    "$CONF/torus-8x8x8.ini" --network.alloc_delay=200ns
+refused "too many lanes" "at most 8 are supported" "$WARPNET" "$CONF/torus-8x8x8.ini" --network.lanes=8
 exit $fail
