@@ -6,7 +6,8 @@
 # delays), 8-flit VC buffers. Cases: 8x8 torus, dimension order, uniform
 # (1-flit packets with 2, 4, 8 VCs; 8-flit packets with 2 VCs) and transpose
 # (1-flit, 4 VCs); fat-tree uniform (Warpnet 8-port 3-tree vs BookSim 4-ary
-# 3-fly fat-tree, 2 VCs, 1 and 8 flits). Each case runs a load sweep on
+# 3-fly fat-tree, 2 VCs, 1 and 8 flits); credits per flit (credit_unit = 1B)
+# as BookSim returns them. Each case runs a load sweep on
 # BookSim, Warpnet output-queued and Warpnet input-queued; zero-load latency
 # is the mean packet latency at the lowest load, saturation the accepted
 # load (flits/cycle/node) at offered load 1. Also the input-queued router's
@@ -44,7 +45,7 @@ num_vcs = $3;
 vc_buf_size = 8;
 packet_size = $4;
 traffic = $5;
-injection_rate = $(awk -v l="$load" -v f="$4" 'BEGIN { print l / f }');
+injection_rate = $(awk -v l="$load" -v f="$4" 'BEGIN { printf "%.6f", l / f }');
 injection_process = bernoulli;
 sim_type = throughput;
 sample_period = 1000;
@@ -62,17 +63,20 @@ CFG
     done
 }
 
+json_count() { sed -n 's/.*"latency_packets": \([0-9]*\).*/\1/p' "$1"; }
+
 # warpnet CASE ROUTER FLITS ARGS...: one Warpnet run per load.
 warpnet() {
     c=$1 r=$2 f=$3; shift 3
     for load in $LOADS; do
         "$W" --quiet "$@" --network.router="$r" --network.link_bandwidth=1GB/s \
             --network.link_latency=1ns --network.terminal_latency=1ns --network.router_delay=5ns \
-            --network.alloc_delay=3ns --network.packet_size=${f}B --network.vc_buffer=8B \
+            --network.alloc_delay=3ns --network.credit_unit=1B --network.packet_size=${f}B --network.vc_buffer=8B \
             --workload.message_size=${f}B --workload.arrivals=poisson --workload.load="$load" \
             --end=10us --workload.warmup=3us --out="$T/o" > "$T/w.out" 2>&1
         acc=$(sed -n 's/.*"accepted_load": \([-0-9.eE+]*\).*/\1/p' "$T/o/summary.json")
         lat=$(sed -n 's/.*"packet_latency_ns": {"mean": \([-0-9.eE+]*\).*/\1/p' "$T/o/summary.json")
+        [ "$(json_count "$T/o/summary.json")" = 0 ] && lat=nan # nothing sent after warm-up arrived
         echo "$c,warpnet-$r,$load,${acc:-nan},${lat:-nan}" >> "$CSV"
     done
 }
@@ -132,7 +136,7 @@ awk -F, -v lo="$lo" -v ev="$EV" '
             c = order[i]; b = "booksim"; o = "warpnet-output-queued"; q = "warpnet-input-queued"
             printf "| %s | %.1f / %.1f / %.1f | %.3f / %.3f / %.3f | %+.1f cycles, %+.0f %% |\n", c,
                 z[c, b], z[c, o], z[c, q], s[c, b], s[c, o], s[c, q], z[c, q] - z[c, b],
-                s[c, b] > 0 ? 100 * (s[c, q] - s[c, b]) / s[c, b] : 0
+                (s[c, b] > 0 ? 100 * (s[c, q] - s[c, b]) / s[c, b] : 0)
         }
         while ((getline line < ev) > 0)
             if (line !~ /^router/) { split(line, f, ","); rate[f[1]] = f[4] }
