@@ -175,6 +175,23 @@ static void check_mode(const warp_ctx *w)
                    m->name, m->lookahead);
 }
 
+/* Conservative mode lets a group's LPs send each other events inside the
+ * lookahead, which is safe only while the group runs on one PE. */
+static void check_groups(const warp_ctx *w)
+{
+    const warp_model *m = w->m;
+    if (w->synch != SYNCH_CONS || !m->group || w->nranks == 1)
+        return;
+    for (uint64_t i = 0; i < w->nlocal; i++) {
+        warp_lpid gid = w->lps[i].gid, g = m->group(gid, m->arg);
+        if (g >= w->total_lps || map_pe_of(w, g) != w->rank)
+            warp_fatal(WARP_EXIT_INTERNAL,
+                       "model %s puts LP %llu in the group of LP %llu but maps them to different "
+                       "processes; --synch=cons needs a group on one process",
+                       m->name, (unsigned long long)gid, (unsigned long long)g);
+    }
+}
+
 static void teardown(warp_ctx *w)
 {
     for (uint64_t k = 0; k < w->nkps; k++)
@@ -221,6 +238,7 @@ void warp_run(warp_ctx *w, const warp_model *m)
 
     place_lps(w);
     build_lps(w);
+    check_groups(w);
     uint64_t cap = w->events_opt;
     if (!cap) {
         cap = 4 * w->nlocal + 65536;

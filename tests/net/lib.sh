@@ -50,8 +50,8 @@ refused() {
 }
 
 # same_everywhere LABEL "RUNS" ARGS...: runs warpnet ARGS once per word of
-# RUNS (seq, check or debug: --synch=that on one process; optN: --synch=opt
-# on N processes under ${MPIEXEC:-mpiexec}); each must exit 0 and print an
+# RUNS (seq, check or debug: --synch=that on one process; optN or consN:
+# --synch=opt or cons on N processes under ${MPIEXEC:-mpiexec}); each must exit 0 and print an
 # ok conservation line and a digest, and all must print the first one's
 # digest and network summary, which stays in $TMP/same.res.
 same_everywhere() {
@@ -60,6 +60,7 @@ same_everywhere() {
     for run in $runs; do
         case $run in
         opt*) timeout 300 ${MPIEXEC:-mpiexec} -n "${run#opt}" "$WARPNET" "$@" --synch=opt ;;
+        cons*) timeout 300 ${MPIEXEC:-mpiexec} -n "${run#cons}" "$WARPNET" "$@" --synch=cons ;;
         *) timeout 300 "$WARPNET" "$@" --synch="$run" ;;
         esac >"$TMP/$run.out" 2>&1 || { bad "$label $run exits $?"; tail -5 "$TMP/$run.out"; continue; }
         result "$TMP/$run.out" >"$TMP/$run.res"
