@@ -113,6 +113,7 @@ struct warp_kp {
     uint64_t rollbacks;
     uint64_t rolled_back;
     uint32_t id;
+    bool live; /* listed in w->live_kps */
 };
 
 struct warp_lp {
@@ -242,6 +243,10 @@ struct warp_ctx {
     char *state_mem, *out_mem;
     warp_kp *kps;
     uint64_t nkps;
+    /* KPs that may hold processed events: fossil collection visits these,
+     * not every KP, so a round costs what it commits, not nkps. */
+    warp_kp **live_kps;
+    uint64_t nlive;
     size_t msg_size;
     /* machinery */
     warp_pool pool;
@@ -351,7 +356,7 @@ void undo_destroy(warp_ctx *w, warp_kp *kp);
 
 /* process.c: run one event's forward handler with rollback bookkeeping */
 void process_event(warp_ctx *w, warp_event *e);
-void kp_append(warp_kp *kp, warp_event *e);
+void kp_append(warp_ctx *w, warp_kp *kp, warp_event *e);
 void deliver_local(warp_ctx *w, warp_event *e);
 
 /* rollback.c */

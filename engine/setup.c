@@ -142,6 +142,10 @@ static void build_lps(warp_ctx *w)
     w->kps = calloc(w->nkps, sizeof *w->kps);
     if (!w->kps)
         warp_fatal(WARP_EXIT_RESOURCE, "out of memory for %llu KPs", (unsigned long long)w->nkps);
+    w->live_kps = calloc(w->nkps, sizeof *w->live_kps);
+    if (!w->live_kps)
+        warp_fatal(WARP_EXIT_RESOURCE, "out of memory for %llu KPs", (unsigned long long)w->nkps);
+    w->nlive = 0;
     for (uint64_t k = 0; k < w->nkps; k++)
         w->kps[k].id = (uint32_t)k;
     char *s = w->state_mem, *o = w->out_mem;
@@ -207,6 +211,8 @@ static void teardown(warp_ctx *w)
     alloc_destroy(&w->alloc);
     pool_destroy(w);
     free(w->kps);
+    free(w->live_kps);
+    w->live_kps = NULL;
     free(w->lps);
     free(w->state_mem);
     free(w->out_mem);
