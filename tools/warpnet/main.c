@@ -101,6 +101,8 @@ int main(int argc, char **argv)
         return wn_convert_main(argc - 1, argv + 1);
     if (argc > 1 && strcmp(argv[1], "sweep") == 0)
         return wn_sweep_main(argv[0], argc - 1, argv + 1);
+    if (argc > 1 && strcmp(argv[1], "tune") == 0)
+        return wn_tune_main(argv[0], argc - 1, argv + 1);
     const char *stats_at[2] = {NULL, NULL}; /* --engine-stats=, --stats-json= as given */
     for (int i = 1; i < argc; i++)
         for (int k = 0; k < 2; k++)
