@@ -75,3 +75,19 @@ same_everywhere() {
         fi
     done
 }
+
+# small_torus FILE: a short run of a 4x3x2 torus under uniform traffic at
+# 0.6 load, every router and link busy (a few hundred ms of run time).
+small_torus() {
+    cat >"$1" <<'INI'
+[engine]
+end = 3us
+[network]
+topology = torus
+[torus]
+dims = 4,3,2
+[workload]
+type = traffic
+load = 0.6
+INI
+}

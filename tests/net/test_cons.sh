@@ -9,17 +9,7 @@
 C="${top_srcdir:-.}/examples/configs"
 T="${top_srcdir:-.}/examples/traces/stencil2d-32.wtt"
 
-cat >"$TMP/torus.ini" <<'INI'
-[engine]
-end = 3us
-[network]
-topology = torus
-[torus]
-dims = 4,3,2
-[workload]
-type = traffic
-load = 0.6
-INI
+small_torus "$TMP/torus.ini"
 cat >"$TMP/ft4.ini" <<'INI'
 [engine]
 end = 3us

@@ -6,17 +6,7 @@
 # shape of the table and that the suggested flags are valid options.
 . "$(dirname "$0")/lib.sh"
 
-cat >"$TMP/torus.ini" <<'INI'
-[engine]
-end = 3us
-[network]
-topology = torus
-[torus]
-dims = 4,3,2
-[workload]
-type = traffic
-load = 0.6
-INI
+small_torus "$TMP/torus.ini"
 
 # tune NP WANT: runs tune on NP processes; WANT rows must be printed.
 tune() {

@@ -27,6 +27,7 @@ static const char usage[] =
     "       warpnet --dump-topology=FILE.dot RUN.ini\n"
     "       warpnet sweep RUN.ini --vary section.key=FIRST:LAST:STEP [--series section.key=A,B,...]\n"
     "                     [--title=TEXT] [--out=DIR] [options]\n"
+    "       warpnet tune RUN.ini [--np=RANKS] [--budget=SECONDS] [--probe-end=T]   fastest engine settings\n"
     "       warpnet report DIR              plots and report.md/report.html of an --out=DIR run\n"
     "       warpnet convert codes FILE.conf  print the run file equivalent to a CODES network config\n";
 
