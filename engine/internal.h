@@ -255,6 +255,9 @@ struct warp_ctx {
     warp_transport tr;
     warp_gvt gvt;
     undo_chunk *spare_chunks;
+    /* Bytes of an undo chunk (0: UNDO_CHUNK_MAX): smaller with many KPs,
+     * since every KP writing its log keeps a chunk of its own. */
+    uint32_t undo_chunk;
     warp_event *cur;      /* event being processed, NULL in init */
     warp_lp *cur_lp;
     bool tracking;        /* keep rollback records (opt, check, debug) */
@@ -353,6 +356,8 @@ void undo_mark(warp_ctx *w, warp_kp *kp, warp_event *e);
 void undo_replay(warp_ctx *w, warp_kp *kp, warp_event *e);
 void undo_release_before(warp_ctx *w, warp_kp *kp, warp_event *oldest_live);
 void undo_destroy(warp_ctx *w, warp_kp *kp);
+/* Sizes the undo chunks for w->nkps KPs (setup, before any event). */
+void undo_size_chunks(warp_ctx *w);
 
 /* process.c: run one event's forward handler with rollback bookkeeping */
 void process_event(warp_ctx *w, warp_event *e);

@@ -142,6 +142,7 @@ static void build_lps(warp_ctx *w)
     w->kps = calloc(w->nkps, sizeof *w->kps);
     if (!w->kps)
         warp_fatal(WARP_EXIT_RESOURCE, "out of memory for %llu KPs", (unsigned long long)w->nkps);
+    undo_size_chunks(w);
     w->live_kps = calloc(w->nkps, sizeof *w->live_kps);
     if (!w->live_kps)
         warp_fatal(WARP_EXIT_RESOURCE, "out of memory for %llu KPs", (unsigned long long)w->nkps);
