@@ -255,7 +255,7 @@ struct warp_ctx {
     warp_transport tr;
     warp_gvt gvt;
     undo_chunk *spare_chunks;
-    /* Bytes of an undo chunk (0: UNDO_CHUNK_MAX): smaller with many KPs,
+    /* Bytes of an undo chunk (0: 64 KiB): smaller with many KPs,
      * since every KP writing its log keeps a chunk of its own. */
     uint32_t undo_chunk;
     warp_event *cur;      /* event being processed, NULL in init */

@@ -126,8 +126,8 @@ static warp_lpid group_of(warp_lpid gid, const void *arg)
 }
 
 /* The run's lookahead: the network's bound on its delays between groups,
- * or 0, with why in n->no_lookahead, when the network or the workload has
- * none. --synch=cons refuses a run without one here, naming the cause. */
+ * or 0 when the network or the workload has none. --synch=cons refuses a
+ * run without one here, naming the cause. */
 static void set_lookahead(net_model *n)
 {
     const char *wl_why = n->wl_ops->no_lookahead ? n->wl_ops->no_lookahead(n->wl) : NULL;
