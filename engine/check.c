@@ -62,7 +62,7 @@ void sched_check(warp_ctx *w)
         WARP_ASSERT(lp->rng.counter == rng0 && lp->seq == seq0, "rollback restores the RNG counter and send sequence");
         compare(w, e, snap);
         process_event(w, e);
-        kp_append(lp->kp, e);
+        kp_append(w, lp->kp, e);
         if ((++n & 1023) == 0) {
             warp_event *m = queue_peek(w);
             w->gvt_value = m ? m->ts : INFINITY;

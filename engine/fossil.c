@@ -38,12 +38,19 @@ void commit_event(warp_ctx *w, warp_event *e)
 static void fossil(warp_ctx *w, double gvt, const warp_event *below)
 {
     double t0 = warp_wtime();
-    for (uint64_t k = 0; k < w->nkps; k++) {
-        warp_kp *kp = &w->kps[k];
+    uint64_t kept = 0;
+    for (uint64_t k = 0; k < w->nlive; k++) {
+        warp_kp *kp = w->live_kps[k];
         warp_event *e = kp->head;
 #define FINAL(x) (below ? ev_less((x), below) : (x)->ts < gvt)
-        if (!e || !FINAL(e))
+        if (!e) { /* emptied by a rollback */
+            kp->live = false;
             continue;
+        }
+        if (!FINAL(e)) {
+            w->live_kps[kept++] = kp;
+            continue;
+        }
         while (e && FINAL(e)) {
 #undef FINAL
             warp_event *n = e->next;
@@ -51,12 +58,16 @@ static void fossil(warp_ctx *w, double gvt, const warp_event *below)
             e = n;
         }
         kp->head = e;
-        if (e)
+        if (e) {
             e->prev = NULL;
-        else
+            w->live_kps[kept++] = kp;
+        } else {
             kp->tail = NULL;
+            kp->live = false;
+        }
         undo_release_before(w, kp, e);
     }
+    w->nlive = kept;
     w->fossils++;
     w->t.fossil += warp_wtime() - t0;
 }

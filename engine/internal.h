@@ -113,6 +113,7 @@ struct warp_kp {
     uint64_t rollbacks;
     uint64_t rolled_back;
     uint32_t id;
+    bool live; /* listed in w->live_kps */
 };
 
 struct warp_lp {
@@ -242,6 +243,10 @@ struct warp_ctx {
     char *state_mem, *out_mem;
     warp_kp *kps;
     uint64_t nkps;
+    /* KPs that may hold processed events: fossil collection visits these,
+     * not every KP, so a round costs what it commits, not nkps. */
+    warp_kp **live_kps;
+    uint64_t nlive;
     size_t msg_size;
     /* machinery */
     warp_pool pool;
@@ -250,6 +255,9 @@ struct warp_ctx {
     warp_transport tr;
     warp_gvt gvt;
     undo_chunk *spare_chunks;
+    /* Bytes of an undo chunk (0: 64 KiB): smaller with many KPs,
+     * since every KP writing its log keeps a chunk of its own. */
+    uint32_t undo_chunk;
     warp_event *cur;      /* event being processed, NULL in init */
     warp_lp *cur_lp;
     bool tracking;        /* keep rollback records (opt, check, debug) */
@@ -348,10 +356,12 @@ void undo_mark(warp_ctx *w, warp_kp *kp, warp_event *e);
 void undo_replay(warp_ctx *w, warp_kp *kp, warp_event *e);
 void undo_release_before(warp_ctx *w, warp_kp *kp, warp_event *oldest_live);
 void undo_destroy(warp_ctx *w, warp_kp *kp);
+/* Sizes the undo chunks for w->nkps KPs (setup, before any event). */
+void undo_size_chunks(warp_ctx *w);
 
 /* process.c: run one event's forward handler with rollback bookkeeping */
 void process_event(warp_ctx *w, warp_event *e);
-void kp_append(warp_kp *kp, warp_event *e);
+void kp_append(warp_ctx *w, warp_kp *kp, warp_event *e);
 void deliver_local(warp_ctx *w, warp_event *e);
 
 /* rollback.c */

@@ -26,8 +26,12 @@ void process_event(warp_ctx *w, warp_event *e)
     w->processed++;
 }
 
-void kp_append(warp_kp *kp, warp_event *e)
+void kp_append(warp_ctx *w, warp_kp *kp, warp_event *e)
 {
+    if (!kp->live) {
+        kp->live = true;
+        w->live_kps[w->nlive++] = kp;
+    }
 #ifdef WARP_DEBUG
     WARP_ASSERT(!kp->tail || ev_less(kp->tail, e), "a KP's processed list is in ascending key order");
     WARP_ASSERT(e->state == EV_PROCESSED, "only processed events join a KP's list");

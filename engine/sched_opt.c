@@ -55,7 +55,7 @@ static bool run_batch(warp_ctx *w, bool throttled, double limit, uint64_t max)
             break;
         process_event(w, e);
         queue_prefetch_next(w);
-        kp_append(e->lp->kp, e);
+        kp_append(w, e->lp->kp, e);
         n++;
     }
     /* The split is exclusive and never negative: one slow sampled pop (a

@@ -142,6 +142,11 @@ static void build_lps(warp_ctx *w)
     w->kps = calloc(w->nkps, sizeof *w->kps);
     if (!w->kps)
         warp_fatal(WARP_EXIT_RESOURCE, "out of memory for %llu KPs", (unsigned long long)w->nkps);
+    undo_size_chunks(w);
+    w->live_kps = calloc(w->nkps, sizeof *w->live_kps);
+    if (!w->live_kps)
+        warp_fatal(WARP_EXIT_RESOURCE, "out of memory for %llu KPs", (unsigned long long)w->nkps);
+    w->nlive = 0;
     for (uint64_t k = 0; k < w->nkps; k++)
         w->kps[k].id = (uint32_t)k;
     char *s = w->state_mem, *o = w->out_mem;
@@ -175,6 +180,23 @@ static void check_mode(const warp_ctx *w)
                    m->name, m->lookahead);
 }
 
+/* Conservative mode lets a group's LPs send each other events inside the
+ * lookahead, which is safe only while the group runs on one PE. */
+static void check_groups(const warp_ctx *w)
+{
+    const warp_model *m = w->m;
+    if (w->synch != SYNCH_CONS || !m->group || w->nranks == 1)
+        return;
+    for (uint64_t i = 0; i < w->nlocal; i++) {
+        warp_lpid gid = w->lps[i].gid, g = m->group(gid, m->arg);
+        if (g >= w->total_lps || map_pe_of(w, g) != w->rank)
+            warp_fatal(WARP_EXIT_INTERNAL,
+                       "model %s puts LP %llu in the group of LP %llu but maps them to different "
+                       "processes; --synch=cons needs a group on one process",
+                       m->name, (unsigned long long)gid, (unsigned long long)g);
+    }
+}
+
 static void teardown(warp_ctx *w)
 {
     for (uint64_t k = 0; k < w->nkps; k++)
@@ -190,6 +212,8 @@ static void teardown(warp_ctx *w)
     alloc_destroy(&w->alloc);
     pool_destroy(w);
     free(w->kps);
+    free(w->live_kps);
+    w->live_kps = NULL;
     free(w->lps);
     free(w->state_mem);
     free(w->out_mem);
@@ -221,6 +245,7 @@ void warp_run(warp_ctx *w, const warp_model *m)
 
     place_lps(w);
     build_lps(w);
+    check_groups(w);
     uint64_t cap = w->events_opt;
     if (!cap) {
         cap = 4 * w->nlocal + 65536;

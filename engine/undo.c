@@ -9,14 +9,28 @@
 
 #define CHUNK_BYTES (64u * 1024u)
 
+/* Every KP with a log holds at least one chunk: with one LP per KP, 64 KiB
+ * each spread tens of thousands of KPs over gigabytes of address space and
+ * made every warp_save a TLB miss. About 64 MiB of chunks in all, each
+ * between 2 and 64 KiB. */
+void undo_size_chunks(warp_ctx *w)
+{
+    uint64_t per = (UINT64_C(64) << 20) / (w->nkps ? w->nkps : 1);
+    per = per < 2048 ? 2048 : per > CHUNK_BYTES ? CHUNK_BYTES : per;
+    w->undo_chunk = (uint32_t)(per & ~(uint64_t)63);
+}
+
+static size_t chunk_bytes(const warp_ctx *w) { return w->undo_chunk ? w->undo_chunk : CHUNK_BYTES; }
+
 static undo_chunk *chunk_new(warp_ctx *w, size_t need)
 {
     undo_chunk *c;
-    if (need <= CHUNK_BYTES && w->spare_chunks) {
+    size_t size = chunk_bytes(w);
+    if (need <= size && w->spare_chunks) {
         c = w->spare_chunks;
         w->spare_chunks = c->next;
     } else {
-        size_t cap = need > CHUNK_BYTES ? need : CHUNK_BYTES;
+        size_t cap = need > size ? need : size;
         c = malloc(sizeof *c + cap);
         if (!c)
             warp_fatal(WARP_EXIT_RESOURCE, "out of memory for the undo log on rank %d", w->rank);
@@ -29,7 +43,7 @@ static undo_chunk *chunk_new(warp_ctx *w, size_t need)
 
 static void chunk_drop(warp_ctx *w, undo_chunk *c)
 {
-    if (c->cap == CHUNK_BYTES) {
+    if (c->cap == chunk_bytes(w)) {
         c->next = w->spare_chunks;
         w->spare_chunks = c;
     } else {

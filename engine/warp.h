@@ -87,6 +87,12 @@ typedef struct warp_model {
     /* Minimum delay of every event this model sends (conservative mode needs
      * it > 0; the engine refuses any send closer than it in that mode). */
     double lookahead;
+    /* Optional, for conservative mode: LPs whose group (the LP id this
+     * returns) is the same may send each other events closer than the
+     * lookahead, as may an LP to itself; map must place a group on one PE
+     * (the engine checks). NULL: every LP is a group of its own. A pure
+     * function of (gid, arg). */
+    warp_lpid (*group)(warp_lpid gid, const void *arg);
     const warp_lp_type *(*lp_type)(warp_lpid gid, const void *arg);
     /* Optional LP -> PE placement; NULL means block-linear. Must be a pure
      * function of (gid, npes, arg). */
@@ -197,6 +203,8 @@ typedef enum warp_partition_kind {
     WARP_PARTITION_METIS = 2,
 } warp_partition_kind;
 warp_partition_kind warp_partition(const warp_ctx *w);
+/* Nonzero when the run is conservative (--synch=cons). */
+int warp_conservative(const warp_ctx *w);
 /* The option's name of kind k ("block", "topology", "metis"). */
 const char *warp_partition_name(warp_partition_kind k);
 

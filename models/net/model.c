@@ -116,6 +116,39 @@ static int map_of(warp_lpid gid, int npes, const void *arg)
     return (int)((i - n->nodes) * (uint64_t)npes / n->lps);
 }
 
+/* Conservative mode: a rank and its terminal exchange events with no delay
+ * (net_send, delivery, the sent notice), so they form one group, which
+ * map_of keeps on one PE. */
+static warp_lpid group_of(warp_lpid gid, const void *arg)
+{
+    const net_model *n = arg;
+    return gid < n->nodes + n->lps ? gid : n->rank_term[gid - n->nodes - n->lps];
+}
+
+/* The run's lookahead: the network's bound on its delays between groups,
+ * or 0 when the network or the workload has none. --synch=cons refuses a
+ * run without one here, naming the cause. */
+static void set_lookahead(net_model *n)
+{
+    const char *wl_why = n->wl_ops->no_lookahead ? n->wl_ops->no_lookahead(n->wl) : NULL;
+    double la = n->net_ops->lookahead ? n->net_ops->lookahead(n->net) : 0;
+    n->model.lookahead = wl_why ? 0 : la;
+    if (!warp_conservative(n->engine) || n->model.lookahead > 0)
+        return;
+    if (wl_why)
+        warp_fatal(WARP_EXIT_USAGE, "--synch=cons cannot run workload %s: it %s; use --synch=opt",
+                   n->wl_ops->name, wl_why);
+    if (!n->net_ops->lookahead)
+        warp_fatal(WARP_EXIT_USAGE,
+                   "--synch=cons cannot run network %s: its LPs exchange events with no minimum "
+                   "delay it can declare (no lookahead); use --synch=opt",
+                   n->name);
+    warp_fatal(WARP_EXIT_USAGE,
+               "--synch=cons cannot run %s: a link or delay of 0 ns leaves no lookahead; give "
+               "every link a positive latency or use --synch=opt",
+               n->name);
+}
+
 /* Appends ", name" (or "name" first) to buf, for "choose one of" lists. */
 static void add_name(char *buf, size_t cap, const char *name)
 {
@@ -246,7 +279,8 @@ void net_model_complete(net_model *n, warp_ini *ini, const net_catalog *cat)
     n->model.name = "warpnet";
     n->model.total_lps = n->nodes + n->lps + n->ranks;
     n->model.msg_size = sizeof(net_event);
-    n->model.lookahead = 0; /* net_send reaches the NIC with no delay */
+    set_lookahead(n);
+    n->model.group = group_of;
     n->model.lp_type = lp_type_of;
     n->model.map = map_of;
     n->model.arg = n;

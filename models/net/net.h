@@ -137,6 +137,10 @@ typedef struct net_workload_ops {
     /* Nonzero: without an end time the run lasts until the workload is done
      * (the driver sets a far end time, NET_END_UNSET_NS). */
     int runs_to_completion;
+    /* Optional: NULL when the workload sends other ranks' LPs nothing
+     * (only net_send and events to itself), else why it does so with no
+     * delay, which leaves --synch=cons no lookahead. */
+    const char *(*no_lookahead)(const void *wl);
 } net_workload_ops;
 
 /* The end time of a run whose workload runs to completion and whose user

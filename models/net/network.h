@@ -60,6 +60,11 @@ typedef struct net_network_ops {
      * rendezvous protocol on this network (LogGOPS's S); 0 means the
      * network prescribes none. */
     uint64_t (*eager_limit)(const void *net);
+    /* Optional (NULL: none, --synch=cons refused): a lower bound (ns) on
+     * the delay of every event a network LP sends to another LP, except a
+     * terminal's events to and from the ranks it holds; 0 when some such
+     * event may take no time. The run's lookahead (conservative mode). */
+    double (*lookahead)(const void *net);
 
     /* Optional (NULL: no breakdown): names of the network's paths, path 0
      * first, NULL-terminated, at most NET_PATHS. Packets carry their path
@@ -103,6 +108,9 @@ const net_params *net_fabric_params(warp_ini *ini, net_model *n);
 void net_fabric_use(warp_ini *ini, net_model *n, const net_topology_ops *ops, void *topo);
 /* The LP type of fabric LP `index` (a terminal or a router). */
 const warp_lp_type *net_fabric_lp_type(const net_model *n, uint64_t index);
+/* The smallest delay of an event between fabric LPs (its links' latencies,
+ * the topology's watcher delays), for a network's lookahead; 0 if any is 0. */
+double net_fabric_lookahead(const net_model *n);
 
 /* ---- For a network's handlers ---------------------------------------------- */
 

@@ -7,6 +7,8 @@
  * model directly. Invariant: routers are LPs nodes..nodes+routers-1 (for
  * the packet network, its only LPs besides the terminals). Chosen by
  * model.c. */
+#include <math.h>
+
 #include "net/net_impl.h"
 
 static const char *const switching_names[] = {"cut-through", "store-forward", NULL};
@@ -125,6 +127,31 @@ static int packet_map(const void *net, uint64_t index, int npes)
     return (int)(r * (uint64_t)npes / n->routers);
 }
 
+/* Every event between LPs of the fabric crosses a link: a packet takes at
+ * least the link's latency (plus router_delay into a router), a credit the
+ * latency back, an occupancy report (UGAL-G) the delay its topology gives.
+ * The smallest of them over all routers and ports bounds every delay. */
+double net_fabric_lookahead(const net_model *n)
+{
+    double la = INFINITY;
+    net_watcher w[NET_MAX_WATCHERS];
+    for (uint64_t r = 0; r < n->routers; r++) {
+        int32_t k = n->topo_ops->radix(n->topo, r);
+        for (int32_t p = 0; p < k; p++) {
+            net_peer q = n->topo_ops->peer(n->topo, r, p);
+            if (q.kind != NET_PEER_NONE && q.latency < la)
+                la = q.latency;
+            int32_t m = n->view_slots ? n->topo_ops->watchers(n->topo, r, p, w, NET_MAX_WATCHERS) : 0;
+            for (int32_t i = 0; i < m; i++)
+                if (w[i].delay < la)
+                    la = w[i].delay;
+        }
+    }
+    return isinf(la) ? 0 : la;
+}
+
+static double packet_lookahead(const void *net) { return net_fabric_lookahead(net); }
+
 uint64_t net_input_buffer(const net_model *n, uint64_t router, int32_t port)
 {
     uint64_t b = n->topo_ops->vc_buffer ? n->topo_ops->vc_buffer(n->topo, router, port) : 0;
@@ -144,4 +171,5 @@ const net_network_ops net_packet_network = {
     .destroy = packet_destroy,
     .lp_type = packet_lp_type,
     .map = packet_map,
+    .lookahead = packet_lookahead,
 };

@@ -329,6 +329,17 @@ static void optical_json(const void *net, const net_model *n, FILE *f)
     fprintf(f, "},\n");
 }
 
+/* Every event between its LPs crosses a cable (ToR <-> OPS port, ToR <->
+ * ToR, each delay a sum of that and times >= 0), the OCS control channel
+ * (ocs_signal, plus reconfiguration for a grant) or the electrical fabric. */
+static double optical_lookahead(const void *net)
+{
+    const opt_net *o = net;
+    double la = net_fabric_lookahead(o->n);
+    la = o->cable < la ? o->cable : la;
+    return o->ocs_signal < la ? o->ocs_signal : la;
+}
+
 const net_network_ops optical_network = {
     .name = "optical",
     .section = SEC,
@@ -336,6 +347,7 @@ const net_network_ops optical_network = {
     .destroy = optical_destroy,
     .lp_type = optical_lp_type,
     .map = optical_map,
+    .lookahead = optical_lookahead,
     .paths = path_names,
     .reduce = optical_reduce,
     .report = optical_report,

@@ -398,6 +398,17 @@ static int rp_verdict(const void *wl, const net_model *net, int end_given, char 
     return WARP_EXIT_USAGE;
 }
 
+/* LogGOPS rendezvous: the receiver's match ends the sender's task through an
+ * acknowledgement sent straight to the sender's LP, with no delay (the
+ * model charges no network time for it), so no lookahead bounds it. */
+static const char *rp_no_lookahead(const void *wl)
+{
+    const rp_config *c = wl;
+    return c->loggops ? "acknowledges rendezvous sends (LogGOPS, above the eager limit) straight "
+                        "to the sender with no delay"
+                      : NULL;
+}
+
 const net_workload_ops replay_workload = {
     .name = "replay",
     .setup = rp_setup,
@@ -408,4 +419,5 @@ const net_workload_ops replay_workload = {
     .verdict = rp_verdict,
     .ranks_hint = rp_ranks_hint,
     .runs_to_completion = 1,
+    .no_lookahead = rp_no_lookahead,
 };

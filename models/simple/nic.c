@@ -202,12 +202,22 @@ static const warp_lp_type *nic_lp_type(const void *net, uint64_t index)
 
 static uint64_t loggp_eager_limit(const void *net) { return ((const nic_net *)net)->S; }
 
+/* A message reaches the other NIC at least latency (simplenet) or o + L
+ * (LogGOPS) after it is sent. nic_send computes the delay from absolute
+ * times, whose rounding may take it a hair below that: half is the bound. */
+static double nic_lookahead(const void *net)
+{
+    const nic_net *l = net;
+    return 0.5 * (l->loggp ? l->o + l->L : l->latency);
+}
+
 const net_network_ops simplenet_network = {
     .name = "simplenet",
     .section = "simplenet",
     .setup = simplenet_setup,
     .destroy = nic_destroy,
     .lp_type = nic_lp_type,
+    .lookahead = nic_lookahead,
 };
 
 const net_network_ops loggp_network = {
@@ -217,4 +227,5 @@ const net_network_ops loggp_network = {
     .destroy = nic_destroy,
     .lp_type = nic_lp_type,
     .eager_limit = loggp_eager_limit,
+    .lookahead = nic_lookahead,
 };

@@ -93,6 +93,7 @@ static warp_ctx *relay_ctx(uint64_t nlps, queue_kind qk)
     w->total_lps = w->nlocal = nlps;
     w->nkps = nlps;
     w->kps = calloc(nlps, sizeof *w->kps);
+    w->live_kps = calloc(nlps, sizeof *w->live_kps);
     w->lps = calloc(nlps, sizeof *w->lps);
     for (uint64_t i = 0; i < nlps; i++) {
         warp_lp *lp = &w->lps[i];
@@ -129,6 +130,7 @@ static void relay_ctx_free(warp_ctx *w)
     pool_destroy(w);
     free(w->lps);
     free(w->kps);
+    free(w->live_kps);
     free(w);
 }
 
@@ -147,7 +149,7 @@ static warp_event *step(warp_ctx *w)
     warp_event *e = queue_pop(w);
     cr_assert_not_null(e, "step: no pending event");
     process_event(w, e);
-    kp_append(e->lp->kp, e);
+    kp_append(w, e->lp->kp, e);
     return e;
 }
 
@@ -416,6 +418,37 @@ Test(fossil, events_at_gvt_are_not_committed)
     step(w);
     fossil_collect(w, 2.5);
     cr_assert_eq(w->committed, 2);
+    relay_ctx_free(w);
+}
+
+/* Fossil collection visits only the KPs that hold processed events: a KP
+ * joins the list when its first event is processed and leaves it when its
+ * list is committed or rolled back empty, so a round costs what it
+ * commits, not the number of KPs. */
+Test(fossil, visits_only_live_kps)
+{
+    warp_ctx *w = relay_ctx(8, QUEUE_HEAP);
+    inject(w, 3, 1.0, (relay_msg){0});
+    inject(w, 5, 2.0, (relay_msg){0});
+    inject(w, 3, 3.0, (relay_msg){0});
+    step(w);
+    warp_event *e2 = step(w);
+    step(w);
+    cr_assert_eq(w->nlive, 2, "two KPs hold processed events, %llu listed", (unsigned long long)w->nlive);
+    fossil_collect(w, 2.5); /* KP 5 empties; KP 3 keeps ts 3 */
+    cr_assert_eq(w->committed, 2);
+    cr_assert(w->nlive == 1 && w->live_kps[0] == &w->kps[3], "only KP 3 stays listed");
+    (void)e2;
+    warp_event *e3 = w->kps[3].head;
+    rollback_kp(w, &w->kps[3], e3, false); /* KP 3 empty, still listed */
+    cr_assert_null(w->kps[3].head);
+    fossil_collect(w, 2.6);
+    cr_assert_eq(w->nlive, 0, "a KP rolled back empty leaves the list");
+    step(w); /* ts 3 again */
+    cr_assert_eq(w->nlive, 1);
+    fossil_collect(w, 1e9);
+    cr_assert_eq(w->committed, 3);
+    cr_assert_eq(w->nlive, 0);
     relay_ctx_free(w);
 }
 

@@ -50,8 +50,8 @@ refused() {
 }
 
 # same_everywhere LABEL "RUNS" ARGS...: runs warpnet ARGS once per word of
-# RUNS (seq, check or debug: --synch=that on one process; optN: --synch=opt
-# on N processes under ${MPIEXEC:-mpiexec}); each must exit 0 and print an
+# RUNS (seq, check or debug: --synch=that on one process; optN or consN:
+# --synch=opt or cons on N processes under ${MPIEXEC:-mpiexec}); each must exit 0 and print an
 # ok conservation line and a digest, and all must print the first one's
 # digest and network summary, which stays in $TMP/same.res.
 same_everywhere() {
@@ -60,6 +60,7 @@ same_everywhere() {
     for run in $runs; do
         case $run in
         opt*) timeout 300 ${MPIEXEC:-mpiexec} -n "${run#opt}" "$WARPNET" "$@" --synch=opt ;;
+        cons*) timeout 300 ${MPIEXEC:-mpiexec} -n "${run#cons}" "$WARPNET" "$@" --synch=cons ;;
         *) timeout 300 "$WARPNET" "$@" --synch="$run" ;;
         esac >"$TMP/$run.out" 2>&1 || { bad "$label $run exits $?"; tail -5 "$TMP/$run.out"; continue; }
         result "$TMP/$run.out" >"$TMP/$run.res"
@@ -73,4 +74,20 @@ same_everywhere() {
             diff "$TMP/same.res" "$TMP/$run.res" | head -10
         fi
     done
+}
+
+# small_torus FILE: a short run of a 4x3x2 torus under uniform traffic at
+# 0.6 load, every router and link busy (a few hundred ms of run time).
+small_torus() {
+    cat >"$1" <<'INI'
+[engine]
+end = 3us
+[network]
+topology = torus
+[torus]
+dims = 4,3,2
+[workload]
+type = traffic
+load = 0.6
+INI
 }

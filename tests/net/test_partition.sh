@@ -9,17 +9,7 @@ C="${top_srcdir:-.}/examples/configs"
 
 # Short runs of small networks: every router and link busy, a few hundred
 # microseconds of run time each.
-cat >"$TMP/torus.ini" <<'INI'
-[engine]
-end = 3us
-[network]
-topology = torus
-[torus]
-dims = 4,3,2
-[workload]
-type = traffic
-load = 0.6
-INI
+small_torus "$TMP/torus.ini"
 cat >"$TMP/ft4.ini" <<'INI'
 [engine]
 end = 3us

@@ -1,7 +1,7 @@
 # tools/warpnet/local.mk — the warpnet driver.
 bin_PROGRAMS += tools/warpnet/warpnet
 tools_warpnet_warpnet_SOURCES = tools/warpnet/main.c tools/warpnet/summary.c \
-	tools/warpnet/summary.h tools/warpnet/sweep.c tools/warpnet/reference.c \
+	tools/warpnet/summary.h tools/warpnet/sweep.c tools/warpnet/tune.c tools/warpnet/reference.c \
 	tools/warpnet/convert.h tools/warpnet/convert_codes.c tools/warpnet/codes_conf.c \
 	tools/warpnet/codes_conf.h tools/warpnet/outdir.c tools/warpnet/outdir.h \
 	tools/warpnet/agree.c tools/warpnet/agree.h

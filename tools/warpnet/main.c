@@ -27,6 +27,7 @@ static const char usage[] =
     "       warpnet --dump-topology=FILE.dot RUN.ini\n"
     "       warpnet sweep RUN.ini --vary section.key=FIRST:LAST:STEP [--series section.key=A,B,...]\n"
     "                     [--title=TEXT] [--out=DIR] [options]\n"
+    "       warpnet tune RUN.ini [--np=RANKS] [--budget=SECONDS] [--probe-end=T]   fastest engine settings\n"
     "       warpnet report DIR              plots and report.md/report.html of an --out=DIR run\n"
     "       warpnet convert codes FILE.conf  print the run file equivalent to a CODES network config\n";
 
@@ -101,6 +102,8 @@ int main(int argc, char **argv)
         return wn_convert_main(argc - 1, argv + 1);
     if (argc > 1 && strcmp(argv[1], "sweep") == 0)
         return wn_sweep_main(argv[0], argc - 1, argv + 1);
+    if (argc > 1 && strcmp(argv[1], "tune") == 0)
+        return wn_tune_main(argv[0], argc - 1, argv + 1);
     const char *stats_at[2] = {NULL, NULL}; /* --engine-stats=, --stats-json= as given */
     for (int i = 1; i < argc; i++)
         for (int k = 0; k < 2; k++)

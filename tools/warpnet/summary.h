@@ -51,5 +51,13 @@ int wn_summary_write(const wn_summary *s, const net_model *n, const net_results 
 
 /* `warpnet sweep RUN.ini --vary section.key=a:b:step [args...]` */
 int wn_sweep_main(const char *self, int argc, char **argv);
+/* `warpnet tune RUN.ini [--np=RANKS] [--budget=S] [args...]` (tune.c) */
+int wn_tune_main(const char *self, int argc, char **argv);
+/* Helpers of the subcommands that run warpnet (sweep.c): a shell-quoted
+ * word appended to cmd; a file's first 64 KiB (NULL if unreadable, free
+ * it); the first numeric value of "key": in JSON text (0, or -1). */
+void wn_add_word(char *cmd, size_t cap, const char *w);
+char *wn_slurp(const char *path);
+int wn_json_number(const char *text, const char *key, double *v);
 
 #endif

@@ -32,7 +32,7 @@ static void sweep_fail(const char *what)
 }
 
 /* Value of a top-level or nested numeric JSON key in text (first match). */
-static int json_number(const char *text, const char *key, double *v)
+int wn_json_number(const char *text, const char *key, double *v)
 {
     char pat[128];
     snprintf(pat, sizeof pat, "\"%s\":", key);
@@ -51,7 +51,7 @@ static int is_dir(const char *p)
     return stat(p, &st) == 0 && S_ISDIR(st.st_mode);
 }
 
-static char *slurp(const char *path)
+char *wn_slurp(const char *path)
 {
     FILE *f = fopen(path, "r");
     if (!f)
@@ -64,11 +64,11 @@ static char *slurp(const char *path)
 }
 
 /* Appends a shell-quoted word to cmd. */
-static void add_word(char *cmd, size_t cap, const char *w)
+void wn_add_word(char *cmd, size_t cap, const char *w)
 {
     size_t len = strlen(cmd);
     if (len + 4 + 4 * strlen(w) >= cap)
-        sweep_fail("command line too long");
+        warp_fatal(WARP_EXIT_USAGE, "a command line of a run is too long");
     cmd[len++] = ' ';
     cmd[len++] = '\'';
     for (; *w; w++) {
@@ -197,22 +197,22 @@ static int run_point(FILE *f, const char *self, const char *run, const char *key
     char cmd[32768] = "", arg[1100];
     if (np > 0)
         snprintf(cmd, sizeof cmd, "%s -n %d", mpiexec && *mpiexec ? mpiexec : "mpiexec", np);
-    add_word(cmd, sizeof cmd, self);
-    add_word(cmd, sizeof cmd, run);
+    wn_add_word(cmd, sizeof cmd, self);
+    wn_add_word(cmd, sizeof cmd, run);
     snprintf(arg, sizeof arg, "--%s=%.10g", key, v);
-    add_word(cmd, sizeof cmd, arg);
+    wn_add_word(cmd, sizeof cmd, arg);
     for (int k = 0; k < nk; k++) {
         snprintf(arg, sizeof arg, "--%s=%s", sk[k].key, series_value(sk, nk, series, k));
-        add_word(cmd, sizeof cmd, arg);
+        wn_add_word(cmd, sizeof cmd, arg);
     }
     snprintf(arg, sizeof arg, "--out=%s", dir);
-    add_word(cmd, sizeof cmd, arg);
+    wn_add_word(cmd, sizeof cmd, arg);
     size_t len = strlen(cmd);
     snprintf(cmd + len, sizeof cmd - len, "%s > '%s.log' 2>&1", passthrough, dir);
     int rc = system(cmd);
     char path[4200];
     snprintf(path, sizeof path, "%s/summary.json", dir);
-    char *js = slurp(path);
+    char *js = wn_slurp(path);
     if (rc != 0 || !js) {
         free(js);
         return -1;
@@ -220,22 +220,22 @@ static int run_point(FILE *f, const char *self, const char *run, const char *key
     const char *names[] = {"offered_load", "accepted_load", "mean", "p50", "p99"};
     double x[9] = {0};
     for (int k = 0; k < 2; k++)
-        json_number(js, names[k], &x[k]);
+        wn_json_number(js, names[k], &x[k]);
     const char *pl = strstr(js, "\"packet_latency_ns\"");
     for (int k = 2; k < 5 && pl; k++)
-        json_number(pl, names[k], &x[k]);
+        wn_json_number(pl, names[k], &x[k]);
     const char *ml = strstr(js, "\"message_latency_ns\"");
     if (ml)
-        json_number(ml, "mean", &x[5]);
-    json_number(js, "hops_mean", &x[6]);
-    json_number(js, "committed", &x[7]);
-    json_number(js, "run_s", &x[8]);
+        wn_json_number(ml, "mean", &x[5]);
+    wn_json_number(js, "hops_mean", &x[6]);
+    wn_json_number(js, "committed", &x[7]);
+    wn_json_number(js, "run_s", &x[8]);
     for (int k = 0; k < nk; k++)
         fprintf(f, "%s,", series_value(sk, nk, series, k));
     fprintf(f, "%.10g,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.6g,%.0f,%.4g,", v, x[0], x[1], x[2], x[3],
             x[4], x[5], x[6], x[7], x[8]);
     double pct; /* empty without [network] reference_bandwidth */
-    if (json_number(js, "accepted_pct_of_reference", &pct) == 0)
+    if (wn_json_number(js, "accepted_pct_of_reference", &pct) == 0)
         fprintf(f, "%.6g", pct);
     fputc('\n', f);
     free(js);
@@ -283,7 +283,7 @@ int wn_sweep_main(const char *self, int argc, char **argv)
         else if (!run && argv[i][0] != '-')
             run = argv[i];
         else
-            add_word(passthrough, sizeof passthrough, argv[i]);
+            wn_add_word(passthrough, sizeof passthrough, argv[i]);
         if (series) {
             if (nk == SWEEP_MAX_KEYS)
                 sweep_fail("more than 4 --series options");

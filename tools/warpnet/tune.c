@@ -1,0 +1,279 @@
+/* warpnet/tune.c — `warpnet tune RUN.ini`: short optimistic probe runs of a
+ * run file over the engine settings that change speed only (partition, LPs
+ * per KP, batch, GVT interval), one setting at a time from the best so far
+ * (the partition first: it decides the remote share). Prints one row per
+ * probed setting (committed events/s, efficiency) and the best setting with
+ * the flags that select it. Each probe is a separate process (under
+ * $MPIEXEC -n NP with --np), run to a short model time; the search stops
+ * at a wall-time budget. Every probe commits the same events, since none of
+ * these settings changes a result. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+
+#include "summary.h"
+
+#define TUNE_MAX 32
+#define TUNE_FIELDS 4 /* partition, KPs, batch, GVT interval */
+
+typedef struct probe {
+    char flag[TUNE_FIELDS][40]; /* "" where the field is not probed */
+    double rate, eff, run_s, wall;
+    int ok;
+} probe;
+
+typedef struct tune_run {
+    const char *self, *run, *out;
+    char passthrough[16384];
+    int np;
+    double end, probe_end;
+    probe row[TUNE_MAX];
+    int n;
+} tune_run;
+
+static const char tune_usage[] =
+    "usage: warpnet tune RUN.ini [--np=RANKS] [--budget=SECONDS] [--probe-end=T] [--out=DIR]\n"
+    "                    [warpnet options]\n"
+    "Finds the fastest engine settings for RUN.ini on RANKS processes (under mpiexec; default: 1)\n"
+    "with short --synch=opt probe runs: the partition (block, topology, and metis where this\n"
+    "build has it; with 2+ ranks), LPs per KP, --batch and --gvt-interval, one at a time from the\n"
+    "best so far. Prints committed events/s and efficiency per setting, then the best setting\n"
+    "and the command line that uses it. Probes run to T of model time (default: a twentieth of\n"
+    "[engine] end, rescaled after the first probe so that all of them fit the budget, default\n"
+    "60 s); their logs and statistics go to DIR (default tune.out). Other options go to every\n"
+    "probe. Example:\n"
+    "  warpnet tune examples/configs/torus-8x8x8.ini --np=2 --budget=30\n";
+
+static double wall_now(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+static void flags_of(const probe *p, char *buf, size_t cap)
+{
+    buf[0] = 0;
+    for (int f = 0; f < TUNE_FIELDS; f++)
+        if (p->flag[f][0]) {
+            size_t len = strlen(buf);
+            snprintf(buf + len, cap - len, "%s%s", len ? " " : "", p->flag[f]);
+        }
+}
+
+static int same_setting(const probe *a, const probe *b)
+{
+    for (int f = 0; f < TUNE_FIELDS; f++)
+        if (strcmp(a->flag[f], b->flag[f]))
+            return 0;
+    return 1;
+}
+
+/* Starts the command line of a run of RUN.ini: mpiexec, the program, the
+ * file. */
+static void command_start(const tune_run *t, char *cmd, size_t cap)
+{
+    const char *mpiexec = getenv("MPIEXEC");
+    cmd[0] = 0;
+    if (t->np > 1)
+        snprintf(cmd, cap, "%s -n %d", mpiexec && *mpiexec ? mpiexec : "mpiexec", t->np);
+    wn_add_word(cmd, cap, t->self);
+    wn_add_word(cmd, cap, t->run);
+}
+
+/* Runs probe p (to t->probe_end) and reads its statistics. */
+static void measure(tune_run *t, probe *p, int k)
+{
+    char cmd[32768], arg[4300], js_path[4200], log_path[4200];
+    snprintf(js_path, sizeof js_path, "%s/probe-%02d.json", t->out, k);
+    snprintf(log_path, sizeof log_path, "%s/probe-%02d.log", t->out, k);
+    remove(js_path);
+    command_start(t, cmd, sizeof cmd);
+    const char *fixed[] = {"--synch=opt", "--quiet", "--workload.warmup=0ns"};
+    for (size_t i = 0; i < sizeof fixed / sizeof fixed[0]; i++)
+        wn_add_word(cmd, sizeof cmd, fixed[i]);
+    snprintf(arg, sizeof arg, "--engine.end=%.10gns", t->probe_end);
+    wn_add_word(cmd, sizeof cmd, arg);
+    snprintf(arg, sizeof arg, "--stats-json=%s", js_path);
+    wn_add_word(cmd, sizeof cmd, arg);
+    for (int f = 0; f < TUNE_FIELDS; f++)
+        if (p->flag[f][0])
+            wn_add_word(cmd, sizeof cmd, p->flag[f]);
+    size_t len = strlen(cmd);
+    snprintf(cmd + len, sizeof cmd - len, "%s > '%s' 2>&1", t->passthrough, log_path);
+    double t0 = wall_now();
+    int rc = system(cmd);
+    p->wall = wall_now() - t0;
+    char *js = wn_slurp(js_path);
+    p->ok = rc == 0 && js && wn_json_number(js, "event_rate", &p->rate) == 0 &&
+            wn_json_number(js, "efficiency", &p->eff) == 0 &&
+            wn_json_number(js, "run_s", &p->run_s) == 0;
+    free(js);
+}
+
+/* Probes p unless it was probed already or the budget is spent; returns
+ * its row, or NULL. */
+static probe *try_setting(tune_run *t, const probe *p, double t_start, double budget, int *skipped)
+{
+    for (int i = 0; i < t->n; i++)
+        if (same_setting(&t->row[i], p))
+            return &t->row[i];
+    double last = t->n ? t->row[t->n - 1].wall : 0;
+    if (t->n == TUNE_MAX || wall_now() - t_start + last > budget) {
+        ++*skipped;
+        return NULL;
+    }
+    probe *r = &t->row[t->n];
+    *r = *p;
+    measure(t, r, t->n);
+    t->n++;
+    return r;
+}
+
+/* Whether this build's --partition accepts metis (asked of --describe). */
+static int have_metis(const tune_run *t)
+{
+    char cmd[32768];
+    cmd[0] = 0;
+    wn_add_word(cmd, sizeof cmd, t->self);
+    wn_add_word(cmd, sizeof cmd, t->run);
+    size_t len = strlen(cmd);
+    snprintf(cmd + len, sizeof cmd - len, " --describe --partition=metis%s > /dev/null 2>&1",
+             t->passthrough);
+    return system(cmd) == 0;
+}
+
+int wn_tune_main(const char *self, int argc, char **argv)
+{
+    tune_run *t = calloc(1, sizeof *t);
+    if (!t)
+        warp_fatal(WARP_EXIT_RESOURCE, "tune: out of memory");
+    t->self = self;
+    t->out = "tune.out";
+    t->np = 1;
+    double budget = 60, probe_end = 0;
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+            fputs(tune_usage, stdout);
+            free(t);
+            return 0;
+        }
+    }
+    for (int i = 1; i < argc; i++) {
+        if (strncmp(argv[i], "--np=", 5) == 0) {
+            t->np = atoi(argv[i] + 5);
+            if (t->np < 1)
+                warp_fatal(WARP_EXIT_USAGE, "tune: %s: give 1 or more ranks", argv[i]);
+        } else if (strncmp(argv[i], "--budget=", 9) == 0) {
+            budget = atof(argv[i] + 9);
+            if (!(budget > 0))
+                warp_fatal(WARP_EXIT_USAGE, "tune: %s: give a positive number of seconds", argv[i]);
+        } else if (strncmp(argv[i], "--probe-end=", 12) == 0) {
+            const char *why;
+            if (warp_parse_time_ns(argv[i] + 12, &probe_end, &why) || !(probe_end > 0))
+                warp_fatal(WARP_EXIT_USAGE, "tune: %s: give a positive model time with a unit "
+                           "(e.g. 5us)", argv[i]);
+        } else if (strncmp(argv[i], "--out=", 6) == 0) {
+            t->out = argv[i] + 6;
+        } else if (!t->run && argv[i][0] != '-') {
+            t->run = argv[i];
+        } else {
+            wn_add_word(t->passthrough, sizeof t->passthrough, argv[i]);
+        }
+    }
+    if (!t->run)
+        warp_fatal(WARP_EXIT_USAGE, "usage: warpnet tune RUN.ini [--np=RANKS] [--budget=SECONDS] "
+                   "[--probe-end=T] [--out=DIR] [options]; see warpnet tune --help");
+    /* [engine] end: a time with its unit, or a plain number of ns. */
+    warp_ini *ini = warp_ini_load(t->run);
+    const char *end = warp_ini_get(ini, "engine", "end"), *why;
+    if (end && warp_parse_time_ns(end, &t->end, &why))
+        t->end = strtod(end, NULL);
+    warp_ini_free(ini);
+    if (!probe_end && !(t->end > 0))
+        warp_fatal(WARP_EXIT_USAGE, "tune: %s gives no [engine] end; give the probes' model time "
+                   "with --probe-end=T (e.g. 50us)", t->run);
+    t->probe_end = probe_end ? probe_end : t->end / 20;
+    mkdir(t->out, 0777);
+
+    /* The defaults first; the partition only matters on 2+ ranks. */
+    const char *parts[] = {"--partition=topology", "--partition=block", "--partition=metis", NULL};
+    const char *kps[] = {"--kps=64", "--lps-per-kp=1", "--lps-per-kp=8", NULL};
+    const char *batches[] = {"--batch=16", "--batch=4", "--batch=64", NULL};
+    const char *gvts[] = {"--gvt-interval=16", "--gvt-interval=4", "--gvt-interval=64",
+                          "--gvt-interval=auto", NULL};
+    const char *const *stage[TUNE_FIELDS] = {parts, kps, batches, gvts};
+    int nparts = t->np > 1 ? (have_metis(t) ? 3 : 2) : 0;
+    int planned = 1 + (nparts ? nparts - 1 : 0) + 2 + 2 + 3;
+    probe best;
+    memset(&best, 0, sizeof best);
+    for (int f = 0; f < TUNE_FIELDS; f++)
+        if (f || nparts)
+            snprintf(best.flag[f], sizeof best.flag[f], "%s", stage[f][0]);
+
+    double t_start = wall_now();
+    int skipped = 0;
+    t->row[0] = best;
+    measure(t, &t->row[0], 0);
+    if (!t->row[0].ok)
+        warp_fatal(WARP_EXIT_USAGE, "tune: the probe with the default settings failed; see %s/probe-00.log",
+                   t->out);
+    /* Rescale the probes so that all of them fit the budget (and none is
+     * so short that start-up noise decides), then measure the defaults
+     * again at that length. */
+    double fixed = t->row[0].wall - t->row[0].run_s, want = budget / planned - fixed,
+           run0 = t->row[0].run_s > 1e-4 ? t->row[0].run_s : 1e-4;
+    if (want < 0.1) /* start-up takes the budget: probes of 0.1 s at least */
+        want = 0.1;
+    if (!probe_end && (run0 > 2 * want || (run0 < want / 2 && t->probe_end < t->end))) {
+        double pe = t->probe_end * want / run0;
+        t->probe_end = pe < t->end ? pe : t->end;
+        measure(t, &t->row[0], 0);
+        if (!t->row[0].ok)
+            warp_fatal(WARP_EXIT_USAGE, "tune: the probe with the default settings failed; see "
+                       "%s/probe-00.log", t->out);
+    }
+    t->n = 1;
+    best = t->row[0];
+    for (int f = 0; f < TUNE_FIELDS; f++) {
+        if (f == 0 && !nparts)
+            continue;
+        probe stage_best = best;
+        for (int v = 1; stage[f][v] && (f || v < nparts); v++) {
+            probe c = best;
+            snprintf(c.flag[f], sizeof c.flag[f], "%s", stage[f][v]);
+            probe *r = try_setting(t, &c, t_start, budget, &skipped);
+            if (r && r->ok && r->rate > stage_best.rate)
+                stage_best = *r;
+        }
+        best = stage_best;
+    }
+
+    char flags[256];
+    printf("tune: %s on %d rank(s): --synch=opt probes to %.6g ns of model time%s, budget %g s\n",
+           t->run, t->np, t->probe_end, t->end > 0 ? "" : " (--probe-end)", budget);
+    printf("%-68s %14s %11s %8s\n", "setting", "committed/s", "efficiency", "run s");
+    for (int i = 0; i < t->n; i++) {
+        flags_of(&t->row[i], flags, sizeof flags);
+        if (t->row[i].ok)
+            printf("%-68s %14.4g %10.2f%% %8.3f\n", flags, t->row[i].rate, 100 * t->row[i].eff,
+                   t->row[i].run_s);
+        else
+            printf("%-68s %14s (see %s/probe-%02d.log)\n", flags, "failed", t->out, i);
+    }
+    if (skipped)
+        printf("budget spent: %d setting(s) not probed (raise --budget)\n", skipped);
+    flags_of(&best, flags, sizeof flags);
+    printf("best: %s: %.4g committed events/s, efficiency %.2f%%, %.2fx the defaults\n", flags,
+           best.rate, 100 * best.eff, t->row[0].rate > 0 ? best.rate / t->row[0].rate : 1.0);
+    char cmd[32768] = "";
+    if (t->np > 1) {
+        const char *mpiexec = getenv("MPIEXEC");
+        snprintf(cmd, sizeof cmd, "%s -n %d ", mpiexec && *mpiexec ? mpiexec : "mpiexec", t->np);
+    }
+    printf("use: %swarpnet %s --synch=opt %s%s\n", cmd, t->run, flags, t->passthrough);
+    free(t);
+    return 0;
+}
