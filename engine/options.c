@@ -4,6 +4,7 @@
  * line wins over `--config=FILE` and over a run file applied before it.
  * Every bad value stops the run naming the option or the file:line it came
  * from. Called by warp_init, warp_parse_args and host programs. */
+#include "config.h"
 #include "internal.h"
 
 #include <errno.h>
@@ -103,8 +104,11 @@ static const char *set_partition(void *t, const char *v)
 {
     for (int k = 0; k < 3; k++)
         if (v && !strcmp(v, partition_names[k])) {
+#ifndef HAVE_METIS
             if (k == WARP_PARTITION_METIS)
-                return "this build has no METIS partitioner; use topology or block";
+                return "this build has no METIS partitioner: install libmetis-dev and "
+                       "reconfigure (./quickstart build), or use topology or block";
+#endif
             ((warp_ctx *)t)->partition = k;
             return NULL;
         }
