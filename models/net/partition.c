@@ -140,8 +140,9 @@ static router_graph router_csr(const net_model *n)
     return g;
 }
 
-/* METIS k-way (recursive bisection for few parts, where it cuts less) on
- * the router graph, balancing LPs and expected events within 3 %; a fixed
+/* METIS k-way (recursive bisection for up to 8 parts, where it cuts less)
+ * on the router graph, balancing LPs and expected events within METIS's
+ * default tolerances (a few per cent at most); a fixed
  * seed makes every process compute the same parts. A part METIS leaves
  * empty takes the last router of the part with the most routers. */
 static void metis_partition(const net_model *n, uint32_t parts, uint32_t *part)
