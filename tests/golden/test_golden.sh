@@ -165,8 +165,8 @@ vcs: 3
 injection_bandwidth_GBps: 12.5
 router_links_GBps: 12.5 x 23736
 terminal_links_GBps: 12.5 x 16512
-memory_state_bytes: 54126472 (51.6 MiB, 3278 bytes per node; LP states, outputs, tables)
-memory_bound_bytes: 1574881672 (1501.9 MiB, 95378 bytes per node; every buffer full of events)
+memory_state_bytes: 55051144 (52.5 MiB, 3334 bytes per node; LP states, outputs, tables)
+memory_bound_bytes: 1575806344 (1502.8 MiB, 95434 bytes per node; every buffer full of events)
 EOF
 described fattree-128p3l.ini <<'EOF'
 topology: fattree
@@ -179,8 +179,8 @@ vcs: 1
 injection_bandwidth_GBps: 12.5
 router_links_GBps: 12.5 x 1048576
 terminal_links_GBps: 12.5 x 524288
-memory_state_bytes: 1719829056 (1640.2 MiB, 3280 bytes per node; LP states, outputs, tables)
-memory_bound_bytes: 5998019136 (5720.2 MiB, 11440 bytes per node; every buffer full of events)
+memory_state_bytes: 1749189184 (1668.2 MiB, 3336 bytes per node; LP states, outputs, tables)
+memory_bound_bytes: 6027379264 (5748.2 MiB, 11496 bytes per node; every buffer full of events)
 EOF
 described slimfly-q37.ini <<'EOF'
 topology: slimfly
@@ -193,8 +193,8 @@ vcs: 2
 injection_bandwidth_GBps: 12.5
 router_links_GBps: 12.5 x 75295
 terminal_links_GBps: 12.5 x 73926
-memory_state_bytes: 224130732 (213.7 MiB, 3032 bytes per node; LP states, outputs, tables)
-memory_bound_bytes: 21417564972 (20425.4 MiB, 289716 bytes per node; every buffer full of events)
+memory_state_bytes: 228270588 (217.7 MiB, 3088 bytes per node; LP states, outputs, tables)
+memory_bound_bytes: 21421704828 (20429.3 MiB, 289772 bytes per node; every buffer full of events)
 EOF
 described torus-32k-codes.ini <<'EOF'
 topology: torus
@@ -207,8 +207,8 @@ vcs: 2
 injection_bandwidth_GBps: 2.14748
 router_links_GBps: 2.14748 x 98304
 terminal_links_GBps: 2.14748 x 32768
-memory_state_bytes: 124256568 (118.5 MiB, 3792 bytes per node; LP states, outputs, tables)
-memory_bound_bytes: 1146618168 (1093.5 MiB, 34992 bytes per node; every buffer full of events)
+memory_state_bytes: 126091576 (120.3 MiB, 3848 bytes per node; LP states, outputs, tables)
+memory_bound_bytes: 1148453176 (1095.3 MiB, 35048 bytes per node; every buffer full of events)
 EOF
 phold 1 8b1f73df7e39e90c 6336 --total-lps=64 --end=100 --seed=1
 phold 1 e3646663e1b76baa 12544 --total-lps=256 --end=50 --seed=7 --remote=0.5
