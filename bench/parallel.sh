@@ -9,7 +9,8 @@
 #   SHORT=1 runs the network scenarios to a quarter of their end time, for a
 #   loaded machine)
 # Scenarios: slimfly-q13, fattree-codes, torus-32k, replay-ft32 (gen:stencil3d,
-# 4,096 ranks on a 32-port 3-tree), phold-large. Columns: wall_s = setup +
+# 4,096 ranks on a 32-port 3-tree; replay-ft32-locality: the same job with
+# placement = locality), phold-large. Columns: wall_s = setup +
 # run of the engine (stats JSON); speedup = seq wall / this wall; remote =
 # remote events sent / processed; fwd/net/fossil/gvt = the slowest rank's
 # time split; rss = the largest rank's peak RSS.
@@ -55,6 +56,7 @@ scenario() {
     fattree-codes) echo "$warpnet $cfg/fattree-8p3l-codes.ini$(short 175us)" ;;
     torus-32k) echo "$warpnet $cfg/torus-32k-codes.ini$(short 5us)" ;;
     replay-ft32) echo "$warpnet $tmp/replay-ft32.ini" ;;
+    replay-ft32-locality) echo "$warpnet $tmp/replay-ft32.ini --job.0.placement=locality" ;;
     phold-large) echo "$phold --remote=0.1 --mean=1.0 --lookahead=0.1 --start-events=1 --total-lps=1048576 --end=2" ;;
     *) echo "bench: unknown scenario $1" >&2; exit 2 ;;
     esac
@@ -94,14 +96,20 @@ run() { # scenario partition ranks
     done
 }
 
-scenarios=${*:-slimfly-q13 fattree-codes torus-32k replay-ft32 phold-large}
+scenarios=${*:-slimfly-q13 fattree-codes torus-32k replay-ft32 replay-ft32-locality phold-large}
+# PARTITIONS=...: the kinds on 2 ranks (default block, topology, and metis
+# where the build has METIS).
+partitions=${PARTITIONS:-block topology}
+if [ -z "${PARTITIONS:-}" ] && "$warpnet" --describe --ranks=2 --partition=metis "$cfg/slimfly-q5.ini" >/dev/null 2>&1; then
+    partitions="$partitions metis"
+fi
 for s in $scenarios; do
     run "$s" seq 1
     if [ "$s" = phold-large ]; then
         run "$s" block 2
         continue
     fi
-    for p in block topology; do run "$s" "$p" 2; done
+    for p in $partitions; do run "$s" "$p" 2; done
     run "$s" topology 4 # oversubscribed: the digest only, not a timing
 done
 
@@ -114,5 +122,5 @@ if command -v gnuplot >/dev/null 2>&1; then
     gnuplot -e "set terminal png size 900,500; set output '$out/parallel.png'; set datafile separator ',';
       set style data histogram; set style fill solid; set ylabel 'speed-up over seq (2 ranks)'; set xtics rotate by -30;
       set yrange [0:*]; set arrow from graph 0, first 1 to graph 1, first 1 nohead dt 2;
-      set title 'Network models on 2 optimistic ranks: block vs topology partition'; plot '$tmp/plot.csv' using 2:xtic(1) notitle" 2>/dev/null || true
+      set title 'Network models on 2 optimistic ranks: block, topology (and metis) partitions'; plot '$tmp/plot.csv' using 2:xtic(1) notitle" 2>/dev/null || true
 fi

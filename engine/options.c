@@ -4,6 +4,7 @@
  * line wins over `--config=FILE` and over a run file applied before it.
  * Every bad value stops the run naming the option or the file:line it came
  * from. Called by warp_init, warp_parse_args and host programs. */
+#include "config.h"
 #include "internal.h"
 
 #include <errno.h>
@@ -103,8 +104,11 @@ static const char *set_partition(void *t, const char *v)
 {
     for (int k = 0; k < 3; k++)
         if (v && !strcmp(v, partition_names[k])) {
+#ifndef HAVE_METIS
             if (k == WARP_PARTITION_METIS)
-                return "this build has no METIS partitioner; use topology or block";
+                return "this build has no METIS partitioner: install libmetis-dev and "
+                       "reconfigure (./quickstart build), or use topology or block";
+#endif
             ((warp_ctx *)t)->partition = k;
             return NULL;
         }
@@ -283,7 +287,7 @@ static const warp_cfg_opt engine_opts[] = {
     {"gvt-interval", "N|auto", "16", "batches between GVT rounds; auto: fewer rounds while little event memory is in use (4 .. 1024)", set_gvt_interval},
     {"gvt", "ALGO", "mattern", "mattern (asynchronous) or sync (blocking all-reduce, as ROSS)", set_gvt},
     {"window", "T|auto", "auto", "optimism bound: events later than GVT + T wait; 0: unbounded; auto adapts T to each GVT round's efficiency", set_window},
-    {"partition", "KIND", "topology", "block|topology|metis: how a network model places its routers (terminals and ranks follow them) on the ranks; topology cuts along pods, groups or grid blocks", set_partition},
+    {"partition", "KIND", "topology", "block|topology|metis: how a network model places its routers (terminals and ranks follow them) on the ranks; topology cuts along pods, groups or grid blocks, metis partitions the router graph with METIS 5 (builds with libmetis-dev)", set_partition},
     {"lps-per-kp", "N", NULL, "LPs per kernel process (rollback unit)", set_lps_per_kp},
     {"kps", "N", NULL, "kernel processes per rank (default: min(LPs per rank, 64))", set_kps},
     {"mem-per-rank", "SIZE", NULL, "memory each rank may use, e.g. 4GiB (default: the node's available memory / its ranks)", set_mem_per_rank},

@@ -4,9 +4,11 @@
  * the accessors handlers use. Knows no network, topology or workload by
  * name. Called once per process by the driver. */
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "warp_hash.h"
 #include "net/model.h"
 #include "net/net_impl.h"
 
@@ -233,6 +235,19 @@ static void refuse_oversized(const net_model *n)
                ranks, (double)have / gib, src, fit);
 }
 
+/* Collective: every process must place each router on the same rank. The
+ * partitions are pure functions of the description (METIS runs with a
+ * fixed seed), so this only guards against a METIS library that differs
+ * between the machines of a run. */
+static void agree_partition(const net_model *n)
+{
+    uint64_t h = warp_fnv1a(WARP_FNV1A_INIT, n->router_part, n->routers * sizeof *n->router_part);
+    char item[64];
+    snprintf(item, sizeof item, "router partition=%016llx", (unsigned long long)h);
+    const char *items[1] = {item};
+    warp_agree_config(n->engine, items, 1);
+}
+
 net_model *net_model_size(warp_ini *ini, const net_catalog *cat, const warp_ctx *w)
 {
     net_model *n = warp_xcalloc(1, sizeof *n);
@@ -267,6 +282,7 @@ void net_model_complete(net_model *n, warp_ini *ini, const net_catalog *cat)
         warp_partition(n->engine) != WARP_PARTITION_BLOCK) {
         n->router_part = net_partition(n, warp_partition(n->engine), (uint32_t)nranks);
         n->part_ranks = nranks;
+        agree_partition(n);
     }
 
     n->wl = n->wl_ops->setup(ini, n);

@@ -1,12 +1,18 @@
 /* net/partition.c — which rank holds each router ([engine] partition):
- * block (index blocks, the packet network's placement so far) or topology
- * (the topology's partition hook, block without one); terminals and ranks
- * follow their router. Also the --describe --ranks=N quality lines. Every
+ * block (index blocks, the packet network's placement so far), topology
+ * (the topology's partition hook, block without one) or metis (METIS 5's
+ * k-way partition of the router graph, when built with it); terminals and
+ * ranks follow their router. Also the --describe --ranks=N quality lines. Every
  * function is a pure function of the read-only description, so every
  * process computes the same partition. Called by model.c, packet.c and
  * the driver. */
+#include "config.h"
+
 #include <math.h>
 #include <stdlib.h>
+#ifdef HAVE_METIS
+#include <metis.h>
+#endif
 
 #include "net/model.h"
 #include "net/net_impl.h"
@@ -64,6 +70,130 @@ void net_partition_runs(const net_topology_ops *ops, const void *topo, const uin
     free(cum);
 }
 
+#ifdef HAVE_METIS
+/* Orders neighbour indices (qsort). */
+static int idx_cmp(const void *a, const void *b)
+{
+    idx_t x = *(const idx_t *)a, y = *(const idx_t *)b;
+    return (x > y) - (x < y);
+}
+
+/* The router graph in METIS's CSR form: xadj[r] .. xadj[r+1] index r's
+ * neighbours in adj, each once (parallel links add to its weight in wgt,
+ * a link to the router itself is left out). Two vertex weights per router
+ * (vwgt[2r], vwgt[2r+1]): its LPs (itself, its terminals, the ranks placed
+ * on them) and its expected events (as measure() below counts them). */
+typedef struct router_graph {
+    idx_t *xadj, *adj, *wgt, *vwgt;
+} router_graph;
+
+static router_graph router_csr(const net_model *n)
+{
+    uint64_t routers = n->routers;
+    router_graph g;
+    g.xadj = warp_xcalloc(routers + 1, sizeof *g.xadj);
+    g.vwgt = warp_xcalloc(2 * routers, sizeof *g.vwgt);
+    for (uint64_t r = 0; r < routers; r++) {
+        int32_t k = n->topo_ops->radix(n->topo, r);
+        g.vwgt[2 * r] = g.vwgt[2 * r + 1] = 1;
+        for (int32_t p = 0; p < k; p++) {
+            net_peer e = n->topo_ops->peer(n->topo, r, p);
+            g.vwgt[2 * r + 1] += e.kind != NET_PEER_NONE;
+            g.xadj[r + 1] += e.kind == NET_PEER_ROUTER && e.id != r;
+        }
+    }
+    for (uint64_t t = 0; t < n->nodes; t++) {
+        uint64_t r = n->topo_ops->attach(n->topo, t).router;
+        idx_t lps = n->term_rank && n->term_rank[t] >= 0 ? 2 : 1;
+        g.vwgt[2 * r] += lps;
+        g.vwgt[2 * r + 1] += lps;
+    }
+    for (uint64_t r = 0; r < routers; r++)
+        g.xadj[r + 1] += g.xadj[r];
+    g.adj = warp_xcalloc((size_t)g.xadj[routers] + 1, sizeof *g.adj);
+    g.wgt = warp_xcalloc((size_t)g.xadj[routers] + 1, sizeof *g.wgt);
+    /* Rows are packed as they are filled: a row with parallel links ends
+     * short, and the next one starts right after it (out <= its start). */
+    idx_t out = 0;
+    for (uint64_t r = 0; r < routers; r++) {
+        int32_t k = n->topo_ops->radix(n->topo, r);
+        idx_t *row = g.adj + g.xadj[r], len = 0;
+        for (int32_t p = 0; p < k; p++) {
+            net_peer e = n->topo_ops->peer(n->topo, r, p);
+            if (e.kind == NET_PEER_ROUTER && e.id != r)
+                row[len++] = (idx_t)e.id;
+        }
+        qsort(row, (size_t)len, sizeof *row, idx_cmp);
+        g.xadj[r] = out;
+        for (idx_t i = 0; i < len; i++) {
+            /* Every router link is taken as equally loaded: a neighbour's
+             * weight is the number of links to it. */
+            if (out > g.xadj[r] && g.adj[out - 1] == row[i]) {
+                g.wgt[out - 1]++;
+                continue;
+            }
+            g.adj[out] = row[i];
+            g.wgt[out++] = 1;
+        }
+    }
+    g.xadj[routers] = out;
+    return g;
+}
+
+/* METIS k-way (recursive bisection for up to 8 parts, where it cuts less)
+ * on the router graph, balancing LPs and expected events within METIS's
+ * default tolerances (a few per cent at most); a fixed
+ * seed makes every process compute the same parts. A part METIS leaves
+ * empty takes the last router of the part with the most routers. */
+static void metis_partition(const net_model *n, uint32_t parts, uint32_t *part)
+{
+    uint64_t routers = n->routers;
+    if ((uint64_t)(idx_t)routers != routers)
+        warp_fatal(WARP_EXIT_USAGE, "partition = metis: %llu routers are more than METIS's "
+                   "32-bit indices hold; use partition = topology",
+                   (unsigned long long)routers);
+    router_graph g = router_csr(n);
+    idx_t nv = (idx_t)routers, ncon = 2, np = (idx_t)parts, cut = 0;
+    idx_t opt[METIS_NOPTIONS];
+    METIS_SetDefaultOptions(opt);
+    opt[METIS_OPTION_SEED] = 1;
+    opt[METIS_OPTION_NUMBERING] = 0;
+    idx_t *where = warp_xcalloc(routers, sizeof *where);
+    int rc = parts <= 8 ? METIS_PartGraphRecursive(&nv, &ncon, g.xadj, g.adj, g.vwgt, NULL,
+                                                     g.wgt, &np, NULL, NULL, opt, &cut, where)
+                        : METIS_PartGraphKway(&nv, &ncon, g.xadj, g.adj, g.vwgt, NULL, g.wgt,
+                                              &np, NULL, NULL, opt, &cut, where);
+    free(g.xadj);
+    free(g.adj);
+    free(g.wgt);
+    free(g.vwgt);
+    if (rc != METIS_OK)
+        warp_fatal(WARP_EXIT_RESOURCE, "partition = metis: METIS failed (code %d) on %llu "
+                   "routers in %u parts; use partition = topology", rc,
+                   (unsigned long long)routers, parts);
+    uint64_t *size = warp_xcalloc(parts, sizeof *size);
+    for (uint64_t r = 0; r < routers; r++) {
+        part[r] = (uint32_t)where[r];
+        size[part[r]]++;
+    }
+    free(where);
+    for (uint32_t p = 0; p < parts; p++) {
+        if (size[p])
+            continue;
+        uint32_t big = 0;
+        for (uint32_t q = 1; q < parts; q++)
+            big = size[q] > size[big] ? q : big;
+        for (uint64_t r = routers; r-- > 0;)
+            if (part[r] == big) {
+                part[r] = p;
+                size[big]--, size[p]++;
+                break;
+            }
+    }
+    free(size);
+}
+#endif
+
 uint32_t *net_partition(const net_model *n, warp_partition_kind kind, uint32_t parts)
 {
     uint64_t routers = n->routers;
@@ -73,6 +203,12 @@ uint32_t *net_partition(const net_model *n, warp_partition_kind kind, uint32_t p
         n->topo_ops->partition(n->topo, parts, part);
         return part;
     }
+#ifdef HAVE_METIS
+    if (parts > 1 && kind == WARP_PARTITION_METIS && parts <= routers) {
+        metis_partition(n, parts, part);
+        return part;
+    }
+#endif
     for (uint64_t r = 0; r < routers; r++)
         part[r] = (uint32_t)(r * parts / routers);
     return part;

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "replay/locality.h"
 #include "replay/placement.h"
 #include "warp_error.h"
 #include "replay/workload_impl.h"
@@ -19,8 +20,26 @@
 static const char *const format_names[] = {"bigsim", "otf2", "goal", "native", "gen", "dimemas", NULL};
 static const char *const rendezvous_names[] = {"size", "trace", NULL};
 
-/* Places job j's ranks on free network ranks: in order, at random, or as a
- * placement file says (placement.h). */
+/* Lists the network ranks no job holds yet into a heap array; fails the
+ * run when fewer than `need` are free. */
+static uint64_t *free_ranks_of(warp_ini *ini, const rp_config *c, const char *sec, int32_t need,
+                               uint64_t *nfree)
+{
+    uint64_t *free_ranks = warp_xcalloc(c->nranks, sizeof *free_ranks);
+    *nfree = 0;
+    for (uint64_t r = 0; r < c->nranks; r++)
+        if (c->rank_job[r] < 0)
+            free_ranks[(*nfree)++] = r;
+    if (*nfree < (uint64_t)need)
+        warp_ini_fail(ini, sec, "placement", "only %llu network ranks are free for %d job ranks",
+                      (unsigned long long)*nfree, need);
+    return free_ranks;
+}
+
+/* Places job j's ranks on free network ranks: in order, at random, by
+ * locality (locality.h: communicating ranks on nearby terminals, spread
+ * evenly over the free ones so that every part of the network's partition
+ * gets its share of the job), or as a placement file says (placement.h). */
 static void place_job(warp_ini *ini, rp_config *c, int j, const char *sec, uint64_t *next_linear,
                       uint64_t seed)
 {
@@ -37,15 +56,25 @@ static void place_job(warp_ini *ini, rp_config *c, int j, const char *sec, uint6
             job->global[r] = (*next_linear)++;
             c->rank_job[job->global[r]] = j;
         }
+    } else if (!strcmp(how, "locality")) {
+        uint64_t nfree;
+        uint64_t *free_ranks = free_ranks_of(ini, c, sec, job->ranks, &nfree);
+        int32_t *order = warp_xcalloc((size_t)job->ranks, sizeof *order);
+        replay_err err;
+        if (replay_locality_order(job->src, order, &err))
+            warp_fatal(WARP_EXIT_USAGE, "%s", err.msg);
+        /* Network ranks follow the terminals' order, which keeps switches,
+         * pods and groups contiguous: the i-th rank of the order takes the
+         * free rank i/ranks of the way along. */
+        for (int32_t i = 0; i < job->ranks; i++) {
+            job->global[order[i]] = free_ranks[(uint64_t)i * nfree / (uint64_t)job->ranks];
+            c->rank_job[job->global[order[i]]] = j;
+        }
+        free(order);
+        free(free_ranks);
     } else if (!strcmp(how, "random")) {
-        uint64_t nfree = 0;
-        uint64_t *free_ranks = warp_xcalloc(c->nranks, sizeof *free_ranks);
-        for (uint64_t r = 0; r < c->nranks; r++)
-            if (c->rank_job[r] < 0)
-                free_ranks[nfree++] = r;
-        if (nfree < (uint64_t)job->ranks)
-            warp_ini_fail(ini, sec, "placement", "only %llu network ranks are free for %d job ranks",
-                          (unsigned long long)nfree, job->ranks);
+        uint64_t nfree;
+        uint64_t *free_ranks = free_ranks_of(ini, c, sec, job->ranks, &nfree);
         warp_rng rng = warp_rng_stream(seed, UINT64_MAX - 100 - (uint64_t)j);
         for (int32_t r = 0; r < job->ranks; r++) {
             uint64_t k = (uint64_t)warp_rng_integer(&rng, r, (int64_t)nfree - 1);

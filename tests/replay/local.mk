@@ -3,7 +3,7 @@
 if HAVE_CRITERION
 REPLAY_TEST_HELPERS = tests/replay/helpers.c tests/replay/helpers.h
 REPLAY_TEST_CFLAGS = $(AM_CFLAGS) $(CRITERION_CFLAGS)
-REPLAY_TEST_LDADD = libwarpnet.la libwarp.la $(OTF2_LIBS) $(CRITERION_LIBS) -lm
+REPLAY_TEST_LDADD = libwarpnet.la libwarp.la $(OTF2_LIBS) $(METIS_LIBS) $(CRITERION_LIBS) -lm
 check_PROGRAMS += tests/replay/test_graph tests/replay/test_goal tests/replay/test_otf2map \
 	tests/replay/test_bigsim tests/replay/test_dimemas
 TESTS += tests/replay/test_graph tests/replay/test_goal tests/replay/test_otf2map \
