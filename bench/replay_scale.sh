@@ -44,7 +44,7 @@ file_of() {
     esac
 }
 
-field() { sed -n "s/^ *$1 *//p" "$2" | head -1 | tr -d ,; }
+field() { sed -n "s|^ *$1 *||p" "$2" | head -1 | tr -d ,; }
 cases=${*:-stencil-32k-simplenet stencil-32k-torus slimfly-q41 fattree-50p3l}
 header=case,ranks,end,wall_s,setup_s,run_s,setup_share,committed_events,events_per_s,events_per_s_per_rank,efficiency,peak_rss_mb_max_rank,rss_mb_all_ranks,digest,load1,status,command
 [ -s "$csv" ] || echo "$header" > "$csv"
