@@ -27,6 +27,9 @@ for fn in replay-stencil-512k-torus:524288:524288 replay-stencil-512k-simplenet:
 done
 
 [ "${WARP_LONG:-0}" = 1 ] || exit $fail
+# each run takes a minute or two on an idle box, several on a busy one
+WARP_TEST_TIMEOUT=${WARP_TEST_TIMEOUT:-900}
+export WARP_TEST_TIMEOUT
 for f in replay-stencil-32k-simplenet replay-stencil-32k-torus slimfly-q41 fattree-50p3l-fts; do
     ref=""
     for np in 1 2; do
