@@ -264,6 +264,7 @@ void net_model_free(net_model *n)
         n->net_ops->destroy(n->net);
     net_results_free(n->res);
     free(n->rank_term);
+    free(n->scratch);
     free(n->router_part);
     free(n->term_rank);
     free(n);
@@ -372,7 +373,7 @@ const net_topology_ops *net_topology(const net_model *n, const void **topo)
 const char *net_event_name(const void *msg)
 {
     static const char *const names[] = {"?",     "send",    "packet", "credit", "port-free",
-                                        "ready", "deliver", "arrive", "sent",   "status"};
+                                        "ready", "deliver", "arrive", "sent",   "status", "alloc"};
     const net_event *e = msg;
     return e->kind < sizeof names / sizeof names[0] ? names[e->kind] : "workload";
 }

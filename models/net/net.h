@@ -35,6 +35,7 @@ typedef enum net_ev_kind {
     NET_EV_ARRIVE,     /* terminal -> destination workload: whole message arrived */
     NET_EV_SENT,       /* terminal -> source workload: last packet left the NIC */
     NET_EV_STATUS,     /* router -> router: a watched port's occupancy (topology.h) */
+    NET_EV_ALLOC,      /* self: the input-queued router allocates its switch */
     NET_EV_NETWORK = 32, /* kinds NET_EV_NETWORK..NET_EV_WORKLOAD-1 are free for the
                           * LPs a network brings of its own (network.h) */
     NET_EV_WORKLOAD = 64,

@@ -44,6 +44,8 @@ struct net_model {
     const warp_lp_type *wl_type;
 
     net_results *res;         /* per-process; filled by finish handlers */
+    void *scratch;            /* per-process work area of the router's allocator
+                               * (router_iq.c; freed with the model) */
     warp_model model;
 };
 
@@ -57,6 +59,12 @@ extern const net_network_ops net_packet_network;
 /* The fabric's LP types (terminal.c, router.c). */
 void net_terminal_type(net_model *n, warp_lp_type *t);
 void net_router_type(net_model *n, warp_lp_type *t);
+/* The input-queued router's type (router_iq.c); net_router_type picks it. */
+void net_router_iq_type(net_model *n, warp_lp_type *t);
+/* net_fabric_inject (network.h) into VC `vc` (a lane of class 0) rather
+ * than VC 0: what the fabric's own terminals do. */
+double net_fabric_inject_vc(warp_lp *lp, const net_model *n, uint64_t router, int32_t port, int32_t vc,
+                            const net_packet *p);
 /* Reads [network] sample for a network with a fabric (model.c). */
 void net_sampling_read(warp_ini *ini, net_model *n);
 

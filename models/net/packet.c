@@ -10,6 +10,7 @@
 #include "net/net_impl.h"
 
 static const char *const switching_names[] = {"cut-through", "store-forward", NULL};
+static const char *const router_names[] = {"output-queued", "input-queued", NULL};
 
 static void read_params(warp_ini *ini, net_params *p)
 {
@@ -29,6 +30,14 @@ static void read_params(warp_ini *ini, net_params *p)
     if (p->packet_size == 0 || p->packet_size > (1u << 30))
         warp_ini_fail(ini, "network", "packet_size", "must be between 1B and 1GiB");
     p->store_forward = warp_ini_choice(ini, "network", "switching", switching_names, 0);
+    p->input_queued = warp_ini_choice(ini, "network", "router", router_names, 0);
+    p->lanes = (int32_t)warp_ini_int(ini, "network", "lanes", 1, 1, NET_MAX_VCS);
+    p->speedup = (int32_t)warp_ini_int(ini, "network", "speedup", 1, 1, NET_MAX_VCS);
+    p->credit_unit = warp_ini_bytes(ini, "network", "credit_unit", 0);
+    p->alloc_delay = warp_ini_time_ns(ini, "network", "alloc_delay", 0);
+    if (p->alloc_delay < 0 || p->alloc_delay > p->router_delay)
+        warp_ini_fail(ini, "network", "alloc_delay", "must lie in [0, router_delay] (router_delay is %g ns)",
+                      p->router_delay);
     p->vc_buffer = 0;
 }
 
@@ -64,11 +73,16 @@ void net_fabric_use(warp_ini *ini, net_model *n, const net_topology_ops *ops, vo
     n->topo_ops = ops;
     n->topo = topo;
     n->routers = ops->routers(topo);
-    n->vcs = ops->vcs(topo);
+    n->vcs = ops->vcs(topo) * n->params.lanes;
     n->max_radix = ops->max_radix(topo);
-    if (n->vcs < 1 || n->vcs > NET_MAX_VCS)
+    if (ops->vcs(topo) < 1 || n->vcs > NET_MAX_VCS) {
+        if (n->params.lanes > 1)
+            warp_ini_fail(ini, "network", "lanes", "%d VC classes of %s x %d lanes make %d VCs; "
+                          "at most %d are supported", (int)ops->vcs(topo), ops->name,
+                          (int)n->params.lanes, (int)n->vcs, NET_MAX_VCS);
         warp_fatal(WARP_EXIT_USAGE, "topology %s asks for %d VCs; at most %d are supported",
-                   ops->name, (int)n->vcs, NET_MAX_VCS);
+                   ops->name, (int)ops->vcs(topo), NET_MAX_VCS);
+    }
     read_buffers(ini, &n->params, n->vcs);
     n->view_slots = ops->view_slots && ops->watchers ? ops->view_slots(topo) : 0;
 }

@@ -30,7 +30,8 @@ typedef struct term_state {
     net_fifo outq;      /* term_msg, FIFO: messages are injected in send order */
     net_fifo partial;   /* term_partial */
     uint64_t seq;       /* messages accepted so far */
-    int64_t credits;    /* bytes free in the router's input buffer, VC 0 */
+    int64_t credits[NET_MAX_VCS]; /* bytes free in the router's input buffer, per lane
+                                   * of VC class 0 ([network] lanes; VC 0 alone by default) */
     net_port_clock link; /* the injection link */
     uint64_t sent, recv; /* packets onto / off the link */
     uint64_t waiting;    /* messages in outq */
@@ -48,13 +49,17 @@ static void try_inject(warp_lp *lp, term_state *s, const net_model *n, warp_bits
     uint64_t psz = n->params.packet_size;
     uint64_t off = (uint64_t)m->next * psz;
     uint32_t size = (uint32_t)(m->msg.bytes - off < psz ? m->msg.bytes - off : psz);
-    if (s->credits < (int64_t)size)
+    int32_t lanes = n->params.lanes > 0 ? n->params.lanes : 1, vc = 0;
+    for (int32_t l = 1; l < lanes; l++) /* the lane with the most room, as routers pick */
+        if (s->credits[l] > s->credits[vc])
+            vc = l;
+    if (s->credits[vc] < (int64_t)size)
         return;
     uint64_t self = warp_lp_id(lp);
     net_attach at = n->topo_ops->attach(n->topo, self);
 
     warp_save(lp, s, sizeof *s);
-    s->credits -= size;
+    s->credits[vc] -= size;
     s->sent++;
     bits->b |= BIT_INJECTED | (warp_now(lp) >= n->warmup ? BIT_INJ_WINDOW : 0) |
                (uint64_t)size << 32;
@@ -66,7 +71,7 @@ static void try_inject(warp_lp *lp, term_state *s, const net_model *n, warp_bits
                     .count = m->count,
                     .size = size,
                     .flow = (uint32_t)(m->msg.seq * 2654435761u ^ self * 40503u)};
-    double ser = net_fabric_inject(lp, n, at.router, at.port, &p);
+    double ser = net_fabric_inject_vc(lp, n, at.router, at.port, vc, &p);
 
     if (m->next + 1 == m->count) {
         net_fifo_pop(lp, &s->outq);
@@ -113,7 +118,8 @@ static void term_init(warp_lp *lp, void *state)
     const net_model *n = warp_model_arg(lp);
     memset(s, 0, sizeof *s);
     net_attach at = n->topo_ops->attach(n->topo, warp_lp_id(lp));
-    s->credits = (int64_t)net_input_buffer(n, at.router, at.port);
+    for (int32_t l = 0; l < NET_MAX_VCS; l++)
+        s->credits[l] = (int64_t)net_input_buffer(n, at.router, at.port);
 }
 
 static void term_forward(warp_lp *lp, void *state, void *msg, warp_bits *bits)
@@ -137,8 +143,8 @@ static void term_forward(warp_lp *lp, void *state, void *msg, warp_bits *bits)
         break;
     }
     case NET_EV_CREDIT:
-        warp_save(lp, &s->credits, sizeof s->credits);
-        s->credits += e->u.credit.bytes;
+        warp_save(lp, &s->credits[e->u.credit.vc], sizeof s->credits[0]);
+        s->credits[e->u.credit.vc] += e->u.credit.bytes;
         try_inject(lp, s, n, bits);
         break;
     case NET_EV_PORT_FREE:
@@ -257,6 +263,12 @@ static void term_finish(warp_lp *lp, void *state, void *out)
 double net_fabric_inject(warp_lp *lp, const net_model *n, uint64_t router, int32_t port,
                          const net_packet *p)
 {
+    return net_fabric_inject_vc(lp, n, router, port, 0, p);
+}
+
+double net_fabric_inject_vc(warp_lp *lp, const net_model *n, uint64_t router, int32_t port, int32_t vc,
+                            const net_packet *p)
+{
     net_peer link = n->topo_ops->peer(n->topo, router, port);
     double ser = p->size / link.bandwidth, now = warp_now(lp);
     double delay = link.latency + n->params.router_delay + (n->params.store_forward ? ser : 0);
@@ -264,7 +276,7 @@ double net_fabric_inject(warp_lp *lp, const net_model *n, uint64_t router, int32
     e->kind = NET_EV_PKT;
     e->u.pkt = *p;
     e->u.pkt.in_port = port;
-    e->u.pkt.vc = 0;
+    e->u.pkt.vc = vc;
     e->u.pkt.t_inject = now;
     e->u.pkt.t_tail = now + ser + link.latency;
     warp_event_send(lp, e);

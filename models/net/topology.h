@@ -67,6 +67,12 @@ typedef struct net_params {
     uint64_t packet_size;   /* bytes of payload per packet (the last may be shorter) */
     uint64_t vc_buffer;     /* bytes of input buffer per VC per port */
     int store_forward;      /* 1: store-and-forward, 0: virtual cut-through */
+    int input_queued;       /* [network] router: 0 output-queued, 1 input-queued */
+    int32_t lanes;          /* [network] lanes: VCs per VC class of the topology */
+    int32_t speedup;        /* [network] speedup: packets an input port may send at once */
+    uint64_t credit_unit;   /* [network] credit_unit: bytes per credit (0: per packet) */
+    double alloc_delay;     /* [network] alloc_delay: ns an input-queued router's VC FIFO
+                             * takes after a tail has left to get its next head going */
 } net_params;
 
 /* What a routing function sees about the packet and the router it is at. */

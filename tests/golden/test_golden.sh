@@ -167,8 +167,8 @@ vcs: 3
 injection_bandwidth_GBps: 12.5
 router_links_GBps: 12.5 x 23736
 terminal_links_GBps: 12.5 x 16512
-memory_state_bytes: 54126472 (51.6 MiB, 3278 bytes per node; LP states, outputs, tables)
-memory_bound_bytes: 1574881672 (1501.9 MiB, 95378 bytes per node; every buffer full of events)
+memory_state_bytes: 55051144 (52.5 MiB, 3334 bytes per node; LP states, outputs, tables)
+memory_bound_bytes: 1575806344 (1502.8 MiB, 95434 bytes per node; every buffer full of events)
 EOF
 described fattree-128p3l.ini <<'EOF'
 topology: fattree
@@ -181,8 +181,8 @@ vcs: 1
 injection_bandwidth_GBps: 12.5
 router_links_GBps: 12.5 x 1048576
 terminal_links_GBps: 12.5 x 524288
-memory_state_bytes: 1719829056 (1640.2 MiB, 3280 bytes per node; LP states, outputs, tables)
-memory_bound_bytes: 5998019136 (5720.2 MiB, 11440 bytes per node; every buffer full of events)
+memory_state_bytes: 1749189184 (1668.2 MiB, 3336 bytes per node; LP states, outputs, tables)
+memory_bound_bytes: 6027379264 (5748.2 MiB, 11496 bytes per node; every buffer full of events)
 EOF
 described slimfly-q37.ini <<'EOF'
 topology: slimfly
@@ -195,8 +195,8 @@ vcs: 2
 injection_bandwidth_GBps: 12.5
 router_links_GBps: 12.5 x 75295
 terminal_links_GBps: 12.5 x 73926
-memory_state_bytes: 224130732 (213.7 MiB, 3032 bytes per node; LP states, outputs, tables)
-memory_bound_bytes: 21417564972 (20425.4 MiB, 289716 bytes per node; every buffer full of events)
+memory_state_bytes: 228270588 (217.7 MiB, 3088 bytes per node; LP states, outputs, tables)
+memory_bound_bytes: 21421704828 (20429.3 MiB, 289772 bytes per node; every buffer full of events)
 EOF
 described torus-32k-codes.ini <<'EOF'
 topology: torus
@@ -209,8 +209,8 @@ vcs: 2
 injection_bandwidth_GBps: 2.14748
 router_links_GBps: 2.14748 x 98304
 terminal_links_GBps: 2.14748 x 32768
-memory_state_bytes: 124256568 (118.5 MiB, 3792 bytes per node; LP states, outputs, tables)
-memory_bound_bytes: 1146618168 (1093.5 MiB, 34992 bytes per node; every buffer full of events)
+memory_state_bytes: 126091576 (120.3 MiB, 3848 bytes per node; LP states, outputs, tables)
+memory_bound_bytes: 1148453176 (1095.3 MiB, 35048 bytes per node; every buffer full of events)
 EOF
 # The scale cases of issue 18 (their scaled-down runs: tests/replay/test_scale_cases.sh).
 described replay-stencil-512k-torus.ini <<'EOF'
@@ -224,8 +224,8 @@ vcs: 2
 injection_bandwidth_GBps: 11.9
 router_links_GBps: 11.9 x 1572864
 terminal_links_GBps: 11.9 x 524288
-memory_state_bytes: 2063597880 (1968.0 MiB, 3936 bytes per node; LP states, outputs, tables)
-memory_bound_bytes: 18421383480 (17568.0 MiB, 35136 bytes per node; every buffer full of events)
+memory_state_bytes: 2092958008 (1996.0 MiB, 3992 bytes per node; LP states, outputs, tables)
+memory_bound_bytes: 18450743608 (17596.0 MiB, 35192 bytes per node; every buffer full of events)
 EOF
 described replay-stencil-512k-simplenet.ini <<'EOF'
 topology: simplenet
@@ -248,8 +248,8 @@ vcs: 2
 injection_bandwidth_GBps: 11.9
 router_links_GBps: 11.9 x 98304
 terminal_links_GBps: 11.9 x 32768
-memory_state_bytes: 128975160 (123.0 MiB, 3936 bytes per node; LP states, outputs, tables)
-memory_bound_bytes: 1151336760 (1098.0 MiB, 35136 bytes per node; every buffer full of events)
+memory_state_bytes: 130810168 (124.8 MiB, 3992 bytes per node; LP states, outputs, tables)
+memory_bound_bytes: 1153171768 (1099.8 MiB, 35192 bytes per node; every buffer full of events)
 EOF
 described replay-stencil-32k-simplenet.ini <<'EOF'
 topology: simplenet
@@ -270,8 +270,8 @@ radix: 264
 ranks: 1009622
 vcs: 2
 injection_bandwidth_GBps: 12.5
-memory_state_bytes: 6187126236 (5900.5 MiB, 6128 bytes per node; LP states, outputs, tables)
-memory_bound_bytes: 1326951245916 (1265479.3 MiB, 1314305 bytes per node; every buffer full of events)
+memory_state_bytes: 6243665068 (5954.4 MiB, 6184 bytes per node; LP states, outputs, tables)
+memory_bound_bytes: 1327007784748 (1265533.2 MiB, 1314361 bytes per node; every buffer full of events)
 EOF
 described slimfly-q41.ini <<'EOF'
 topology: slimfly
@@ -284,8 +284,8 @@ vcs: 2
 injection_bandwidth_GBps: 12.5
 router_links_GBps: 12.5 x 102541
 terminal_links_GBps: 12.5 x 63878
-memory_state_bytes: 208374244 (198.7 MiB, 3262 bytes per node; LP states, outputs, tables)
-memory_bound_bytes: 25573453924 (24388.7 MiB, 400348 bytes per node; every buffer full of events)
+memory_state_bytes: 211951412 (202.1 MiB, 3318 bytes per node; LP states, outputs, tables)
+memory_bound_bytes: 25577031092 (24392.2 MiB, 400404 bytes per node; every buffer full of events)
 EOF
 described fattree-128p3l-fts.ini <<'EOF'
 topology: fattree
@@ -298,8 +298,8 @@ vcs: 1
 injection_bandwidth_GBps: 12.5
 router_links_GBps: 12.5 x 1048576
 terminal_links_GBps: 12.5 x 524288
-memory_state_bytes: 1719829056 (1640.2 MiB, 3280 bytes per node; LP states, outputs, tables)
-memory_bound_bytes: 5998019136 (5720.2 MiB, 11440 bytes per node; every buffer full of events)
+memory_state_bytes: 1749189184 (1668.2 MiB, 3336 bytes per node; LP states, outputs, tables)
+memory_bound_bytes: 6027379264 (5748.2 MiB, 11496 bytes per node; every buffer full of events)
 EOF
 described fattree-50p3l-fts.ini <<'EOF'
 topology: fattree
@@ -312,8 +312,8 @@ vcs: 1
 injection_bandwidth_GBps: 12.5
 router_links_GBps: 12.5 x 62500
 terminal_links_GBps: 12.5 x 31250
-memory_state_bytes: 102525576 (97.8 MiB, 3281 bytes per node; LP states, outputs, tables)
-memory_bound_bytes: 357525576 (341.0 MiB, 11441 bytes per node; every buffer full of events)
+memory_state_bytes: 104275576 (99.4 MiB, 3337 bytes per node; LP states, outputs, tables)
+memory_bound_bytes: 359275576 (342.6 MiB, 11497 bytes per node; every buffer full of events)
 EOF
 phold 1 8b1f73df7e39e90c 6336 --total-lps=64 --end=100 --seed=1
 phold 1 e3646663e1b76baa 12544 --total-lps=256 --end=50 --seed=7 --remote=0.5

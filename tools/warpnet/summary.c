@@ -113,10 +113,18 @@ void wn_summary_print(const wn_summary *s, const net_model *n, const net_results
         fprintf(f, "routing           %s\n", s->routing);
     fprintf(f, "workload          %s\n", s->workload);
     fprintf(f, "window            %.6g ns (warmup excluded)\n", s->window_ns);
-    fprintf(f, "offered load      %.4f of injection bandwidth (%.4g GB/s per node)\n", s->offered,
+    /* With ranks on only some nodes, the per-node loads average over idle
+     * nodes too: say so, and give the load of a node that holds a rank. */
+    double per_rank = net_ranks(n) < net_nodes(n) && net_ranks(n) ? (double)net_nodes(n) / (double)net_ranks(n) : 0;
+    fprintf(f, "offered load      %.4f of injection bandwidth (%.4g GB/s per node", s->offered,
             s->offered_gbps);
-    fprintf(f, "accepted load     %.4f of injection bandwidth (%.4g GB/s per node)\n", s->accepted,
+    if (per_rank)
+        fprintf(f, "; %.4f, %.4g GB/s per active rank", s->offered * per_rank, s->offered_gbps * per_rank);
+    fprintf(f, ")\naccepted load     %.4f of injection bandwidth (%.4g GB/s per node", s->accepted,
             s->accepted_gbps);
+    if (per_rank)
+        fprintf(f, "; %.4f, %.4g GB/s per active rank", s->accepted * per_rank, s->accepted_gbps * per_rank);
+    fprintf(f, ")\n");
     if (s->ref.gbps > 0)
         fprintf(f, "reference         %.4g GB/s per node, %.4g %% of injection (%s): accepted "
                    "%.4g %% of reference\n",
@@ -196,6 +204,11 @@ static int write_json(const wn_summary *s, const net_model *n, const net_results
             s->accepted);
     fprintf(f, "  \"offered_gbps_per_node\": %.17g,\n  \"accepted_gbps_per_node\": %.17g,\n",
             s->offered_gbps, s->accepted_gbps);
+    if (net_ranks(n) && net_ranks(n) < net_nodes(n)) { /* loads of the nodes that hold a rank */
+        double k = (double)net_nodes(n) / (double)net_ranks(n);
+        fprintf(f, "  \"offered_load_per_rank\": %.17g,\n  \"accepted_load_per_rank\": %.17g,\n",
+                s->offered * k, s->accepted * k);
+    }
     if (s->ref.gbps > 0) {
         fprintf(f, "  \"reference\": {\"gbps_per_node\": %.17g, \"of_injection\": %.17g, "
                    "\"source\": \"%s\"},\n",

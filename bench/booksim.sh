@@ -1,0 +1,164 @@
+#!/bin/sh
+# bench/booksim.sh — Warpnet's two router models against BookSim2 (issue 21)
+# with per-hop costs matched: 1 cycle = 1 ns, 1 flit = 1 byte at 1 GB/s, a
+# link 1 cycle, a router 5 cycles of which 3 are the allocation pipeline a
+# VC's next packet waits for (BookSim's routing, VC and switch allocation
+# delays), 8-flit VC buffers. Cases: 8x8 torus, dimension order, uniform
+# (1-flit packets with 2, 4, 8 VCs; 8-flit packets with 2 VCs) and transpose
+# (1-flit, 4 VCs); fat-tree uniform (Warpnet 8-port 3-tree vs BookSim 4-ary
+# 3-fly fat-tree, 2 VCs, 1 and 8 flits); credits per flit (credit_unit = 1B)
+# as BookSim returns them. Each case runs a load sweep on
+# BookSim, Warpnet output-queued and Warpnet input-queued; zero-load latency
+# is the mean packet latency at the lowest load, saturation the accepted
+# load (flits/cycle/node) at offered load 1. Also the input-queued router's
+# cost per committed event against the output-queued one (16x16 torus).
+# Writes bench/results/booksim.csv, bench/results/booksim.md (the table
+# for bench/RESULTS.md and the README) and, with gnuplot, booksim.png.
+# Usage: BOOKSIM=/path/to/booksim bench/booksim.sh [BUILD_DIR]
+#   LOADS="0.02 0.2 0.4 0.6 0.8 1.0" for longer curves (default: 0.02 0.3 1.0)
+# BookSim2 is not part of Warpnet: git clone https://github.com/booksim/booksim2
+# outside this tree, then make -C booksim2/src (needs g++, flex, bison).
+B=${1:-_build}
+W="$B/tools/warpnet/warpnet"
+HERE=$(cd "$(dirname "$0")" && pwd)
+C="$HERE/../examples/configs"
+OUT="$HERE/results"
+LOADS=${LOADS:-0.02 0.3 1.0}
+if [ -z "${BOOKSIM:-}" ] || [ ! -x "$BOOKSIM" ]; then
+    echo "bench/booksim.sh: set BOOKSIM to the booksim binary (now '${BOOKSIM:-}'): git clone" \
+         "https://github.com/booksim/booksim2 outside this tree, make -C booksim2/src," \
+         "then BOOKSIM=\$PWD/booksim2/src/booksim $0" >&2
+    exit 2
+fi
+[ -x "$W" ] || { echo "bench/booksim.sh: $W not built (./quickstart build)" >&2; exit 2; }
+mkdir -p "$OUT"
+T=$(mktemp -d); trap 'rm -rf "$T"' EXIT
+CSV="$OUT/booksim.csv"
+echo "case,simulator,offered,accepted,latency_cycles" > "$CSV"
+
+# booksim CASE TOPOLOGY-LINES VCS FLITS TRAFFIC: one BookSim run per load.
+booksim() {
+    for load in $LOADS; do
+        cat > "$T/bs.cfg" <<CFG
+$2
+num_vcs = $3;
+vc_buf_size = 8;
+packet_size = $4;
+traffic = $5;
+injection_rate = $(awk -v l="$load" -v f="$4" 'BEGIN { printf "%.6f", l / f }');
+injection_process = bernoulli;
+sim_type = throughput;
+sample_period = 1000;
+warmup_periods = 3;
+max_samples = 3;
+routing_delay = 1;
+vc_alloc_delay = 1;
+sw_alloc_delay = 1;
+st_final_delay = 1;
+CFG
+        "$BOOKSIM" "$T/bs.cfg" > "$T/bs.out" 2>&1
+        acc=$(sed -n 's/^Accepted flit rate average = \([0-9.e+-]*\) .*/\1/p' "$T/bs.out" | tail -1)
+        lat=$(sed -n 's/^Packet latency average = \([0-9.e+-]*\) .*/\1/p' "$T/bs.out" | tail -1)
+        echo "$1,booksim,$load,${acc:-nan},${lat:-nan}" >> "$CSV"
+    done
+}
+
+json_count() { sed -n 's/.*"latency_packets": \([0-9]*\).*/\1/p' "$1"; }
+
+# warpnet CASE ROUTER FLITS ARGS...: one Warpnet run per load.
+warpnet() {
+    c=$1 r=$2 f=$3; shift 3
+    for load in $LOADS; do
+        "$W" --quiet "$@" --network.router="$r" --network.link_bandwidth=1GB/s \
+            --network.link_latency=1ns --network.terminal_latency=1ns --network.router_delay=5ns \
+            --network.alloc_delay=3ns --network.credit_unit=1B --network.packet_size=${f}B --network.vc_buffer=8B \
+            --workload.message_size=${f}B --workload.arrivals=poisson --workload.load="$load" \
+            --end=10us --workload.warmup=3us --out="$T/o" > "$T/w.out" 2>&1
+        acc=$(sed -n 's/.*"accepted_load": \([-0-9.eE+]*\).*/\1/p' "$T/o/summary.json")
+        lat=$(sed -n 's/.*"packet_latency_ns": {"mean": \([-0-9.eE+]*\).*/\1/p' "$T/o/summary.json")
+        [ "$(json_count "$T/o/summary.json")" = 0 ] && lat=nan # nothing sent after warm-up arrived
+        echo "$c,warpnet-$r,$load,${acc:-nan},${lat:-nan}" >> "$CSV"
+    done
+}
+
+both() { # CASE FLITS ARGS...
+    c=$1 f=$2; shift 2
+    warpnet "$c" output-queued "$f" "$@"
+    warpnet "$c" input-queued "$f" "$@"
+}
+
+TORUS_BS="topology = torus;
+k = 8;
+n = 2;
+routing_function = dim_order;"
+FT_BS="topology = fattree;
+k = 4;
+n = 3;
+routing_function = nca;"
+TORUS_W="$C/torus-8x8x8.ini --torus.dims=8,8 --torus.ties=random"
+FT_W="$C/fattree-8p3l.ini --fattree.ecmp=per-packet --fattree.host_bandwidth=1GB/s --fattree.switch_bandwidth=1GB/s"
+
+for vcs in 2 4 8; do
+    booksim "torus-uniform-1flit-${vcs}vc" "$TORUS_BS" $vcs 1 uniform
+    # shellcheck disable=SC2086
+    both "torus-uniform-1flit-${vcs}vc" 1 $TORUS_W --network.lanes=$((vcs / 2))
+done
+booksim torus-uniform-8flit-2vc "$TORUS_BS" 2 8 uniform
+both torus-uniform-8flit-2vc 8 $TORUS_W
+booksim torus-transpose-1flit-4vc "$TORUS_BS" 4 1 transpose
+both torus-transpose-1flit-4vc 1 $TORUS_W --network.lanes=2 --workload.pattern=transpose
+for f in 1 8; do
+    booksim "fattree-uniform-${f}flit-2vc" "$FT_BS" 2 $f uniform
+    both "fattree-uniform-${f}flit-2vc" $f $FT_W --network.lanes=2
+done
+
+# Cost per event: the same 16x16 torus run under both routers.
+EV="$OUT/booksim-events.csv"
+echo "router,committed_events,run_s,events_per_s" > "$EV"
+for r in output-queued input-queued; do
+    "$W" "$C/torus-8x8x8.ini" --torus.dims=16,16 --workload.load=0.5 --end=20us \
+        --network.router=$r --stats-json="$T/st.json" > /dev/null 2>&1
+    j=$(tr -d '\n ' < "$T/st.json")
+    get() { echo "$j" | sed -n "s/.*\"$1\":\([-0-9.eE+]*\).*/\1/p"; }
+    echo "$r,$(get committed),$(get run_s),$(get event_rate)" >> "$EV"
+done
+
+# The table: zero-load latency (lowest load) and saturation (offered 1).
+lo=$(echo $LOADS | awk '{ print $1 }')
+awk -F, -v lo="$lo" -v ev="$EV" '
+    NR > 1 && $3 == lo { z[$1, $2] = $5 }
+    NR > 1 && $3 == 1 { s[$1, $2] = $4 }
+    NR > 1 && !($1 in seen) { seen[$1] = 1; order[++n] = $1 }
+    END {
+        printf "| case | zero-load latency (cycles): BookSim / Warpnet OQ / Warpnet IQ | saturation (flits/cycle/node): BookSim / OQ / IQ | IQ vs BookSim |\n"
+        printf "| --- | --- | --- | --- |\n"
+        for (i = 1; i <= n; i++) {
+            c = order[i]; b = "booksim"; o = "warpnet-output-queued"; q = "warpnet-input-queued"
+            printf "| %s | %.1f / %.1f / %.1f | %.3f / %.3f / %.3f | %+.1f cycles, %+.0f %% |\n", c,
+                z[c, b], z[c, o], z[c, q], s[c, b], s[c, o], s[c, q], z[c, q] - z[c, b],
+                (s[c, b] > 0 ? 100 * (s[c, q] - s[c, b]) / s[c, b] : 0)
+        }
+        while ((getline line < ev) > 0)
+            if (line !~ /^router/) { split(line, f, ","); rate[f[1]] = f[4] }
+        if (rate["input-queued"] > 0)
+            printf "\nCost per committed event, 16x16 torus at 50 %% load (seq): output-queued %.0f events/s, input-queued %.0f events/s (%.2fx the time per event).\n",
+                rate["output-queued"], rate["input-queued"], rate["output-queued"] / rate["input-queued"]
+    }' "$CSV" > "$OUT/booksim.md"
+cat "$OUT/booksim.md"
+
+if command -v gnuplot > /dev/null; then
+    for c in $(awk -F, 'NR > 1 { print $1 }' "$CSV" | sort -u); do
+        for s in booksim warpnet-output-queued warpnet-input-queued; do
+            awk -F, -v c="$c" -v s="$s" '$1 == c && $2 == s { print $3, $4, $5 }' "$CSV" > "$T/$c-$s.dat"
+        done
+    done
+    {
+        echo "set terminal png size 1400,900; set output '$OUT/booksim.png'"
+        echo "set multiplot layout 2,4; set key top left; set xlabel 'offered'; set ylabel 'accepted'"
+        for c in $(awk -F, 'NR > 1 { print $1 }' "$CSV" | sort -u); do
+            echo "set title '$c'; plot '$T/$c-booksim.dat' u 1:2 w lp t 'BookSim', '$T/$c-warpnet-output-queued.dat' u 1:2 w lp t 'OQ', '$T/$c-warpnet-input-queued.dat' u 1:2 w lp t 'IQ'"
+        done
+        echo "unset multiplot"
+    } > "$T/plot.gp"
+    gnuplot "$T/plot.gp" && echo "plot: $OUT/booksim.png"
+fi

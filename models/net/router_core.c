@@ -1,0 +1,257 @@
+/* net/router_core.c — the parts of a router both models share
+ * (router_core.h): credits, output-port occupancy for adaptive routing and
+ * its status reports, routing with lanes, packets and credits onto links,
+ * commit and finish of port statistics. Invariant: every state write is
+ * logged with warp_save. Called by router.c and router_iq.c. */
+#include <assert.h>
+#include <string.h>
+
+#include "net/router_core.h"
+
+size_t net_rcore_bytes(const net_model *n)
+{
+    size_t pv = (size_t)n->max_radix * n->vcs;
+    return pv * sizeof(int64_t) + (size_t)n->max_radix * sizeof(uint64_t) +
+           (size_t)n->view_slots * sizeof(uint64_t);
+}
+
+net_rcore net_rcore_at(const net_model *n, void *p)
+{
+    net_rcore c;
+    c.credits = p;
+    c.queued = (uint64_t *)(c.credits + (size_t)n->max_radix * n->vcs);
+    c.view = c.queued + n->max_radix;
+    return c;
+}
+
+void net_rcore_init(const net_model *n, uint64_t router, net_rcore *c)
+{
+    int32_t radix = n->topo_ops->radix(n->topo, router);
+    for (int32_t p = 0; p < radix; p++) {
+        int64_t b = (int64_t)net_downstream_buffer(n, router, p);
+        for (int32_t vc = 0; vc < n->vcs; vc++)
+            c->credits[p * n->vcs + vc] = b;
+    }
+}
+
+/* What route() gets as router_state: the router's arrays and its number. */
+typedef struct occ_ctx {
+    const net_model *n;
+    const net_rcore *c;
+    uint64_t router;
+} occ_ctx;
+
+static uint64_t occupancy(const net_model *n, const net_rcore *c, uint64_t router, int32_t port)
+{
+    int64_t cap = (int64_t)net_downstream_buffer(n, router, port);
+    uint64_t occ = c->queued[port];
+    for (int32_t vc = 0; vc < n->vcs; vc++) {
+        int64_t used = cap - c->credits[port * n->vcs + vc];
+        if (used > 0)
+            occ += (uint64_t)used;
+    }
+    return occ;
+}
+
+uint64_t net_port_occupancy(const void *router_state_ctx, int32_t port)
+{
+    const occ_ctx *o = router_state_ctx;
+    return occupancy(o->n, o->c, o->router, port);
+}
+
+uint64_t net_view_occupancy(const void *router_state_ctx, int32_t slot)
+{
+    const occ_ctx *o = router_state_ctx;
+    assert(slot >= 0 && slot < o->n->view_slots && "net_view_occupancy: slot below view_slots()");
+    return o->c->view[slot];
+}
+
+net_rcore_route net_rcore_route_packet(warp_lp *lp, const net_model *n, net_rcore *c, uint64_t router,
+                                       const net_packet *p)
+{
+    occ_ctx occ = {n, c, router};
+    int32_t lanes = n->params.lanes > 0 ? n->params.lanes : 1;
+    net_route_in in = {.router = router,
+                       .in_port = p->in_port,
+                       .in_vc = p->vc / lanes, /* the topology knows classes, not lanes */
+                       .src = p->src,
+                       .dst = p->dst,
+                       .flow = p->flow,
+                       .hops = p->hops,
+                       .aux = {p->aux[0], p->aux[1]},
+                       .rng = warp_lp_rng(lp),
+                       .router_state = &occ};
+    net_route_out r = n->topo_ops->route(n->topo, &in);
+    assert(r.port >= 0 && r.port < n->max_radix && r.vc >= 0 && r.vc * lanes < n->vcs &&
+           "topology route() returns a port of this router and a VC below vcs()");
+    return (net_rcore_route){.port = r.port, .vc = r.vc * lanes, .span = lanes,
+                             .aux = {r.aux[0], r.aux[1]}};
+}
+
+int32_t net_rcore_pick_vc(const net_model *n, const net_rcore *c, int32_t port, int32_t vc,
+                          int32_t span)
+{
+    int32_t best = vc;
+    for (int32_t v = vc + 1; v < vc + span; v++)
+        if (c->credits[port * n->vcs + v] > c->credits[port * n->vcs + best])
+            best = v;
+    return best;
+}
+
+void net_rcore_status(warp_lp *lp, const net_model *n, const net_rcore *c, uint64_t router,
+                      int32_t port)
+{
+    if (n->view_slots == 0)
+        return;
+    net_watcher w[NET_MAX_WATCHERS];
+    int32_t k = n->topo_ops->watchers(n->topo, router, port, w, NET_MAX_WATCHERS);
+    assert(k >= 0 && k <= NET_MAX_WATCHERS && "topology watchers() fits NET_MAX_WATCHERS");
+    if (k == 0)
+        return;
+    uint64_t occ = occupancy(n, c, router, port);
+    for (int32_t i = 0; i < k; i++) {
+        assert(w[i].slot >= 0 && w[i].slot < n->view_slots && w[i].delay >= 0 &&
+               "topology watchers() name a view slot and a delay >= 0");
+        net_event *e = warp_event_new(lp, net_router_lp(n, w[i].router), w[i].delay);
+        e->kind = NET_EV_STATUS;
+        e->u.status = (net_status){.slot = w[i].slot, .bytes = occ};
+        warp_event_send(lp, e);
+    }
+}
+
+int32_t net_rcore_event(warp_lp *lp, const net_model *n, net_rcore *c, const net_event *e)
+{
+    if (e->kind == NET_EV_STATUS) {
+        uint64_t *slot = &c->view[e->u.status.slot];
+        warp_save(lp, slot, sizeof *slot);
+        *slot = e->u.status.bytes;
+        return -1;
+    }
+    assert(e->kind == NET_EV_CREDIT && "net_rcore_event: a credit or status event");
+    int64_t *cr = &c->credits[e->u.credit.port * n->vcs + e->u.credit.vc];
+    warp_save(lp, cr, sizeof *cr);
+    *cr += e->u.credit.bytes;
+    net_rcore_status(lp, n, c, warp_lp_id(lp) - n->nodes, e->u.credit.port);
+    return e->u.credit.port;
+}
+
+void net_rcore_credit(warp_lp *lp, const net_model *n, uint64_t router, int32_t in_port, int32_t vc,
+                      uint32_t bytes, double delay)
+{
+    net_peer up = n->topo_ops->peer(n->topo, router, in_port);
+    warp_lpid dest = up.kind == NET_PEER_ROUTER   ? net_router_lp(n, up.id)
+                     : up.kind == NET_PEER_GATEWAY ? up.id
+                                                   : net_term_lp(n, up.id);
+    net_event *c = warp_event_new(lp, dest, delay + up.latency);
+    c->kind = NET_EV_CREDIT;
+    c->u.credit.port = up.port;
+    c->u.credit.vc = vc;
+    c->u.credit.bytes = bytes;
+    warp_event_send(lp, c);
+}
+
+double net_rcore_credit_delay(const net_model *n, uint64_t router, int32_t in_port, uint32_t size,
+                              double ser_out)
+{
+    uint64_t unit = n->params.credit_unit;
+    if (!unit || unit >= size)
+        return ser_out;
+    double ser_in = size / n->topo_ops->peer(n->topo, router, in_port).bandwidth;
+    double lag = ser_out > ser_in ? ser_out - ser_in : 0;
+    return (double)unit * (ser_out / size) + lag;
+}
+
+double net_rcore_send(warp_lp *lp, const net_model *n, net_rcore *c, uint64_t router, int32_t port,
+                      int32_t vc, const net_packet *p)
+{
+    net_peer down = n->topo_ops->peer(n->topo, router, port);
+    double ser = p->size / down.bandwidth, now = warp_now(lp);
+    net_event *e;
+    if (down.kind == NET_PEER_ROUTER) {
+        int64_t *cr = &c->credits[port * n->vcs + vc];
+        warp_save(lp, cr, sizeof *cr);
+        *cr -= p->size;
+        double delay = down.latency + n->params.router_delay + (n->params.store_forward ? ser : 0);
+        e = warp_event_new(lp, net_router_lp(n, down.id), delay);
+    } else {
+        assert((down.kind == NET_PEER_TERMINAL || down.kind == NET_PEER_GATEWAY) &&
+               "router: a route leads to a wired port");
+        warp_lpid dest = down.kind == NET_PEER_GATEWAY ? down.id : net_term_lp(n, down.id);
+        e = warp_event_new(lp, dest, ser + down.latency);
+    }
+    e->kind = NET_EV_PKT;
+    e->u.pkt = *p;
+    e->u.pkt.in_port = down.port;
+    e->u.pkt.vc = vc;
+    e->u.pkt.t_tail = now + ser + down.latency;
+    warp_event_send(lp, e);
+    return ser;
+}
+
+#define QBITS 48
+
+uint64_t net_rcore_bits(int32_t port, uint64_t queued)
+{
+    uint64_t q = queued < (UINT64_C(1) << QBITS) ? queued : (UINT64_C(1) << QBITS) - 1;
+    return (uint64_t)port << QBITS | q;
+}
+
+size_t net_rcore_out_bytes(const net_model *n)
+{
+    return (size_t)n->max_radix * sizeof(net_port_out) + net_sample_router_bytes(&n->sampling);
+}
+
+void net_rcore_commit(warp_lp *lp, void *out, const net_event *e, const warp_bits *bits,
+                      const net_departure *dep, int ndep)
+{
+    const net_model *n = warp_model_arg(lp);
+    const net_sampling *smp = &n->sampling;
+    if (smp->interval > 0) {
+        void *area = (net_port_out *)out + n->max_radix;
+        double now = warp_now(lp);
+        if (e->kind == NET_EV_PKT)
+            net_sample_count(smp, area, now, 1);
+        for (int i = 0; i < ndep; i++) {
+            net_sample_count(smp, area, now, 0);
+            net_sample_dwell(smp, area, (uint32_t)(dep[i].in_port * n->vcs + dep[i].vc),
+                             dep[i].arrived, dep[i].left, dep[i].size);
+        }
+    }
+    if (e->kind != NET_EV_PKT)
+        return;
+    net_port_out *o = (net_port_out *)out + (bits->b >> QBITS);
+    uint64_t q = bits->b & ((UINT64_C(1) << QBITS) - 1);
+    o->q_samples++;
+    o->q_sum += q;
+    if (q > o->q_max)
+        o->q_max = q;
+    /* The link into in_port: its traffic is accounted where it arrives. */
+    const net_packet *p = &e->u.pkt;
+    net_port_out *in = (net_port_out *)out + p->in_port;
+    net_peer up = n->topo_ops->peer(n->topo, warp_lp_id(lp) - n->nodes, p->in_port);
+    double ser = p->size / up.bandwidth;
+    if (p->t_tail - ser - up.latency >= n->warmup)
+        in->busy_ns += ser;
+    in->pkts++;
+    in->bytes += p->size;
+}
+
+void net_rcore_finish(warp_lp *lp, void *out, uint64_t sent, uint64_t recv)
+{
+    const net_model *n = warp_model_arg(lp);
+    net_results *r = n->res;
+    uint64_t router = warp_lp_id(lp) - n->nodes;
+    r->flight.router_recv += recv;
+    r->flight.router_sent += sent;
+    const net_port_out *po = out;
+    for (int32_t p = 0; p < n->max_radix; p++) {
+        double *row = r->port_rows + (router * n->max_radix + p) * NET_PORT_COLS;
+        row[0] = po[p].busy_ns;
+        row[1] = (double)po[p].pkts;
+        row[2] = (double)po[p].bytes;
+        row[3] = po[p].q_samples ? (double)po[p].q_sum / (double)po[p].q_samples : 0;
+        row[4] = (double)po[p].q_max;
+    }
+    if (n->sampling.interval > 0)
+        net_sample_router_finish(&n->sampling, (net_port_out *)out + n->max_radix, router, r);
+}

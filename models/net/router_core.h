@@ -1,0 +1,76 @@
+/* net/router_core.h — what both router models (router.c, output-queued;
+ * router_iq.c, input-queued) share: the credit, output-queue and remote-view
+ * arrays of a router's state, routing a packet through the topology (with
+ * [network] lanes), credits and packets onto links, status reports, and the
+ * commit and finish bookkeeping of ports. Every state write goes through
+ * warp_save, as in the routers themselves. */
+#ifndef NET_ROUTER_CORE_H
+#define NET_ROUTER_CORE_H
+
+#include "net/net_impl.h"
+
+/* The shared arrays, placed by each router model inside its state. */
+typedef struct net_rcore {
+    int64_t *credits;  /* max_radix * vcs: bytes free in the downstream VC buffer */
+    uint64_t *queued;  /* max_radix: bytes waiting in this router for that output port */
+    uint64_t *view;    /* view_slots: remote occupancies (topology.h watchers) */
+} net_rcore;
+
+/* Bytes the arrays take (a multiple of 8). */
+size_t net_rcore_bytes(const net_model *n);
+/* The arrays in the area at p (net_rcore_bytes long). */
+net_rcore net_rcore_at(const net_model *n, void *p);
+/* Full credits for every VC of every port (router_init; no logging). */
+void net_rcore_init(const net_model *n, uint64_t router, net_rcore *c);
+
+/* A routing decision in physical VCs: output port and the VCs
+ * vc .. vc+span-1 the packet may take at the next hop (lanes of one class). */
+typedef struct net_rcore_route {
+    int32_t port, vc, span;
+    uint32_t aux[2];
+} net_rcore_route;
+/* Routes packet p (arrived at this router) through the topology. */
+net_rcore_route net_rcore_route_packet(warp_lp *lp, const net_model *n, net_rcore *c, uint64_t router,
+                                       const net_packet *p);
+/* The VC of vc .. vc+span-1 at output `port` with the most credit (the
+ * lowest of equals); its credit may still be below a packet's size. */
+int32_t net_rcore_pick_vc(const net_model *n, const net_rcore *c, int32_t port, int32_t vc,
+                          int32_t span);
+
+/* Tells the watchers of `port` (if any) its occupancy after a change. */
+void net_rcore_status(warp_lp *lp, const net_model *n, const net_rcore *c, uint64_t router,
+                      int32_t port);
+/* Handles NET_EV_CREDIT and NET_EV_STATUS; returns the port whose credit
+ * grew (-1 for a status event). */
+int32_t net_rcore_event(warp_lp *lp, const net_model *n, net_rcore *c, const net_event *e);
+/* Returns `bytes` of VC `vc` of input `in_port` to the sender upstream,
+ * `delay` ns from now (plus the link's latency). */
+void net_rcore_credit(warp_lp *lp, const net_model *n, uint64_t router, int32_t in_port, int32_t vc,
+                      uint32_t bytes, double delay);
+/* When the credit of a packet of `size` bytes that came in on `in_port` and
+ * leaves on a link taking ser_out ns goes back, counted from its start:
+ * when its tail has left, or with [network] credit_unit once its first unit
+ * has (later by what a slower output link falls behind the input), so that
+ * a packet larger than a credit unit pipelines as in VCT/wormhole hardware. */
+double net_rcore_credit_delay(const net_model *n, uint64_t router, int32_t in_port, uint32_t size,
+                              double ser_out);
+/* Sends packet p out of `port` on VC `vc` now, taking its credit; returns
+ * the serialisation time of the link. */
+double net_rcore_send(warp_lp *lp, const net_model *n, net_rcore *c, uint64_t router, int32_t port,
+                      int32_t vc, const net_packet *p);
+
+/* The commit-side facts of a routed packet (its output port and that
+ * port's queue after it joined) in one word of the event's bits. */
+uint64_t net_rcore_bits(int32_t port, uint64_t queued);
+/* Router commit: port statistics of an arriving packet (e->kind
+ * NET_EV_PKT, facts in bits) and --sample counts of the `ndep` packets
+ * that left in this event. */
+void net_rcore_commit(warp_lp *lp, void *out, const net_event *e, const warp_bits *bits,
+                      const net_departure *dep, int ndep);
+/* Router finish: the port rows and --sample results of its committed block;
+ * sent/recv: packets that left / arrived over the run. */
+void net_rcore_finish(warp_lp *lp, void *out, uint64_t sent, uint64_t recv);
+/* Bytes of a router's committed block. */
+size_t net_rcore_out_bytes(const net_model *n);
+
+#endif

@@ -1,0 +1,435 @@
+/* net/router_iq.c — the input-queued router LP ([network] router =
+ * input-queued): a FIFO per input port and VC; a packet is routed when it
+ * arrives and competes for the switch only from the head of its FIFO, so
+ * head-of-line blocking happens as in hardware. Switch and VC allocation
+ * run together in one NET_EV_ALLOC self-event at the time of any change
+ * (an arrival, a credit, a link or input falling free), sent with zero
+ * delay so that every change of that instant is in: iSLIP-style requests,
+ * grants (each output round-robin over input ports) and accepts (each input
+ * round-robin over its VCs), repeated to a maximal matching. An input port
+ * sends at most [network] speedup packets at once (from different VCs), an
+ * output link one; a VC FIFO starts its next packet once the previous tail
+ * has left, and its next head may go [network] alloc_delay after that (route
+ * computation and allocation start only once a packet heads its FIFO; a
+ * packet that finds its FIFO idle has had them in router_delay). VC allocation: a packet may take any lane of the VC class its
+ * route names whose downstream buffer holds all of it (virtual cut-through).
+ * Invariant: every state write is logged with warp_save (no reverse
+ * handler); statistics are written only by commit. Built by model.c. */
+#include <assert.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "net/fifo.h"
+#include "net/router_core.h"
+
+typedef struct inode {
+    net_node node;
+    net_packet pkt;   /* in_port/vc: the FIFO it sits in */
+    double ready;     /* earliest time its head may leave (slow-in, fast-out) */
+    double arrived;   /* it entered this router's input buffer */
+    int32_t port;     /* output port */
+    int32_t vc, span; /* lanes vc .. vc+span-1 at the next hop */
+    int32_t pad;
+} inode;
+
+typedef struct iin {
+    uint64_t sent, recv; /* packets out of / into this input port */
+    uint32_t rr;         /* VC to accept first */
+    uint32_t pad;
+} iin;
+
+typedef struct iout {
+    double busy_until; /* the output link serialises until then */
+    uint32_t rr;       /* input port to grant first */
+    uint32_t pad;
+} iout;
+
+typedef struct iq_state {
+    uint64_t queued_pkts;
+    double alloc_at; /* time of the latest NET_EV_ALLOC scheduled and not yet run (-1: none) */
+} iq_state;
+
+/* State layout: header, max_radix iin, max_radix iout, max_radix*vcs fifo
+ * and as many busy-until times (the last tail of that VC FIFO leaves), then
+ * the shared arrays (router_core.h). */
+typedef struct iview {
+    iq_state *s;
+    iin *in;
+    iout *out;
+    net_fifo *q;
+    double *vc_busy;
+    net_rcore c;
+    int32_t vcs, radix;
+} iview;
+
+static iview view(const net_model *n, void *state)
+{
+    iview v;
+    size_t pv = (size_t)n->max_radix * n->vcs;
+    v.s = state;
+    v.in = (iin *)(v.s + 1);
+    v.out = (iout *)(v.in + n->max_radix);
+    v.q = (net_fifo *)(v.out + n->max_radix);
+    v.vc_busy = (double *)(v.q + pv);
+    v.c = net_rcore_at(n, v.vc_busy + pv);
+    v.vcs = n->vcs;
+    v.radix = n->max_radix;
+    return v;
+}
+
+static size_t iq_state_size(const net_model *n)
+{
+    size_t pv = (size_t)n->max_radix * n->vcs;
+    return sizeof(iq_state) + n->max_radix * (sizeof(iin) + sizeof(iout)) +
+           pv * (sizeof(net_fifo) + sizeof(double)) + net_rcore_bytes(n);
+}
+
+/* Departures one allocation records for --sample (in the event's payload);
+ * an allocation that matches more continues in a second one at once. */
+#define IQ_DEPS ((int)(sizeof(((net_event *)0)->u) / sizeof(net_departure)))
+
+/* The allocator's per-process work area (n->scratch): per output the best
+ * request (rotated priority key, input port, VC); per input its sends now. */
+typedef struct iq_scratch {
+    int64_t *key;
+    int32_t *gp, *gv, *active;
+    int32_t *best, *best_d; /* per input: the grant it takes next, its VC distance */
+} iq_scratch;
+
+/* Asks for an allocation at time t (>= now), unless one already comes
+ * between now and t (that one asks again for whatever still waits). */
+static void request_alloc(warp_lp *lp, iq_state *s, double t)
+{
+    double now = warp_now(lp);
+    if (s->alloc_at >= now && s->alloc_at <= t)
+        return;
+    warp_save(lp, &s->alloc_at, sizeof s->alloc_at);
+    s->alloc_at = t;
+    net_event *e = warp_event_new(lp, warp_lp_id(lp), t - now);
+    e->kind = NET_EV_ALLOC;
+    warp_event_send(lp, e);
+}
+
+/* Credit of a port that leads to a terminal or gateway (or nowhere): they
+ * take every packet, so their credit never runs out (set by iq_init). */
+#define NO_CREDIT_LIMIT (INT64_MAX / 4)
+
+/* The lane a head packet would take now (-1: none has room for all of it). */
+static int32_t lane_for(const net_model *n, const iview *v, const inode *h)
+{
+    int32_t vc = h->span > 1 ? net_rcore_pick_vc(n, &v->c, h->port, h->vc, h->span) : h->vc;
+    return v->c.credits[h->port * v->vcs + vc] >= h->pkt.size ? vc : -1;
+}
+
+/* Starts sending the head of VC FIFO (p, vc) out of its port. */
+static void start(warp_lp *lp, const net_model *n, iview *v, uint64_t router, int32_t p, int32_t vc,
+                  net_departure *dep)
+{
+    net_fifo *q = &v->q[p * v->vcs + vc];
+    inode *x = (inode *)net_fifo_pop(lp, q);
+    int32_t lane = lane_for(n, v, x);
+    assert(lane >= 0 && "router_iq: only a head with room downstream is granted");
+    double now = warp_now(lp);
+    double ser = net_rcore_send(lp, n, &v->c, router, x->port, lane, &x->pkt);
+    net_rcore_credit(lp, n, router, p, vc, x->pkt.size,
+                     net_rcore_credit_delay(n, router, p, x->pkt.size, ser));
+    iout *o = &v->out[x->port];
+    warp_save(lp, o, sizeof *o);
+    o->busy_until = now + ser;
+    o->rr = (uint32_t)(p + 1) % (uint32_t)v->radix;
+    iin *in = &v->in[p];
+    warp_save(lp, in, sizeof *in);
+    in->rr = (uint32_t)(vc + 1) % (uint32_t)v->vcs;
+    in->sent++;
+    double *busy = &v->vc_busy[p * v->vcs + vc];
+    warp_save(lp, busy, sizeof *busy);
+    *busy = now + ser;
+    uint64_t *queued = &v->c.queued[x->port];
+    warp_save(lp, queued, sizeof *queued);
+    *queued -= x->pkt.size;
+    warp_save(lp, &v->s->queued_pkts, sizeof v->s->queued_pkts);
+    v->s->queued_pkts--;
+    *dep = (net_departure){.arrived = x->arrived,
+                           .left = now + ser,
+                           .size = x->pkt.size,
+                           .in_port = (uint16_t)p,
+                           .vc = (uint8_t)vc,
+                           .valid = 1};
+    warp_free_on_commit(lp, x);
+}
+
+/* One round of requests, grants and accepts; its departures go to
+ * dep[*ndep] on. Returns 0 once the matching is maximal, else the packets
+ * it started (another round may match more). */
+static int match_round(warp_lp *lp, const net_model *n, iview *v, uint64_t router, iq_scratch *w,
+                       net_departure *dep, int *ndep)
+{
+    double now = warp_now(lp);
+    int32_t R = v->radix, V = v->vcs, S = n->params.speedup;
+    for (int32_t o = 0; o < R; o++)
+        w->key[o] = INT64_MAX;
+    /* Requests and grants: each free output keeps its first requester in
+     * round-robin order (input port, then that input's VC order). */
+    for (int32_t p = 0; p < R; p++) {
+        if (w->active[p] >= S)
+            continue;
+        for (int32_t vc = 0; vc < V; vc++) {
+            const inode *h = (const inode *)v->q[p * V + vc].head;
+            if (!h || h->ready > now || v->vc_busy[p * V + vc] + n->params.alloc_delay > now ||
+                v->out[h->port].busy_until > now || lane_for(n, v, h) < 0)
+                continue;
+            int64_t key = (int64_t)(((uint32_t)(p + R) - v->out[h->port].rr) % (uint32_t)R) * V +
+                          (int64_t)(((uint32_t)(vc + V) - v->in[p].rr) % (uint32_t)V);
+            if (key < w->key[h->port]) {
+                w->key[h->port] = key;
+                w->gp[h->port] = p;
+                w->gv[h->port] = vc;
+            }
+        }
+    }
+    /* Accepts: an input takes its grants in its VC order, up to speedup;
+     * a grant declined frees its output for another round. */
+    int started = 0, declined = 0;
+    for (int32_t pass = 0; pass < S; pass++) {
+        for (int32_t p = 0; p < R; p++)
+            w->best[p] = -1;
+        int any = 0;
+        for (int32_t o = 0; o < R; o++) {
+            if (w->key[o] == INT64_MAX)
+                continue;
+            int32_t p = w->gp[o];
+            int32_t d = (int32_t)(((uint32_t)(w->gv[o] + V) - v->in[p].rr) % (uint32_t)V);
+            if (w->best[p] < 0 || d < w->best_d[p]) {
+                w->best[p] = o;
+                w->best_d[p] = d;
+            }
+            any = 1;
+        }
+        if (!any)
+            break;
+        for (int32_t p = 0; p < R; p++) {
+            int32_t o = w->best[p];
+            if (o < 0 || w->active[p] >= S || *ndep >= IQ_DEPS)
+                continue;
+            w->key[o] = INT64_MAX;
+            start(lp, n, v, router, p, w->gv[o], &dep[(*ndep)++]);
+            w->active[p]++;
+            started++;
+        }
+    }
+    for (int32_t o = 0; o < R; o++)
+        declined += w->key[o] != INT64_MAX;
+    /* Without a declined grant every request either won or lost to an
+     * output now busy: the matching is maximal. */
+    return declined ? started : 0;
+}
+
+/* The earliest time a waiting head may be granted without a credit first
+ * (-1: none); after a maximal matching every such time lies after now. */
+static double next_chance(const net_model *n, const iview *v, const iq_scratch *w, double now)
+{
+    int32_t R = v->radix, V = v->vcs, S = n->params.speedup;
+    double best = -1;
+    for (int32_t p = 0; p < R; p++) {
+        double in_free = now; /* an input sending speedup packets frees with the first tail */
+        if (w->active[p] >= S) {
+            in_free = -1;
+            for (int32_t vc = 0; vc < V; vc++) {
+                double b = v->vc_busy[p * V + vc];
+                if (b > now && (in_free < 0 || b < in_free))
+                    in_free = b;
+            }
+        }
+        for (int32_t vc = 0; vc < V; vc++) {
+            const inode *h = (const inode *)v->q[p * V + vc].head;
+            if (!h || lane_for(n, v, h) < 0) /* a credit will ask again */
+                continue;
+            double t = h->ready;
+            if (v->vc_busy[p * V + vc] + n->params.alloc_delay > t)
+                t = v->vc_busy[p * V + vc] + n->params.alloc_delay;
+            if (v->out[h->port].busy_until > t)
+                t = v->out[h->port].busy_until;
+            if (in_free > t)
+                t = in_free;
+            if (t > now && (best < 0 || t < best))
+                best = t;
+        }
+    }
+    return best;
+}
+
+static iq_scratch scratch(const net_model *n)
+{
+    size_t R = (size_t)n->max_radix;
+    char *a = n->scratch;
+    iq_scratch w;
+    w.key = (int64_t *)a;
+    w.gp = (int32_t *)(w.key + R);
+    w.gv = w.gp + R;
+    w.active = w.gv + R;
+    w.best = w.active + R;
+    w.best_d = w.best + R;
+    return w;
+}
+
+/* NET_EV_ALLOC: matches heads to outputs until no more fit, then asks for
+ * the next allocation a link, input or slow-in packet makes possible. */
+static void allocate(warp_lp *lp, const net_model *n, iview *v, net_event *e)
+{
+    double now = warp_now(lp);
+    uint64_t router = warp_lp_id(lp) - n->nodes;
+    if (v->s->alloc_at == now) {
+        warp_save(lp, &v->s->alloc_at, sizeof v->s->alloc_at);
+        v->s->alloc_at = -1;
+    }
+    iq_scratch w = scratch(n);
+    for (int32_t p = 0; p < v->radix; p++) {
+        w.active[p] = 0;
+        for (int32_t vc = 0; vc < v->vcs; vc++)
+            w.active[p] += v->vc_busy[p * v->vcs + vc] > now;
+    }
+    net_departure *dep = (net_departure *)e->u.user;
+    memset(&e->u, 0, sizeof e->u); /* all of it: the digest hashes the payload */
+    int ndep = 0;
+    while (match_round(lp, n, v, router, &w, dep, &ndep) > 0 && ndep < IQ_DEPS)
+        ;
+    if (ndep == IQ_DEPS) { /* the payload is full: match the rest in a second round now */
+        request_alloc(lp, v->s, now);
+        return;
+    }
+    double t = next_chance(n, v, &w, now);
+    if (t > now)
+        request_alloc(lp, v->s, t);
+}
+
+static void arrive(warp_lp *lp, const net_model *n, iview *v, const net_packet *p, warp_bits *bits)
+{
+    uint64_t router = warp_lp_id(lp) - n->nodes;
+    net_rcore_route r = net_rcore_route_packet(lp, n, &v->c, router, p);
+    net_peer down = n->topo_ops->peer(n->topo, router, r.port);
+    inode *x = warp_alloc(lp, sizeof *x);
+    x->pkt = *p;
+    x->pkt.aux[0] = r.aux[0];
+    x->pkt.aux[1] = r.aux[1];
+    if (down.kind == NET_PEER_ROUTER)
+        x->pkt.hops++;
+    x->port = r.port;
+    x->vc = r.vc;
+    x->span = r.span;
+    x->pad = 0;
+    double now = warp_now(lp);
+    x->ready = now;
+    x->arrived = now;
+    /* Cut-through from a slower link into a faster one (as router.c). */
+    if (!n->params.store_forward &&
+        down.bandwidth > n->topo_ops->peer(n->topo, router, p->in_port).bandwidth) {
+        double t = p->t_tail + n->params.router_delay - p->size / down.bandwidth;
+        if (t > now)
+            x->ready = t;
+    }
+    iin *in = &v->in[p->in_port];
+    warp_save(lp, &in->recv, sizeof in->recv);
+    in->recv++;
+    uint64_t *queued = &v->c.queued[r.port];
+    warp_save(lp, queued, sizeof *queued);
+    *queued += p->size;
+    warp_save(lp, &v->s->queued_pkts, sizeof v->s->queued_pkts);
+    v->s->queued_pkts++;
+    net_fifo *q = &v->q[p->in_port * v->vcs + p->vc];
+    int head = q->head == NULL;
+    net_fifo_push(lp, q, &x->node);
+    bits->b = net_rcore_bits(r.port, *queued);
+    net_rcore_status(lp, n, &v->c, router, r.port);
+    if (head) /* behind another packet it waits for that one's allocation */
+        request_alloc(lp, v->s, now);
+}
+
+static void iq_init(warp_lp *lp, void *state)
+{
+    const net_model *n = warp_model_arg(lp);
+    memset(state, 0, iq_state_size(n));
+    iview v = view(n, state);
+    v.s->alloc_at = -1;
+    uint64_t router = warp_lp_id(lp) - n->nodes;
+    net_rcore_init(n, router, &v.c);
+    for (int32_t p = 0; p < n->max_radix; p++)
+        if (net_downstream_buffer(n, router, p) == 0)
+            for (int32_t vc = 0; vc < n->vcs; vc++)
+                v.c.credits[p * n->vcs + vc] = NO_CREDIT_LIMIT;
+}
+
+static void iq_forward(warp_lp *lp, void *state, void *msg, warp_bits *bits)
+{
+    const net_model *n = warp_model_arg(lp);
+    net_event *e = msg;
+    iview v = view(n, state);
+    e->dep = (net_departure){0}; /* all of it: the digest hashes the payload */
+    switch (e->kind) {
+    case NET_EV_PKT:
+        arrive(lp, n, &v, &e->u.pkt, bits);
+        break;
+    case NET_EV_CREDIT:
+    case NET_EV_STATUS:
+    {
+        int32_t port = net_rcore_event(lp, n, &v.c, e);
+        if (port >= 0 && v.c.queued[port] > 0) /* only when a packet waits for that port */
+            request_alloc(lp, v.s, warp_now(lp));
+        break;
+    }
+    case NET_EV_ALLOC:
+        allocate(lp, n, &v, e);
+        break;
+    default:
+        assert(!"router_iq: event kind is one an input-queued router handles");
+    }
+}
+
+static void iq_commit(warp_lp *lp, void *out, const void *msg, const warp_bits *bits)
+{
+    const net_event *e = msg;
+    int ndep = 0;
+    const net_departure *dep = (const net_departure *)e->u.user;
+    if (e->kind == NET_EV_ALLOC)
+        while (ndep < IQ_DEPS && dep[ndep].valid)
+            ndep++;
+    net_rcore_commit(lp, out, e, bits, dep, ndep);
+}
+
+static void iq_finish(warp_lp *lp, void *state, void *out)
+{
+    const net_model *n = warp_model_arg(lp);
+    iview v = view(n, state);
+    uint64_t queued = 0, sent = 0, recv = 0;
+    void *area = (net_port_out *)out + n->max_radix;
+    for (int32_t i = 0; i < n->max_radix * n->vcs; i++)
+        for (net_node *x = v.q[i].head; x; x = x->next) {
+            queued++;
+            const inode *k = (const inode *)x;
+            if (n->sampling.interval > 0)
+                net_sample_dwell(&n->sampling, area, (uint32_t)i, k->arrived, n->end, k->pkt.size);
+        }
+    assert(queued == v.s->queued_pkts && "router_iq: queued_pkts counts the packets in its FIFOs");
+    n->res->flight.router_queued += queued;
+    for (int32_t p = 0; p < n->max_radix; p++) {
+        sent += v.in[p].sent;
+        recv += v.in[p].recv;
+    }
+    net_rcore_finish(lp, out, sent, recv);
+}
+
+void net_router_iq_type(net_model *n, warp_lp_type *t)
+{
+    size_t R = (size_t)n->max_radix;
+    free(n->scratch);
+    n->scratch = warp_xcalloc(1, R * (sizeof(int64_t) + 5 * sizeof(int32_t)));
+    memset(t, 0, sizeof *t);
+    t->name = "router";
+    t->state_size = iq_state_size(n);
+    t->out_size = net_rcore_out_bytes(n);
+    t->save = WARP_SAVE_NONE;
+    t->init = iq_init;
+    t->forward = iq_forward;
+    t->commit = iq_commit;
+    t->finish = iq_finish;
+    t->event_name = net_event_name;
+}

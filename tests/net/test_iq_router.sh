@@ -1,0 +1,126 @@
+#!/bin/sh
+# test_iq_router.sh — the input-queued router ([network] router =
+# input-queued) against theory and across execution modes:
+#  - one switch (a torus of one router with N terminals), one FIFO per input,
+#    uniform traffic at full load: accepted load within 3 % of the
+#    head-of-line-blocking limit, which an exact Markov chain below computes
+#    (the state: each input's head destination; every slot each contended
+#    output serves one head at random, the winner's next head goes to one of
+#    the N-1 other terminals; uniform traffic never sends to itself, so N = 3
+#    gives 0.75 and N = 4 0.6905, not Karol's 0.6825 and 0.6553); the
+#    output-queued router, which has no head-of-line blocking, beats it;
+#  - more lanes (VCs) per class lift a congested 8x8 torus (head-of-line
+#    blocking shrinks);
+#  - configuration errors name the key;
+#  - the input-queued router is rollback-safe: torus, fat-tree, Slim Fly
+#    and dragonfly at high load commit the same digest and summary in seq,
+#    check and opt on 1, 2 and 4 ranks.
+. "${top_srcdir:-.}/tests/net/lib.sh"
+CONF="${top_srcdir:-.}/examples/configs"
+
+# hol N: saturation throughput of an N-port FIFO input-queued switch whose
+# inputs send uniformly to the other N-1 outputs (power iteration).
+hol() {
+    awk -v N="$1" 'BEGIN {
+        K = N - 1; S = 1; for (i = 0; i < N; i++) S *= K
+        for (s = 0; s < S; s++) {
+            x = s; for (i = 0; i < N; i++) { j = x % K; x = int(x / K); d[s, i] = j >= i ? j + 1 : j }
+        }
+        for (s = 0; s < S; s++) {
+            for (o = 0; o < N; o++) g[o] = 0
+            for (i = 0; i < N; i++) g[d[s, i]]++
+            thr[s] = 0; for (o = 0; o < N; o++) thr[s] += g[o] > 0
+            for (w = 0; w < 2 ^ N; w++) {          # w: the set of winners
+                for (o = 0; o < N; o++) c[o] = 0
+                nw = 0; p = 1
+                for (i = 0; i < N; i++) if (int(w / 2 ^ i) % 2) { c[d[s, i]]++; nw++; p /= g[d[s, i]] }
+                ok = 1; for (o = 0; o < N; o++) if (g[o] > 0 && c[o] != 1) ok = 0
+                if (!ok) continue
+                for (t = 0; t < S; t++) {          # losers keep their head
+                    same = 1
+                    for (i = 0; i < N; i++) if (!(int(w / 2 ^ i) % 2) && d[t, i] != d[s, i]) same = 0
+                    if (same) P[s, t] += p / K ^ nw
+                }
+            }
+        }
+        for (s = 0; s < S; s++) pi[s] = 1 / S
+        for (it = 0; it < 400; it++) {
+            for (t = 0; t < S; t++) nx[t] = 0
+            for (s = 0; s < S; s++) for (t = 0; t < S; t++) if ((s, t) in P) nx[t] += pi[s] * P[s, t]
+            for (t = 0; t < S; t++) pi[t] = nx[t]
+        }
+        r = 0; for (s = 0; s < S; s++) r += pi[s] * thr[s]
+        printf "%.4f\n", r / N }'
+}
+
+switch_run() { # router ports [extra args]
+    r=$1 p=$2; shift 2
+    cat > "$TMP/sw.ini" <<INI
+[engine]
+end = 200us
+[network]
+topology = torus
+link_bandwidth = 1GB/s
+link_latency = 1ns
+router_delay = 1ns
+packet_size = 16B
+vc_buffer = 64B
+router = $r
+[torus]
+dims = 1
+nodes_per_router = $p
+[workload]
+pattern = uniform
+arrivals = fixed
+load = 1.0
+message_size = 16B
+warmup = 20us
+INI
+    "$WARPNET" --quiet "$TMP/sw.ini" --out="$TMP/sw" "$@" > "$TMP/log" 2>&1 || { cat "$TMP/log"; fail=1; }
+    json "$TMP/sw/summary.json" accepted_load
+}
+for N in 3 4; do
+    want=$(hol $N)
+    got=$(switch_run input-queued $N)
+    close "input-queued $N-port switch, one FIFO per input, saturates at the HOL limit" "$got" "$want" 0.03
+    oq=$(switch_run output-queued $N)
+    awk -v o="$oq" -v w="$want" 'BEGIN { exit !(o > w + 0.1) }' &&
+        echo "ok   output-queued $N-port switch: $oq, well above the HOL limit $want" ||
+        bad "output-queued $N-port switch: $oq, not above the HOL limit $want + 0.1"
+done
+
+# Lanes: an 8x8 torus at full uniform load, one-byte packets at 1 GB/s,
+# BookSim's per-hop costs (a cycle per flit, a 3-cycle allocation pipeline
+# per VC), 8-packet VC buffers: a VC FIFO passes a packet at most every
+# 4 ns, so 2 VCs stay below 0.25 per node and 8 VCs more than double it.
+torus_sat() { # lanes
+    "$WARPNET" --quiet "$CONF/torus-8x8x8.ini" --torus.dims=8,8 --network.router=input-queued \
+        --network.lanes="$1" --network.link_bandwidth=1GB/s --network.link_latency=1ns \
+        --network.router_delay=5ns --network.alloc_delay=3ns --network.packet_size=1B --network.vc_buffer=8B \
+        --workload.message_size=1B --workload.load=1.0 --end=10us --workload.warmup=3us \
+        --out="$TMP/l$1" > "$TMP/log" 2>&1 || { cat "$TMP/log"; fail=1; }
+    json "$TMP/l$1/summary.json" accepted_load
+}
+one=$(torus_sat 1) four=$(torus_sat 4)
+awk -v a="$one" -v b="$four" 'BEGIN { exit !(a < 0.25 && b > a * 2) }' &&
+    echo "ok   8x8 torus saturation rises with lanes: $one (2 VCs) -> $four (8 VCs)" ||
+    bad "8x8 torus saturation does not rise with lanes: $one (2 VCs) -> $four (8 VCs)"
+
+RUNS="seq check opt2 opt4"
+IQ="--network.router=input-queued --end=4us --workload.warmup=1us"
+same_everywhere "torus" "$RUNS" "$CONF/torus-8x8x8.ini" --torus.dims=4,4 --workload.load=0.9 \
+    --network.lanes=2 --network.credit_unit=64B $IQ
+echo "ok   torus: $(grep 'committed digest' "$TMP/same.res" | tr -s ' ') in $RUNS"
+same_everywhere "fattree" "$RUNS" "$CONF/fattree-8p3l.ini" --workload.load=0.9 --network.speedup=2 \
+    --network.lanes=2 $IQ
+echo "ok   fattree: $(grep 'committed digest' "$TMP/same.res" | tr -s ' ') in $RUNS"
+same_everywhere "slimfly" "$RUNS" "$CONF/slimfly-q5.ini" --slimfly.routing=ugal --workload.load=0.9 $IQ
+echo "ok   slimfly: $(grep 'committed digest' "$TMP/same.res" | tr -s ' ') in $RUNS"
+same_everywhere "dragonfly" "$RUNS" "$CONF/dragonfly-a4.ini" --dragonfly.routing=ugal-g --workload.load=0.9 $IQ
+echo "ok   dragonfly: $(grep 'committed digest' "$TMP/same.res" | tr -s ' ') in $RUNS"
+# Configuration errors name the key (docs/errors.md).
+refused "unknown router" "router = iq: not one of" "$WARPNET" "$CONF/torus-8x8x8.ini" --network.router=iq
+refused "alloc_delay beyond router_delay" "must lie in \[0, router_delay\]" "$WARPNET" \
+    "$CONF/torus-8x8x8.ini" --network.alloc_delay=200ns
+refused "too many lanes" "at most 8 are supported" "$WARPNET" "$CONF/torus-8x8x8.ini" --network.lanes=8
+exit $fail
