@@ -3,6 +3,7 @@
  * init handlers, the chosen scheduler and finish handlers. Called by warp_run. */
 #include "internal.h"
 
+#include <inttypes.h>
 #include <stdlib.h>
 #include <unistd.h>
 
@@ -227,6 +228,24 @@ static void teardown(warp_ctx *w)
     w->gid_table = NULL;
 }
 
+/* The setup progress line on rank 0 (with --progress, as the run's line):
+ * LPs initialised so far — where a replay reads and builds its traces —
+ * and an ETA from this rank's own pace, at most four times a second.
+ * last < 0 ends the line. Returns the time of the last line shown. */
+static double setup_progress(warp_ctx *w, uint64_t done, double t0, double last)
+{
+    if (w->rank != 0 || !w->progress || !w->nlocal)
+        return last;
+    double now = warp_wtime();
+    if (last >= 0 && now - last < 0.25)
+        return last;
+    double el = now - t0, frac = (double)done / (double)w->nlocal;
+    fprintf(stderr, "\r[warp] setup: %" PRIu64 " / %" PRIu64 " LPs initialised (%5.1f%%)  ETA %6.0f s %s", done,
+            w->nlocal, 100 * frac, frac > 0 ? el * (1 - frac) / frac : 0.0, last < 0 ? "\n" : "");
+    fflush(stderr);
+    return now;
+}
+
 void warp_run(warp_ctx *w, const warp_model *m)
 {
     double t0 = warp_wtime();
@@ -266,16 +285,21 @@ void warp_run(warp_ctx *w, const warp_model *m)
     if (w->restart_dir) {
         ckpt_restore(w); /* in place of init: states and events from the checkpoint */
     } else {
+        double t_shown = t0;
         for (uint64_t i = 0; i < w->nlocal; i++) {
             warp_lp *lp = &w->lps[i];
-            if ((i & 0x3FF) == 0)
+            if ((i & 0x3FF) == 0) {
                 warp_poll_interrupt("initialising the LPs");
+                t_shown = setup_progress(w, i, t0, t_shown);
+            }
             if (lp->type->init) {
                 w->cur_lp = lp;
                 lp->type->init(lp, lp->state);
                 w->cur_lp = NULL;
             }
         }
+        if (t_shown > t0) /* a progress line was shown: end it */
+            setup_progress(w, w->nlocal, t0, -1);
     }
     MPI_Barrier(w->comm);
     fatal_run_started();

@@ -148,6 +148,60 @@ static void check_gen(const char *spec, uint64_t want, int32_t want_ranks)
     replay_source_close(s);
 }
 
+/* Neighbours of grid coordinate c (0..p-1) along one dimension: 2 with
+ * wrap-around, else 1 at an edge (0 for p = 1) and 2 inside. */
+static int dim_neighbours(int64_t c, int64_t p, int periodic)
+{
+    return periodic ? 2 : (c > 0) + (c < p - 1);
+}
+
+/* Per rank of a stencil3d without allreduce: every iteration has a compute
+ * task, a send task carrying one message per neighbour, a receive per
+ * neighbour and a join: 3 + n tasks, n messages of `bytes` each, where n is
+ * 6 (periodic) or the neighbours an open grid leaves. */
+static void check_stencil_counts(int64_t px, int64_t py, int64_t pz, int periodic)
+{
+    const int64_t iters = 3, bytes = 4321;
+    char spec[160];
+    snprintf(spec, sizeof spec, "gen:stencil3d:px=%ld,py=%ld,pz=%ld,iters=%ld,bytes=%ld,allreduce=0,periodic=%d",
+             (long)px, (long)py, (long)pz, (long)iters, (long)bytes, periodic);
+    replay_source *s = th_open(spec, NULL);
+    cr_assert_eq(s->nranks, px * py * pz, "%s: ranks", spec);
+    replay_rank *r = th_load_all(s);
+    uint64_t total_msgs = 0;
+    for (int32_t q = 0; q < s->nranks; q++) {
+        int64_t x = q % px, y = q / px % py, z = q / (px * py);
+        int64_t n = dim_neighbours(x, px, periodic) + dim_neighbours(y, py, periodic) +
+                    dim_neighbours(z, pz, periodic);
+        uint64_t sum = 0;
+        for (uint32_t m = 0; m < r[q].nmsgs; m++)
+            sum += r[q].msgs[m].bytes;
+        cr_assert_eq(r[q].ntasks, (uint32_t)(iters * (3 + n)), "%s: rank %d tasks", spec, q);
+        cr_assert_eq(r[q].nmsgs, (uint32_t)(iters * n), "%s: rank %d messages", spec, q);
+        cr_assert_eq(sum, (uint64_t)(iters * n * bytes), "%s: rank %d bytes", spec, q);
+        total_msgs += r[q].nmsgs;
+    }
+    /* whole grid: 2 (p_d - 1) links per line of dimension d when open, 2 p_d when periodic */
+    int64_t lines = (periodic ? 2 * px : 2 * (px - 1)) * py * pz + (periodic ? 2 * py : 2 * (py - 1)) * px * pz +
+                    (periodic ? 2 * pz : 2 * (pz - 1)) * px * py;
+    cr_assert_eq(total_msgs, (uint64_t)(iters * lines), "%s: messages in all", spec);
+    replay_timing cp, fifo;
+    th_timing(s, &cp, &fifo);
+    cr_assert_eq(cp.tasks_stuck, 0, "%s: stuck tasks", spec);
+    cr_assert_eq(cp.msgs_unmatched, 0, "%s: unmatched messages", spec);
+    th_free_all(r, s->nranks);
+    replay_source_close(s);
+}
+
+Test(gen, stencil_counts_match_the_formula_periodic_and_open)
+{
+    check_stencil_counts(3, 4, 5, 1);
+    check_stencil_counts(3, 4, 5, 0);
+    check_stencil_counts(2, 1, 3, 1);
+    check_stencil_counts(2, 1, 3, 0);
+    check_stencil_counts(1, 1, 1, 0);
+}
+
 Test(gen, critical_paths_match_closed_forms)
 {
     /* stencil: iters x (compute + log2(P) x reduce) */

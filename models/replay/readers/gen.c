@@ -40,13 +40,15 @@ static const gen_kind_desc kinds[] = {
       {"pz", 4, 1, 1 << 20, "ranks along z"}, {"iters", 10, 1, 1 << 24, "iterations"},
       {"bytes", 8192, 0, BIG, "halo message bytes"}, {"compute", 100000, 0, BIG, "compute ns per iteration"},
       {"allreduce", 1, 0, 1, "1: allreduce after each halo exchange"},
-      {"reduce", 0, 0, BIG, "ns per allreduce combine step"}, {"arbytes", 8, 0, BIG, "allreduce bytes"}}},
+      {"reduce", 0, 0, BIG, "ns per allreduce combine step"}, {"arbytes", 8, 0, BIG, "allreduce bytes"},
+      {"periodic", 1, 0, 1, "1: wrap-around edges (6 neighbours), 0: open edges"}}},
     {"stencil2d", G_STENCIL2D,
      {{"px", 8, 1, 1 << 20, "ranks along x"}, {"py", 8, 1, 1 << 20, "ranks along y"},
       {"iters", 10, 1, 1 << 24, "iterations"}, {"bytes", 8192, 0, BIG, "halo message bytes"},
       {"compute", 100000, 0, BIG, "compute ns per iteration"},
       {"allreduce", 0, 0, 1, "1: allreduce after each halo exchange"},
-      {"reduce", 0, 0, BIG, "ns per allreduce combine step"}, {"arbytes", 8, 0, BIG, "allreduce bytes"}}},
+      {"reduce", 0, 0, BIG, "ns per allreduce combine step"}, {"arbytes", 8, 0, BIG, "allreduce bytes"},
+      {"periodic", 1, 0, 1, "1: wrap-around edges (4 neighbours), 0: open edges"}}},
     {"allreduce", G_ALLREDUCE,
      {{"ranks", 16, 1, 1 << 30, "ranks"}, {"iters", 1, 1, 1 << 24, "repetitions"},
       {"bytes", 1 << 20, 0, BIG, "vector bytes"}, {"ring", 0, 0, 1, "1: ring, 0: recursive doubling"},
@@ -138,23 +140,30 @@ static uint32_t allreduce_ring(replay_rank *r, uint32_t after, int32_t n, uint64
     return last;
 }
 
-/* Halo exchange with the given neighbours; returns a task after all receives.
- * Neighbour d sends with tag base + (d ^ 1): the direction seen from the
- * receiver, so duplicate neighbours on small periodic grids stay distinct. */
-static uint32_t halo(replay_rank *r, uint32_t after, const int32_t *nb, int nnb, uint64_t bytes,
+/* Halo exchange with the neighbours nb[dir] (dir = 2 x dimension + (0: -, 1:
+ * +); -1 where an open edge has none); returns a task after all receives.
+ * The message towards direction dir carries tag base + (dir ^ 1): the
+ * direction seen from the receiver, so duplicate neighbours on small
+ * periodic grids stay distinct. */
+static uint32_t halo(replay_rank *r, uint32_t after, const int32_t *nb, int ndir, uint64_t bytes,
                      int32_t base)
 {
     uint32_t s = replay_add_task(r, 0, 0, 0, 0);
     if (after != UINT32_MAX)
         replay_add_dep(r, s, after, 0);
-    for (int d = 0; d < nnb; d++)
-        replay_add_msg(r, s, nb[d], bytes, base + (d ^ 1));
-    uint32_t join = UINT32_MAX, recvs[6];
-    for (int d = 0; d < nnb; d++)
-        recvs[d] = recv_task(r, s, nb[d], base + d, 0);
-    join = replay_add_task(r, 0, 0, 0, 0);
-    for (int d = 0; d < nnb; d++)
-        replay_add_dep(r, join, recvs[d], 0);
+    for (int d = 0; d < ndir; d++)
+        if (nb[d] >= 0)
+            replay_add_msg(r, s, nb[d], bytes, base + (d ^ 1));
+    uint32_t recvs[6];
+    int nrecv = 0;
+    for (int d = 0; d < ndir; d++)
+        if (nb[d] >= 0)
+            recvs[nrecv++] = recv_task(r, s, nb[d], base + d, 0);
+    uint32_t join = replay_add_task(r, 0, 0, 0, 0);
+    if (!nrecv) /* a lone rank of an open grid: keep the iteration's order */
+        replay_add_dep(r, join, s, 0);
+    for (int k = 0; k < nrecv; k++)
+        replay_add_dep(r, join, recvs[k], 0);
     return join;
 }
 
@@ -173,10 +182,16 @@ static void gen_stencil(const gen_spec *g, int32_t rank, replay_rank *r, int dim
     int32_t nb[6];
     int nnb = 0;
     int64_t c[3] = {x, y, z}, p[3] = {px, py, pz};
+    int periodic = val(g, "periodic") != 0;
     for (int d = 0; d < dims; d++)
         for (int s = -1; s <= 1; s += 2) {
             int64_t cc[3] = {c[0], c[1], c[2]};
-            cc[d] = (cc[d] + s + p[d]) % p[d];
+            cc[d] += s;
+            if (!periodic && (cc[d] < 0 || cc[d] >= p[d])) {
+                nb[nnb++] = -1; /* an open edge: no neighbour that way */
+                continue;
+            }
+            cc[d] = (cc[d] + p[d]) % p[d];
             nb[nnb++] = (int32_t)(cc[0] + px * (cc[1] + py * cc[2]));
         }
     uint32_t last = UINT32_MAX;
@@ -380,8 +395,8 @@ int replay_gen_open(const char *spec, const replay_opts *o, replay_source **out,
 const char *replay_gen_help(void)
 {
     return "generators (gen:KIND:key=value,...):\n"
-           "  stencil3d px py pz iters bytes compute allreduce reduce arbytes\n"
-           "  stencil2d px py iters bytes compute allreduce reduce arbytes\n"
+           "  stencil3d px py pz iters bytes compute allreduce reduce arbytes periodic\n"
+           "  stencil2d px py iters bytes compute allreduce reduce arbytes periodic\n"
            "  allreduce ranks iters bytes ring reduce\n"
            "  alltoall  ranks iters bytes step\n"
            "  random    ranks layers seed maxdur fanout bytes\n";

@@ -28,7 +28,17 @@ typedef struct native_file {
     long size;
     long *pos;   /* text: byte of each "rank" line; binary: record offsets (nranks + 1) */
     long *line;  /* text: its line number */
+    FILE *fp;    /* opened at the first load and kept: a 512K-rank replay loads 512K records */
 } native_file;
+
+/* The trace file, opened once per source (per process) for all its loads. */
+static FILE *nf_file(replay_source *s, replay_err *err)
+{
+    native_file *nf = s->impl;
+    if (!nf->fp && !(nf->fp = fopen(s->path, "rb")))
+        replay_errf(err, "%s: cannot open: %s; check the trace path", s->path, strerror(errno));
+    return nf->fp;
+}
 
 /* ---- little-endian encoding ----------------------------------------------- */
 
@@ -161,9 +171,9 @@ static const char *parse_task(char *line, replay_rank *r, int32_t nranks)
 static int text_load(replay_source *s, int32_t rank, replay_rank *out, replay_err *err)
 {
     native_file *nf = s->impl;
-    FILE *f = fopen(s->path, "rb");
+    FILE *f = nf_file(s, err);
     if (!f)
-        return replay_errf(err, "%s: cannot open: %s; check the trace path", s->path, strerror(errno));
+        return -1;
     char *buf = NULL;
     size_t cap = 0;
     long line = nf->line[rank];
@@ -206,7 +216,6 @@ static int text_load(replay_source *s, int32_t rank, replay_rank *out, replay_er
     rc = replay_rank_end(out, place, err);
 out:
     free(buf);
-    fclose(f);
     if (rc)
         replay_rank_free(out);
     return rc;
@@ -290,9 +299,9 @@ static int bin_load(replay_source *s, int32_t rank, replay_rank *out, replay_err
 {
     native_file *nf = s->impl;
     long at = nf->pos[rank], len = nf->pos[rank + 1] - at;
-    FILE *f = fopen(s->path, "rb");
+    FILE *f = nf_file(s, err);
     if (!f)
-        return replay_errf(err, "%s: cannot open: %s; check the trace path", s->path, strerror(errno));
+        return -1;
     uint8_t *b = NULL;
     int rc = -1;
     replay_rank_begin(out, rank);
@@ -349,7 +358,6 @@ static int bin_load(replay_source *s, int32_t rank, replay_rank *out, replay_err
     rc = replay_rank_validate(out, place, err);
 out:
     free(b);
-    fclose(f);
     if (rc)
         replay_rank_free(out);
     return rc;
@@ -388,6 +396,8 @@ static int bin_open(FILE *f, const char *path, native_file *nf, int32_t *nranks,
 static void native_close(replay_source *s)
 {
     native_file *nf = s->impl;
+    if (nf->fp)
+        fclose(nf->fp);
     free(nf->pos);
     free(nf->line);
     free(nf);
