@@ -12,12 +12,27 @@
 #include <unistd.h>
 
 static volatile sig_atomic_t signal_seen;
+static struct timespec signal_first;
 
-/* The first SIGINT/SIGTERM asks for an orderly stop; a second one kills. */
+/* The first SIGINT/SIGTERM asks for an orderly stop; a second one kills, but
+ * only a second later: `timeout` (and batch systems) deliver one request
+ * twice in a burst, to the process and again to its process group, and that
+ * echo must not kill a run that is stopping in order. */
 static void on_signal(int sig)
 {
-    signal_seen = 1;
-    signal(sig, SIG_DFL);
+    struct timespec now;
+    clock_gettime(CLOCK_MONOTONIC, &now); /* async-signal-safe */
+    if (!signal_seen) {
+        signal_first = now;
+        signal_seen = 1;
+        return;
+    }
+    double since = (double)(now.tv_sec - signal_first.tv_sec) +
+                   1e-9 * (double)(now.tv_nsec - signal_first.tv_nsec);
+    if (since >= 1.0) {
+        signal(sig, SIG_DFL);
+        raise(sig);
+    }
 }
 
 void warp_signal_catch(int sig)

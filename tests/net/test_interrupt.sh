@@ -44,4 +44,19 @@ if [ $rc -eq 5 ] && grep -q '^warpnet: interrupted by a signal' "$TMP/log"; then
 else
     echo "FAIL SIGTERM early: exit $rc (want 5):"; cat "$TMP/log"; fail=1
 fi
+# One request delivered twice in a burst (a batch system, or `timeout`
+# signalling the process and then its process group) is one orderly stop, not
+# the "second signal kills" of a user who insists.
+ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0" \
+"$WARPNET" "$C/torus-8x8x8.ini" --torus.dims=32,32,32 --end=1s --quiet > "$TMP/log" 2>&1 &
+pid=$!
+sleep 3
+kill -TERM $pid; sleep 0.3; kill -TERM $pid 2>/dev/null
+wait $pid
+rc=$?
+if [ $rc -eq 5 ] && grep -q '^warpnet: interrupted by a signal' "$TMP/log"; then
+    echo "ok   SIGTERM twice in a burst: one orderly stop"
+else
+    echo "FAIL SIGTERM twice in a burst: exit $rc (want 5):"; cat "$TMP/log"; fail=1
+fi
 exit $fail
