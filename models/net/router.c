@@ -143,17 +143,8 @@ static void arrive(warp_lp *lp, const net_model *n, rview *v, const net_packet *
     /* Lanes of one class: the one with the most credit now. */
     x->out_vc = net_rcore_pick_vc(n, &v->c, r.port, r.vc, r.span);
     double now = warp_now(lp);
-    x->ready = now;
+    x->ready = net_rcore_ready(n, router, p, &down, now);
     x->arrived = now;
-    /* Cut-through from a slower link into a faster one: the packet may not
-     * finish leaving before its tail has arrived (+ the router delay). Only
-     * then, so that equal bandwidths never create wake-ups from rounding. */
-    if (!n->params.store_forward &&
-        down.bandwidth > n->topo_ops->peer(n->topo, router, p->in_port).bandwidth) {
-        double t = p->t_tail + n->params.router_delay - p->size / down.bandwidth;
-        if (t > now)
-            x->ready = t;
-    }
 
     rport *in_pt = &v->ports[p->in_port];
     uint64_t *queued = &v->c.queued[r.port];

@@ -161,6 +161,18 @@ double net_rcore_credit_delay(const net_model *n, uint64_t router, int32_t in_po
     return (double)unit * (ser_out / size) + lag;
 }
 
+double net_rcore_ready(const net_model *n, uint64_t router, const net_packet *p, const net_peer *down,
+                       double now)
+{
+    /* Only when the output is faster, so that equal bandwidths never create
+     * wake-ups from rounding. */
+    if (n->params.store_forward ||
+        !(down->bandwidth > n->topo_ops->peer(n->topo, router, p->in_port).bandwidth))
+        return now;
+    double t = p->t_tail + n->params.router_delay - p->size / down->bandwidth;
+    return t > now ? t : now;
+}
+
 double net_rcore_send(warp_lp *lp, const net_model *n, net_rcore *c, uint64_t router, int32_t port,
                       int32_t vc, const net_packet *p)
 {

@@ -54,6 +54,12 @@ void net_rcore_credit(warp_lp *lp, const net_model *n, uint64_t router, int32_t 
  * a packet larger than a credit unit pipelines as in VCT/wormhole hardware. */
 double net_rcore_credit_delay(const net_model *n, uint64_t router, int32_t in_port, uint32_t size,
                               double ser_out);
+/* The earliest time packet p (arrived now at `router`) may start leaving
+ * towards `down`: now, or with cut-through from a slower link into a faster
+ * one late enough that it does not finish leaving before its tail has
+ * arrived (+ router_delay). */
+double net_rcore_ready(const net_model *n, uint64_t router, const net_packet *p, const net_peer *down,
+                       double now);
 /* Sends packet p out of `port` on VC `vc` now, taking its credit; returns
  * the serialisation time of the link. */
 double net_rcore_send(warp_lp *lp, const net_model *n, net_rcore *c, uint64_t router, int32_t port,

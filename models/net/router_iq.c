@@ -318,15 +318,8 @@ static void arrive(warp_lp *lp, const net_model *n, iview *v, const net_packet *
     x->span = r.span;
     x->pad = 0;
     double now = warp_now(lp);
-    x->ready = now;
+    x->ready = net_rcore_ready(n, router, p, &down, now);
     x->arrived = now;
-    /* Cut-through from a slower link into a faster one (as router.c). */
-    if (!n->params.store_forward &&
-        down.bandwidth > n->topo_ops->peer(n->topo, router, p->in_port).bandwidth) {
-        double t = p->t_tail + n->params.router_delay - p->size / down.bandwidth;
-        if (t > now)
-            x->ready = t;
-    }
     iin *in = &v->in[p->in_port];
     warp_save(lp, &in->recv, sizeof in->recv);
     in->recv++;
