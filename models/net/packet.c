@@ -13,6 +13,7 @@
 
 static const char *const switching_names[] = {"cut-through", "store-forward", NULL};
 static const char *const router_names[] = {"output-queued", "input-queued", NULL};
+static const char *const injection_vcs_names[] = {"lanes", "all", NULL};
 
 static void read_params(warp_ini *ini, net_params *p)
 {
@@ -35,10 +36,15 @@ static void read_params(warp_ini *ini, net_params *p)
     p->input_queued = warp_ini_choice(ini, "network", "router", router_names, 0);
     p->lanes = (int32_t)warp_ini_int(ini, "network", "lanes", 1, 1, NET_MAX_VCS);
     p->speedup = (int32_t)warp_ini_int(ini, "network", "speedup", 1, 1, NET_MAX_VCS);
+    p->inject_all_vcs = warp_ini_choice(ini, "network", "injection_vcs", injection_vcs_names, 0);
     p->credit_unit = warp_ini_bytes(ini, "network", "credit_unit", 0);
     p->alloc_delay = warp_ini_time_ns(ini, "network", "alloc_delay", 0);
     if (p->alloc_delay < 0 || p->alloc_delay > p->router_delay)
         warp_ini_fail(ini, "network", "alloc_delay", "must lie in [0, router_delay] (router_delay is %g ns)",
+                      p->router_delay);
+    p->lane_hold = warp_ini_time_ns(ini, "network", "lane_hold", 0);
+    if (p->lane_hold < 0 || p->lane_hold > p->router_delay)
+        warp_ini_fail(ini, "network", "lane_hold", "must lie in [0, router_delay] (router_delay is %g ns)",
                       p->router_delay);
     p->vc_buffer = 0;
 }

@@ -73,7 +73,10 @@ net_rcore_route net_rcore_route_packet(warp_lp *lp, const net_model *n, net_rcor
     int32_t lanes = n->params.lanes > 0 ? n->params.lanes : 1;
     net_route_in in = {.router = router,
                        .in_port = p->in_port,
-                       .in_vc = p->vc / lanes, /* the topology knows classes, not lanes */
+                       /* The topology knows classes, not lanes; a packet
+                        * fresh from its terminal (no hops yet) is class 0
+                        * whatever VC of the injection link it took. */
+                       .in_vc = p->hops ? p->vc / lanes : 0,
                        .src = p->src,
                        .dst = p->dst,
                        .flow = p->flow,

@@ -50,14 +50,16 @@ typedef struct iq_state {
 } iq_state;
 
 /* State layout: header, max_radix iin, max_radix iout, max_radix*vcs fifo
- * and as many busy-until times (the last tail of that VC FIFO leaves), then
- * the shared arrays (router_core.h). */
+ * and twice as many busy-until times (the last tail of that input VC FIFO
+ * leaves; the last tail sent on that output lane leaves), then the shared
+ * arrays (router_core.h). */
 typedef struct iview {
     iq_state *s;
     iin *in;
     iout *out;
     net_fifo *q;
     double *vc_busy;
+    double *lane_busy;
     net_rcore c;
     int32_t vcs, radix;
 } iview;
@@ -71,7 +73,8 @@ static iview view(const net_model *n, void *state)
     v.out = (iout *)(v.in + n->max_radix);
     v.q = (net_fifo *)(v.out + n->max_radix);
     v.vc_busy = (double *)(v.q + pv);
-    v.c = net_rcore_at(n, v.vc_busy + pv);
+    v.lane_busy = v.vc_busy + pv;
+    v.c = net_rcore_at(n, v.lane_busy + pv);
     v.vcs = n->vcs;
     v.radix = n->max_radix;
     return v;
@@ -81,7 +84,7 @@ static size_t iq_state_size(const net_model *n)
 {
     size_t pv = (size_t)n->max_radix * n->vcs;
     return sizeof(iq_state) + n->max_radix * (sizeof(iin) + sizeof(iout)) +
-           pv * (sizeof(net_fifo) + sizeof(double)) + net_rcore_bytes(n);
+           pv * (sizeof(net_fifo) + 2 * sizeof(double)) + net_rcore_bytes(n);
 }
 
 /* Departures one allocation records for --sample (in the event's payload);
@@ -114,11 +117,32 @@ static void request_alloc(warp_lp *lp, iq_state *s, double t)
  * take every packet, so their credit never runs out (set by iq_init). */
 #define NO_CREDIT_LIMIT (INT64_MAX / 4)
 
-/* The lane a head packet would take now (-1: none has room for all of it). */
-static int32_t lane_for(const net_model *n, const iview *v, const inode *h)
+/* The lane a head packet would take now: of the lanes its route allows
+ * with room for all of it (virtual cut-through) and not held, the one with
+ * the most credit (-1: none). An output lane is held by one packet at a time
+ * from VC allocation until its tail has left, as a VC of a wormhole/VCT
+ * router is: the next packet may start on it lane_hold after that tail
+ * (its own VC allocation). *free_at: when the first lane with room falls
+ * free (-1: none has room; a credit will ask again). */
+static int32_t lane_for(const net_model *n, const iview *v, const inode *h, double now, double *free_at)
 {
-    int32_t vc = h->span > 1 ? net_rcore_pick_vc(n, &v->c, h->port, h->vc, h->span) : h->vc;
-    return v->c.credits[h->port * v->vcs + vc] >= h->pkt.size ? vc : -1;
+    int32_t best = -1;
+    *free_at = -1;
+    for (int32_t vc = h->vc; vc < h->vc + h->span; vc++) {
+        int32_t i = h->port * v->vcs + vc;
+        if (v->c.credits[i] < h->pkt.size)
+            continue;
+        double t = v->lane_busy[i] + n->params.lane_hold;
+        if (t > now) {
+            if (*free_at < 0 || t < *free_at)
+                *free_at = t;
+        } else if (best < 0 || v->c.credits[i] > v->c.credits[h->port * v->vcs + best]) {
+            best = vc;
+        }
+    }
+    if (best >= 0)
+        *free_at = now;
+    return best;
 }
 
 /* Starts sending the head of VC FIFO (p, vc) out of its port. */
@@ -127,9 +151,9 @@ static void start(warp_lp *lp, const net_model *n, iview *v, uint64_t router, in
 {
     net_fifo *q = &v->q[p * v->vcs + vc];
     inode *x = (inode *)net_fifo_pop(lp, q);
-    int32_t lane = lane_for(n, v, x);
-    assert(lane >= 0 && "router_iq: only a head with room downstream is granted");
-    double now = warp_now(lp);
+    double now = warp_now(lp), free_at;
+    int32_t lane = lane_for(n, v, x, now, &free_at);
+    assert(lane >= 0 && "router_iq: only a head with a free lane with room downstream is granted");
     double ser = net_rcore_send(lp, n, &v->c, router, x->port, lane, &x->pkt);
     net_rcore_credit(lp, n, router, p, vc, x->pkt.size,
                      net_rcore_credit_delay(n, router, p, x->pkt.size, ser));
@@ -144,6 +168,9 @@ static void start(warp_lp *lp, const net_model *n, iview *v, uint64_t router, in
     double *busy = &v->vc_busy[p * v->vcs + vc];
     warp_save(lp, busy, sizeof *busy);
     *busy = now + ser;
+    double *held = &v->lane_busy[x->port * v->vcs + lane];
+    warp_save(lp, held, sizeof *held);
+    *held = now + ser;
     uint64_t *queued = &v->c.queued[x->port];
     warp_save(lp, queued, sizeof *queued);
     *queued -= x->pkt.size;
@@ -175,8 +202,9 @@ static int match_round(warp_lp *lp, const net_model *n, iview *v, uint64_t route
             continue;
         for (int32_t vc = 0; vc < V; vc++) {
             const inode *h = (const inode *)v->q[p * V + vc].head;
+            double free_at;
             if (!h || h->ready > now || v->vc_busy[p * V + vc] + n->params.alloc_delay > now ||
-                v->out[h->port].busy_until > now || lane_for(n, v, h) < 0)
+                v->out[h->port].busy_until > now || lane_for(n, v, h, now, &free_at) < 0)
                 continue;
             int64_t key = (int64_t)(((uint32_t)(p + R) - v->out[h->port].rr) % (uint32_t)R) * V +
                           (int64_t)(((uint32_t)(vc + V) - v->in[p].rr) % (uint32_t)V);
@@ -242,9 +270,13 @@ static double next_chance(const net_model *n, const iview *v, const iq_scratch *
         }
         for (int32_t vc = 0; vc < V; vc++) {
             const inode *h = (const inode *)v->q[p * V + vc].head;
-            if (!h || lane_for(n, v, h) < 0) /* a credit will ask again */
+            double lane_free;
+            if (!h) /* without a lane with room, a credit will ask again */
                 continue;
-            double t = h->ready;
+            lane_for(n, v, h, now, &lane_free);
+            if (lane_free < 0)
+                continue;
+            double t = h->ready > lane_free ? h->ready : lane_free;
             if (v->vc_busy[p * V + vc] + n->params.alloc_delay > t)
                 t = v->vc_busy[p * V + vc] + n->params.alloc_delay;
             if (v->out[h->port].busy_until > t)
@@ -316,6 +348,10 @@ static void arrive(warp_lp *lp, const net_model *n, iview *v, const net_packet *
     x->port = r.port;
     x->vc = r.vc;
     x->span = r.span;
+    if (down.kind != NET_PEER_ROUTER) { /* at its last router a packet may take any VC out */
+        x->vc = 0;
+        x->span = v->vcs;
+    }
     x->pad = 0;
     double now = warp_now(lp);
     x->ready = net_rcore_ready(n, router, p, &down, now);

@@ -49,7 +49,9 @@ static void try_inject(warp_lp *lp, term_state *s, const net_model *n, warp_bits
     uint64_t psz = n->params.packet_size;
     uint64_t off = (uint64_t)m->next * psz;
     uint32_t size = (uint32_t)(m->msg.bytes - off < psz ? m->msg.bytes - off : psz);
-    int32_t lanes = n->params.lanes > 0 ? n->params.lanes : 1, vc = 0;
+    /* The injection link is in no cycle of channel dependencies, so with
+     * injection_vcs = all a packet may take any VC of it (as in BookSim). */
+    int32_t lanes = n->params.inject_all_vcs ? n->vcs : n->params.lanes > 0 ? n->params.lanes : 1, vc = 0;
     for (int32_t l = 1; l < lanes; l++) /* the lane with the most room, as routers pick */
         if (s->credits[l] > s->credits[vc])
             vc = l;

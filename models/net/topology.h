@@ -70,9 +70,12 @@ typedef struct net_params {
     int input_queued;       /* [network] router: 0 output-queued, 1 input-queued */
     int32_t lanes;          /* [network] lanes: VCs per VC class of the topology */
     int32_t speedup;        /* [network] speedup: packets an input port may send at once */
+    int inject_all_vcs;     /* [network] injection_vcs: 1 all, 0 the lanes of VC class 0 */
     uint64_t credit_unit;   /* [network] credit_unit: bytes per credit (0: per packet) */
     double alloc_delay;     /* [network] alloc_delay: ns an input-queued router's VC FIFO
                              * takes after a tail has left to get its next head going */
+    double lane_hold;       /* [network] lane_hold: ns an input-queued router's output lane
+                             * stays held after a tail has left (VC allocation) */
 } net_params;
 
 /* What a routing function sees about the packet and the router it is at. */

@@ -12,10 +12,14 @@
 /* Which way a packet goes when both ways round a ring are equally long. */
 typedef enum torus_ties { TIES_PLUS, TIES_RANDOM, TIES_BALANCED } torus_ties;
 static const char *const ties_names[] = {"plus", "random", "balanced", NULL};
+/* When a packet takes VC class 1 in a ring (see torus.h). */
+typedef enum torus_dateline { DATELINE_HOP, DATELINE_DIMENSION } torus_dateline;
+static const char *const dateline_names[] = {"hop", "dimension", NULL};
 
 typedef struct torus {
     int n;
-    torus_ties ties;
+    uint8_t ties;     /* torus_ties */
+    uint8_t dateline; /* torus_dateline */
     int64_t k[TORUS_MAX_DIMS];
     uint64_t stride[TORUS_MAX_DIMS];
     int64_t p;
@@ -73,7 +77,8 @@ static void *torus_setup(warp_ini *ini, net_params *params)
         warp_ini_fail(ini, "torus", "terminal_bandwidth", "must be positive (e.g. 100Gbps)");
     t->latency = params->link_latency;
     t->term_latency = params->terminal_latency;
-    t->ties = (torus_ties)warp_ini_choice(ini, "torus", "ties", ties_names, TIES_BALANCED);
+    t->ties = (uint8_t)warp_ini_choice(ini, "torus", "ties", ties_names, TIES_BALANCED);
+    t->dateline = (uint8_t)warp_ini_choice(ini, "torus", "dateline", dateline_names, DATELINE_HOP);
     return t;
 }
 
@@ -154,9 +159,11 @@ static net_route_out torus_route(const void *topo, const net_route_in *in)
         int64_t fwd = (c2 - c + t->k[d]) % t->k[d];
         int dir = fwd < t->k[d] - fwd ? 1 : fwd > t->k[d] - fwd ? -1 : tie_dir(t, in, d, c);
         o.port = 2 * d + (dir < 0);
-        int wrap = dir > 0 ? c == t->k[d] - 1 : c == 0;
         int same_dim = in->in_port < 2 * t->n && in->in_port / 2 == d;
-        o.vc = (same_dim ? in->in_vc : 0) | wrap;
+        if (t->dateline == DATELINE_DIMENSION) /* class 1 from the start if the wrap lies ahead */
+            o.vc = same_dim ? in->in_vc : dir > 0 ? c > c2 : c < c2;
+        else /* class 1 from the wrap link on */
+            o.vc = (same_dim ? in->in_vc : 0) | (dir > 0 ? c == t->k[d] - 1 : c == 0);
         return o;
     }
     o.port = (int32_t)(2 * t->n + (int64_t)(in->dst % (uint64_t)t->p));

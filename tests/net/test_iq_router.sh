@@ -9,8 +9,10 @@
 #    the N-1 other terminals; uniform traffic never sends to itself, so N = 3
 #    gives 0.75 and N = 4 0.6905, not Karol's 0.6825 and 0.6553); the
 #    output-queued router, which has no head-of-line blocking, beats it;
-#  - more lanes (VCs) per class lift a congested 8x8 torus (head-of-line
-#    blocking shrinks);
+#  - VOQ-like lanes (several FIFOs per input) lift the same switch above
+#    the head-of-line limit, towards the output-queued switch and never
+#    above it; more lanes (VCs) per class lift a congested 8x8 torus
+#    (head-of-line blocking shrinks);
 #  - configuration errors name the key;
 #  - the input-queued router is rollback-safe: torus, fat-tree, Slim Fly
 #    and dragonfly at high load commit the same digest and summary in seq,
@@ -89,6 +91,20 @@ for N in 3 4; do
         bad "output-queued $N-port switch: $oq, not above the HOL limit $want + 0.1"
 done
 
+# VOQ-like lanes: with L FIFOs (VCs) per input each input offers L heads,
+# so an output idles only when no head of any unmatched input asks for it;
+# throughput rises from the one-FIFO head-of-line limit towards the
+# output-queued switch (the ideal that no input-buffered switch with
+# speedup 1 can beat): hol(4) + 0.05 < 2 lanes < 4 lanes - 0.03 <= OQ + 0.01 <= 1.01.
+want=$(hol 4)
+oq=$(switch_run output-queued 4)
+two=$(switch_run input-queued 4 --network.lanes=2)
+four=$(switch_run input-queued 4 --network.lanes=4)
+awk -v h="$want" -v a="$two" -v b="$four" -v o="$oq" \
+    'BEGIN { exit !(a > h + 0.05 && b > a + 0.03 && b <= o + 0.01 && o <= 1.01) }' &&
+    echo "ok   4-port switch, lanes lift the HOL limit $want: 2 lanes $two, 4 lanes $four, output-queued $oq" ||
+    bad "4-port switch, lanes do not lift the HOL limit $want towards output-queued $oq: 2 lanes $two, 4 lanes $four"
+
 # Lanes: an 8x8 torus at full uniform load, one-byte packets at 1 GB/s,
 # BookSim's per-hop costs (a cycle per flit, a 3-cycle allocation pipeline
 # per VC), 8-packet VC buffers: a VC FIFO passes a packet at most every
@@ -109,7 +125,8 @@ awk -v a="$one" -v b="$four" 'BEGIN { exit !(a < 0.25 && b > a * 2) }' &&
 RUNS="seq check opt2 opt4"
 IQ="--network.router=input-queued --end=4us --workload.warmup=1us"
 same_everywhere "torus" "$RUNS" "$CONF/torus-8x8x8.ini" --torus.dims=4,4 --workload.load=0.9 \
-    --network.lanes=2 --network.credit_unit=64B $IQ
+    --network.lanes=2 --network.credit_unit=64B --network.alloc_delay=20ns --network.lane_hold=10ns \
+    --network.injection_vcs=all --torus.dateline=dimension $IQ
 echo "ok   torus: $(grep 'committed digest' "$TMP/same.res" | tr -s ' ') in $RUNS"
 same_everywhere "fattree" "$RUNS" "$CONF/fattree-8p3l.ini" --workload.load=0.9 --network.speedup=2 \
     --network.lanes=2 $IQ
@@ -122,5 +139,10 @@ echo "ok   dragonfly: $(grep 'committed digest' "$TMP/same.res" | tr -s ' ') in 
 refused "unknown router" "router = iq: not one of" "$WARPNET" "$CONF/torus-8x8x8.ini" --network.router=iq
 refused "alloc_delay beyond router_delay" "must lie in \[0, router_delay\]" "$WARPNET" \
     "$CONF/torus-8x8x8.ini" --network.alloc_delay=200ns
+refused "lane_hold beyond router_delay" "lane_hold = 200ns: must lie in \[0, router_delay\]" "$WARPNET" \
+    "$CONF/torus-8x8x8.ini" --network.lane_hold=200ns
+refused "unknown injection_vcs" "injection_vcs = any: not one of" "$WARPNET" "$CONF/torus-8x8x8.ini" \
+    --network.injection_vcs=any
+refused "unknown dateline" "dateline = wrap: not one of" "$WARPNET" "$CONF/torus-8x8x8.ini" --torus.dateline=wrap
 refused "too many lanes" "at most 8 are supported" "$WARPNET" "$CONF/torus-8x8x8.ini" --network.lanes=8
 exit $fail

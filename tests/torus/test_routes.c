@@ -1,22 +1,32 @@
 /* tests/torus/test_routes.c — the torus topology on its own: wiring is
  * symmetric, every route follows minimal dimension order to its destination
- * with the documented tie rule, and dateline VCs change only on wrap links. */
+ * with the documented tie rule, and dateline VCs change only on wrap links
+ * (or, with dateline = dimension, hold for the whole dimension of a route
+ * that crosses one). */
 #include <criterion/criterion.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "torus/torus.h"
 
-static void *build_ties(const char *dims, const char *p, const char *ties)
+static void *build_ties_dateline(const char *dims, const char *p, const char *ties, const char *dateline)
 {
     warp_ini *ini = warp_ini_new();
     warp_ini_set(ini, "torus", "dims", dims, "test");
     warp_ini_set(ini, "torus", "nodes_per_router", p, "test");
     if (ties)
         warp_ini_set(ini, "torus", "ties", ties, "test");
+    if (dateline)
+        warp_ini_set(ini, "torus", "dateline", dateline, "test");
     net_params params = {.link_bandwidth = 1, .link_latency = 1};
     void *t = torus_topology.setup(ini, &params);
     warp_ini_free(ini);
     return t;
+}
+
+static void *build_ties(const char *dims, const char *p, const char *ties)
+{
+    return build_ties_dateline(dims, p, ties, NULL);
 }
 
 static void *build(const char *dims, const char *p) { return build_ties(dims, p, NULL); }
@@ -49,10 +59,14 @@ static int ring(int64_t a, int64_t b, int64_t k, int *dir)
     return (int)(f <= k - f ? f : k - f);
 }
 
-static void check_minimal_dimension_order(const char *ties)
+/* dateline: NULL or "hop" (VC 1 from the wrap link on), "dimension" (VC 1
+ * for the whole dimension when the way there crosses the wrap link). */
+static void check_minimal_dimension_order(const char *ties, const char *dateline)
 {
     const int64_t k[3] = {4, 3, 6};
-    void *t = build_ties("4,3,6", "2", ties);
+    const uint64_t strides[3] = {1, 4, 12};
+    int whole = dateline && !strcmp(dateline, "dimension");
+    void *t = build_ties_dateline("4,3,6", "2", ties, dateline);
     const net_topology_ops *o = &torus_topology;
     uint64_t nodes = o->nodes(t);
     for (uint64_t s = 0; s < nodes; s++)
@@ -76,9 +90,11 @@ static void check_minimal_dimension_order(const char *ties)
                 int dim = out.port / 2;
                 cr_assert(dim >= last_dim, "dimension order broken on %llu->%llu",
                           (unsigned long long)s, (unsigned long long)d);
-                int64_t c = (int64_t)(r / (dim == 0 ? 1 : dim == 1 ? 4 : 12) % (uint64_t)k[dim]);
+                int64_t c = (int64_t)(r / strides[dim] % (uint64_t)k[dim]);
+                int64_t cd = (int64_t)(d / 2 / strides[dim] % (uint64_t)k[dim]);
                 int wrap = out.port % 2 == 0 ? c == k[dim] - 1 : c == 0;
-                int want_vc = (dim == last_dim ? in_vc : 0) | wrap;
+                int crosses = out.port % 2 == 0 ? c > cd : c < cd;
+                int want_vc = dim == last_dim ? in_vc | (whole ? 0 : wrap) : whole ? crosses : wrap;
                 cr_assert_eq(out.vc, want_vc, "VC on %llu->%llu hop %u", (unsigned long long)s,
                              (unsigned long long)d, hops);
                 last_dim = dim;
@@ -106,9 +122,11 @@ static void check_minimal_dimension_order(const char *ties)
 
 Test(torus, routes_are_minimal_dimension_order_with_dateline_vcs)
 {
-    check_minimal_dimension_order(NULL);
-    check_minimal_dimension_order("balanced");
-    check_minimal_dimension_order("random");
+    check_minimal_dimension_order(NULL, NULL);
+    check_minimal_dimension_order("balanced", NULL);
+    check_minimal_dimension_order("random", "hop");
+    check_minimal_dimension_order(NULL, "dimension");
+    check_minimal_dimension_order("random", "dimension");
 }
 
 /* Hops on + and - links of an 8-ring under all-pairs traffic: each source
