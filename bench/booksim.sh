@@ -1,13 +1,21 @@
 #!/bin/sh
 # bench/booksim.sh — Warpnet's two router models against BookSim2 (issue 21)
-# with per-hop costs matched: 1 cycle = 1 ns, 1 flit = 1 byte at 1 GB/s, a
-# link 1 cycle, a router 5 cycles of which 3 are the allocation pipeline a
-# VC's next packet waits for (BookSim's routing, VC and switch allocation
-# delays), 8-flit VC buffers. Cases: 8x8 torus, dimension order, uniform
-# (1-flit packets with 2, 4, 8 VCs; 8-flit packets with 2 VCs) and transpose
-# (1-flit, 4 VCs); fat-tree uniform (Warpnet 8-port 3-tree vs BookSim 4-ary
-# 3-fly fat-tree, 2 VCs, 1 and 8 flits); credits per flit (credit_unit = 1B)
-# as BookSim returns them. Each case runs a load sweep on
+# with per-hop costs matched to what BookSim's code does (src/routers/
+# iq_router.cpp, networks/kncube.cpp, fattree.cpp, routefunc.cpp): 1 cycle =
+# 1 ns, 1 flit = 1 byte at 1 GB/s; a router 4 cycles (route, VC allocation,
+# switch allocation, crossbar); router-router channels 2 cycles on the torus
+# (BookSim's default use_noc_latency = 1 doubles them for the wrap-around)
+# and 1 on the fat-tree, terminal channels 1; a VC's next packet reaches
+# switch allocation 3 cycles after its predecessor's (route, VC and switch
+# allocation again: alloc_delay = 2 after that tail has left); an output VC
+# freed at its tail's switch allocation is reallocated a cycle later
+# (lane_hold = 1); the torus's VC class fixed for a whole dimension by
+# whether the route crosses the wrap (dateline = dimension) and injection on
+# any VC (injection_vcs = all), as dim_order_torus and BookSim's sources do;
+# 8-flit VC buffers; credits per flit (credit_unit = 1B). Cases: 8x8 torus,
+# dimension order, uniform (1-flit packets with 2, 4, 8 VCs; 8-flit packets
+# with 2 VCs) and transpose (1-flit, 4 VCs); fat-tree uniform (Warpnet
+# 8-port 3-tree vs BookSim 4-ary 3-tree, 2 VCs, 1 and 8 flits). Each case runs a load sweep on
 # BookSim, Warpnet output-queued and Warpnet input-queued; zero-load latency
 # is the mean packet latency at the lowest load, saturation the accepted
 # load (flits/cycle/node) at offered load 1. Also the input-queued router's
@@ -70,8 +78,9 @@ warpnet() {
     c=$1 r=$2 f=$3; shift 3
     for load in $LOADS; do
         "$W" --quiet "$@" --network.router="$r" --network.link_bandwidth=1GB/s \
-            --network.link_latency=1ns --network.terminal_latency=1ns --network.router_delay=5ns \
-            --network.alloc_delay=3ns --network.credit_unit=1B --network.packet_size=${f}B --network.vc_buffer=8B \
+            --network.terminal_latency=1ns --network.router_delay=4ns --network.alloc_delay=2ns \
+            --network.lane_hold=1ns --network.injection_vcs=all \
+            --network.credit_unit=1B --network.packet_size=${f}B --network.vc_buffer=8B \
             --workload.message_size=${f}B --workload.arrivals=poisson --workload.load="$load" \
             --end=10us --workload.warmup=3us --out="$T/o" > "$T/w.out" 2>&1
         acc=$(sed -n 's/.*"accepted_load": \([-0-9.eE+]*\).*/\1/p' "$T/o/summary.json")
@@ -95,8 +104,8 @@ FT_BS="topology = fattree;
 k = 4;
 n = 3;
 routing_function = nca;"
-TORUS_W="$C/torus-8x8x8.ini --torus.dims=8,8 --torus.ties=random"
-FT_W="$C/fattree-8p3l.ini --fattree.ecmp=per-packet --fattree.host_bandwidth=1GB/s --fattree.switch_bandwidth=1GB/s"
+TORUS_W="$C/torus-8x8x8.ini --torus.dims=8,8 --torus.ties=random --torus.dateline=dimension --network.link_latency=2ns"
+FT_W="$C/fattree-8p3l.ini --fattree.ecmp=per-packet --fattree.host_bandwidth=1GB/s --fattree.switch_bandwidth=1GB/s --network.link_latency=1ns"
 
 for vcs in 2 4 8; do
     booksim "torus-uniform-1flit-${vcs}vc" "$TORUS_BS" $vcs 1 uniform
