@@ -10,7 +10,8 @@
 #   loaded machine)
 # Scenarios: slimfly-q13, fattree-codes, torus-32k, replay-ft32 (gen:stencil3d,
 # 4,096 ranks on a 32-port 3-tree; replay-ft32-locality: the same job with
-# placement = locality), phold-large. Columns: wall_s = setup +
+# placement = locality; replay-ft64: 32,768 ranks on a 64-port 3-tree),
+# phold-large. Columns: wall_s = setup +
 # run of the engine (stats JSON); speedup = seq wall / this wall; remote =
 # remote events sent / processed; fwd/net/fossil/gvt = the slowest rank's
 # time split; rss = the largest rank's peak RSS.
@@ -48,6 +49,12 @@ type = replay
 trace = gen:stencil3d:px=16,py=16,pz=16,iters=2,bytes=1024,compute=5000
 EOF
 
+# The same job at 32,768 ranks (one iteration) on a 64-port 3-tree (65,536
+# nodes: the job fills half of them).
+sed -e 's/^ports = 32/ports = 64/' \
+    -e 's/^trace = .*/trace = gen:stencil3d:px=32,py=32,pz=32,iters=1,bytes=1024,compute=5000/' \
+    "$tmp/replay-ft32.ini" >"$tmp/replay-ft64.ini"
+
 # scenario NAME: the command (without synch and partition) that runs it.
 short() { [ -n "${SHORT:-}" ] && echo " --engine.end=$1"; true; }
 scenario() {
@@ -57,6 +64,7 @@ scenario() {
     torus-32k) echo "$warpnet $cfg/torus-32k-codes.ini$(short 5us)" ;;
     replay-ft32) echo "$warpnet $tmp/replay-ft32.ini" ;;
     replay-ft32-locality) echo "$warpnet $tmp/replay-ft32.ini --job.0.placement=locality" ;;
+    replay-ft64) echo "$warpnet $tmp/replay-ft64.ini" ;;
     phold-large) echo "$phold --remote=0.1 --mean=1.0 --lookahead=0.1 --start-events=1 --total-lps=1048576 --end=2" ;;
     *) echo "bench: unknown scenario $1" >&2; exit 2 ;;
     esac
@@ -96,7 +104,7 @@ run() { # scenario partition ranks
     done
 }
 
-scenarios=${*:-slimfly-q13 fattree-codes torus-32k replay-ft32 replay-ft32-locality phold-large}
+scenarios=${*:-slimfly-q13 fattree-codes torus-32k replay-ft32 replay-ft32-locality replay-ft64 phold-large}
 # PARTITIONS=...: the kinds on 2 ranks (default block, topology, and metis
 # where the build has METIS).
 partitions=${PARTITIONS:-block topology}

@@ -277,6 +277,9 @@ void net_model_complete(net_model *n, warp_ini *ini, const net_catalog *cat)
 {
     refuse_oversized(n);
     place(ini, n, warp_seed(n->engine));
+    /* The workload first: the partition weighs routers by its busy ranks. */
+    n->wl = n->wl_ops->setup(ini, n);
+    n->wl_type = n->wl_ops->lp_type(n->wl);
     int nranks = warp_nranks(n->engine);
     if (n->net_ops == &net_packet_network && nranks > 1 &&
         warp_partition(n->engine) != WARP_PARTITION_BLOCK) {
@@ -284,9 +287,6 @@ void net_model_complete(net_model *n, warp_ini *ini, const net_catalog *cat)
         n->part_ranks = nranks;
         agree_partition(n);
     }
-
-    n->wl = n->wl_ops->setup(ini, n);
-    n->wl_type = n->wl_ops->lp_type(n->wl);
 
     n->res = net_results_new(n->nodes, n->routers, n->max_radix);
     if (!n->res || net_sample_results_alloc(n->res, &n->sampling) != 0)

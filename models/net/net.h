@@ -134,6 +134,10 @@ typedef struct net_workload_ops {
      * jobs), read before the network is built, so that a network without a
      * fixed size can take it as its node count; 0 when unknown. */
     uint64_t (*ranks_hint)(warp_ini *ini);
+    /* Optional: nonzero when network rank `rank` has work (a replay job's
+     * rank); NULL: every rank has. Read by the partition, which setup
+     * precedes, to weigh routers by the traffic their terminals will see. */
+    int (*rank_busy)(const void *wl, uint64_t rank);
     /* Nonzero: without an end time the run lasts until the workload is done
      * (the driver sets a far end time, NET_END_UNSET_NS). */
     int runs_to_completion;

@@ -35,8 +35,8 @@ static double neighbour_mean(const net_model *n, uint64_t r, const double *val)
 }
 
 /* The load of each router for balancing (heap): itself, five per terminal
- * that holds a workload rank (its NIC's and rank's events; a terminal the
- * workload leaves idle sends and receives nothing), and per other connected
+ * that holds a workload rank with work (its NIC's and rank's events; a
+ * terminal the workload leaves idle sends and receives nothing), and per other connected
  * port its expected transit: the share of its own terminals in use, or for
  * a router without terminals its neighbours' share (a fat-tree's
  * aggregation switch carries what its pod's edge switches inject; a core
@@ -50,10 +50,12 @@ static double *router_loads(const net_model *n)
     uint64_t routers = n->routers ? n->routers : 1, used = 0;
     uint32_t *terms = warp_xcalloc(routers, sizeof *terms);
     double *busy = warp_xcalloc(routers, sizeof *busy), *c = warp_xcalloc(routers, sizeof *c);
+    int (*rank_busy)(const void *, uint64_t) = n->wl ? n->wl_ops->rank_busy : NULL;
     for (uint64_t t = 0; t < n->nodes; t++) {
         uint64_t r = ops->attach(n->topo, t).router;
         terms[r]++;
-        if (!n->term_rank || n->term_rank[t] >= 0)
+        if (!n->term_rank || (n->term_rank[t] >= 0 &&
+                              (!rank_busy || rank_busy(n->wl, (uint64_t)n->term_rank[t]))))
             c[r] += 5, busy[r] += 1, used++;
     }
     for (uint64_t r = 0; r < n->routers; r++)

@@ -211,6 +211,12 @@ static uint64_t rp_ranks_hint(warp_ini *ini)
     return total;
 }
 
+/* A network rank no job holds replays nothing. */
+static int rp_rank_busy(const void *wl, uint64_t rank)
+{
+    return ((const rp_config *)wl)->rank_job[rank] >= 0;
+}
+
 static void rp_destroy(void *wl)
 {
     rp_config *c = wl;
@@ -447,6 +453,7 @@ const net_workload_ops replay_workload = {
     .report = rp_report,
     .verdict = rp_verdict,
     .ranks_hint = rp_ranks_hint,
+    .rank_busy = rp_rank_busy,
     .runs_to_completion = 1,
     .no_lookahead = rp_no_lookahead,
 };

@@ -92,19 +92,21 @@ load = 0.6
 INI
 }
 
-# small_fattree FILE: the same short run on a 4-port 3-tree (16 nodes,
-# 20 switches).
+# small_fattree FILE [END [WORKLOAD]]: the same short run on a 4-port
+# 3-tree (16 nodes, 20 switches); END (default 3us) and the lines of the
+# [workload] section onwards (default: uniform traffic at 0.6 load) may be
+# given.
 small_fattree() {
-    cat >"$1" <<'INI'
+    cat >"$1" <<INI
 [engine]
-end = 3us
+end = ${2:-3us}
 [network]
 topology = fattree
 [fattree]
 ports = 4
 levels = 3
 [workload]
-type = traffic
-load = 0.6
+${3:-type = traffic
+load = 0.6}
 INI
 }
