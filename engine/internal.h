@@ -130,9 +130,13 @@ struct warp_lp {
 
 /* ---- pending queue (queue.c) ---------------------------------------------- */
 typedef enum queue_kind { QUEUE_HEAP = 0, QUEUE_SPLAY = 1 } queue_kind;
+/* 16 bytes, so that four children share a cache line. `word` holds the
+ * event's slot in the pool (low slot_bits bits, in 16-byte units) under an
+ * order-preserving prefix of its tie key (depth, src, seq): equal timestamps
+ * are then mostly settled without touching the events. */
 typedef struct heap_ent {
-    uint64_t key; /* the timestamp's bits: orders like the timestamp */
-    warp_event *ev;
+    uint64_t key;  /* the timestamp's bits: orders like the timestamp */
+    uint64_t word; /* tie prefix << slot_bits | pool slot */
 } heap_ent;
 typedef struct warp_queue {
     queue_kind kind;
@@ -140,6 +144,17 @@ typedef struct warp_queue {
     size_t dead; /* heap entries whose events were cancelled (lazy removal) */
     heap_ent *heap; /* 4-ary heap */
     size_t cap;
+    char *base;         /* the event pool the heap's slots index */
+    uint64_t slot_mask; /* low slot_bits bits of heap_ent.word: the slot */
+    unsigned slot_bits;
+    unsigned tie_bits;  /* the rest: the tie prefix (0: none) */
+    unsigned src_bits;  /* width of src within the prefix */
+    /* The prefix's fast path: depth < depth_lim and src < src_lim (both 0
+     * where the fields never fit) pack as depth << depth_shift | src <<
+     * src_shift | min(seq, seq_max). */
+    uint32_t depth_lim;
+    unsigned depth_shift, src_shift;
+    uint64_t src_lim, seq_max;
     warp_event *root; /* splay tree */
 } warp_queue;
 
@@ -322,7 +337,9 @@ bool pool_low(const warp_ctx *w);
 void pool_destroy(warp_ctx *w);
 
 /* queue.c: the pending events of this PE */
-void queue_init(warp_queue *q, queue_kind kind, size_t hint);
+/* The heap indexes events by their slot in `pool`, which must be set up
+ * first; total_lps bounds src (wider ids still order right, just slower). */
+void queue_init(warp_queue *q, queue_kind kind, size_t hint, const warp_pool *pool, uint64_t total_lps);
 void queue_insert(warp_ctx *w, warp_event *e);
 warp_event *queue_peek(warp_ctx *w);  /* smallest live pending event or NULL */
 warp_event *queue_pop(warp_ctx *w);

@@ -16,12 +16,14 @@ int queue_parse(const char *name)
     return -1;
 }
 
-/* ---- 4-ary heap of (key, event). Timestamps are never negative, so their
+/* ---- 4-ary heap of (key, word). Timestamps are never negative, so their
  * IEEE bit patterns order like unsigned integers: the heap compares those
- * (branch-free selection of the smallest child), and looks at the events'
- * full tie keys only when two timestamps are equal. Removal is lazy (the
- * event is marked dead and dropped when it surfaces), so the heap never
- * tracks positions and a move touches only the array. */
+ * (branch-free selection of the smallest child). Equal timestamps are common
+ * (a replay's ranks run in lock-step), so each entry also carries a prefix of
+ * the event's tie key, and the events themselves are read only when the
+ * prefixes are equal too. Removal is lazy (the event is marked dead and
+ * dropped when it surfaces), so the heap never tracks positions and a move
+ * touches only the array. */
 
 static inline uint64_t ts_key(double ts)
 {
@@ -30,11 +32,63 @@ static inline uint64_t ts_key(double ts)
     return k;
 }
 
-static inline bool ent_less(const heap_ent *a, const heap_ent *b)
+/* The tie prefix: the top tie_bits bits of (depth, src, seq) written out
+ * with TIE_DEPTH_BITS for depth, src_bits for src and the rest for seq, each
+ * field saturating and zeroing the fields after it when it saturates. It is
+ * monotone in ev_less among equal timestamps, and strictly so where the
+ * fields fit, so a differing prefix decides and an equal one defers to the
+ * events: the order is exactly ev_less's either way. */
+enum { TIE_DEPTH_BITS = 4, TIE_MIN_BITS = 16 };
+
+static uint64_t tie_prefix_slow(const warp_queue *q, const warp_event *e)
+{
+    if (!q->tie_bits)
+        return 0;
+    unsigned rest = q->tie_bits - TIE_DEPTH_BITS;
+    uint64_t dmax = ((uint64_t)1 << TIE_DEPTH_BITS) - 1;
+    if (e->depth >= dmax)
+        return dmax << rest;
+    uint64_t v = (uint64_t)e->depth << rest;
+    uint64_t smax = ((uint64_t)1 << q->src_bits) - 1;
+    uint64_t src = e->src < smax ? e->src : smax;
+    if (q->src_bits >= rest) /* no room for seq: src's top bits */
+        return v | src >> (q->src_bits - rest);
+    rest -= q->src_bits;
+    if (src == smax)
+        return v | smax << rest;
+    uint64_t qmax = ((uint64_t)1 << rest) - 1;
+    return v | src << rest | (e->seq < qmax ? e->seq : qmax);
+}
+
+/* The usual case inline (every field fits but perhaps seq); the same value
+ * as tie_prefix_slow, which the limits set up in queue_init send the rest to. */
+static inline uint64_t tie_prefix(const warp_queue *q, const warp_event *e)
+{
+    if (__builtin_expect((e->depth >= q->depth_lim) | (e->src >= q->src_lim), 0))
+        return tie_prefix_slow(q, e);
+    return (uint64_t)e->depth << q->depth_shift | e->src << q->src_shift |
+           (e->seq < q->seq_max ? e->seq : q->seq_max);
+}
+
+static inline warp_event *ent_ev(const warp_queue *q, const heap_ent *x)
+{
+    uint64_t slot = x->word & q->slot_mask;
+    return (warp_event *)(q->base + (slot << 4));
+}
+
+static inline heap_ent ent_of(const warp_queue *q, warp_event *e)
+{
+    uint64_t slot = (uint64_t)((char *)e - q->base) >> 4;
+    return (heap_ent){ts_key(e->ts), tie_prefix(q, e) << q->slot_bits | slot};
+}
+
+static inline bool ent_less(const warp_queue *q, const heap_ent *a, const heap_ent *b)
 {
     if (a->key != b->key)
         return a->key < b->key;
-    return ev_less(a->ev, b->ev);
+    if ((a->word ^ b->word) >> q->slot_bits) /* the prefixes differ */
+        return a->word < b->word;
+    return ev_less(ent_ev(q, a), ent_ev(q, b));
 }
 
 /* The array starts 3 entries into a 64-byte aligned block, so the four
@@ -57,11 +111,11 @@ static void heap_insert(warp_queue *q, warp_event *e)
 {
     if (q->n == q->cap)
         heap_alloc(q, q->cap ? 2 * q->cap : 1024);
-    heap_ent x = {ts_key(e->ts), e};
+    heap_ent x = ent_of(q, e);
     size_t i = q->n++;
     while (i > 0) {
         size_t parent = (i - 1) / 4;
-        if (!ent_less(&x, &q->heap[parent]))
+        if (!ent_less(q, &x, &q->heap[parent]))
             break;
         q->heap[i] = q->heap[parent];
         i = parent;
@@ -70,7 +124,7 @@ static void heap_insert(warp_queue *q, warp_event *e)
 }
 
 /* Index of the smallest of h[c .. last-1]. */
-static inline size_t min_child(const heap_ent *h, size_t c, size_t last)
+static inline size_t min_child(const warp_queue *q, const heap_ent *h, size_t c, size_t last)
 {
     size_t best = c;
     uint64_t bk = h[c].key;
@@ -81,9 +135,9 @@ static inline size_t min_child(const heap_ent *h, size_t c, size_t last)
         best = kk < bk ? k : best;
         bk = kk < bk ? kk : bk;
     }
-    if (tie) /* rare: settle equal timestamps by the full key */
+    if (tie) /* settle equal timestamps by the tie key */
         for (size_t k = c; k < last; k++)
-            if (ent_less(&h[k], &h[best]))
+            if (k != best && ent_less(q, &h[k], &h[best]))
                 best = k;
     return best;
 }
@@ -96,7 +150,7 @@ static warp_event *heap_pop(warp_queue *q)
     if (!q->n)
         return NULL;
     heap_ent *h = q->heap;
-    warp_event *top = h[0].ev;
+    warp_event *top = ent_ev(q, &h[0]);
     size_t n = --q->n;
     if (!n)
         return top;
@@ -106,20 +160,20 @@ static warp_event *heap_pop(warp_queue *q)
         size_t c = 4 * i + 1;
         if (c >= n)
             break;
-        size_t best = min_child(h, c, c + 4 < n ? c + 4 : n);
+        size_t best = min_child(q, h, c, c + 4 < n ? c + 4 : n);
         h[i] = h[best];
         i = best;
     }
     while (i > 0) {
         size_t parent = (i - 1) / 4;
-        if (!ent_less(&x, &h[parent]))
+        if (!ent_less(q, &x, &h[parent]))
             break;
         h[i] = h[parent];
         i = parent;
     }
     h[i] = x;
     /* The new top runs next: fetch its event while this one is processed. */
-    __builtin_prefetch(h[0].ev);
+    __builtin_prefetch(ent_ev(q, &h[0]));
     return top;
 }
 
@@ -262,8 +316,9 @@ static void heap_compact(warp_ctx *w)
     heap_ent *h = q->heap;
     size_t m = 0;
     for (size_t i = 0; i < q->n; i++) {
-        if (h[i].ev->state == EV_DEAD)
-            pool_put(w, h[i].ev);
+        warp_event *e = ent_ev(q, &h[i]);
+        if (e->state == EV_DEAD)
+            pool_put(w, e);
         else
             h[m++] = h[i];
     }
@@ -276,8 +331,8 @@ static void heap_compact(warp_ctx *w)
             size_t c = 4 * j + 1;
             if (c >= m)
                 break;
-            size_t best = min_child(h, c, c + 4 < m ? c + 4 : m);
-            if (!ent_less(&h[best], &x))
+            size_t best = min_child(q, h, c, c + 4 < m ? c + 4 : m);
+            if (!ent_less(q, &h[best], &x))
                 break;
             h[j] = h[best];
             j = best;
@@ -289,11 +344,32 @@ static void heap_compact(warp_ctx *w)
 /* ---- the interface: dead (lazily removed) events are freed as they
  * surface, so callers only ever see live pending events. ---- */
 
-void queue_init(warp_queue *q, queue_kind kind, size_t hint)
+static unsigned bit_width(uint64_t x)
+{
+    return x ? 64 - (unsigned)__builtin_clzll(x) : 0;
+}
+
+void queue_init(warp_queue *q, queue_kind kind, size_t hint, const warp_pool *pool, uint64_t total_lps)
 {
     memset(q, 0, sizeof *q);
     q->kind = kind;
     if (kind == QUEUE_HEAP) {
+        /* Slots are 16-byte offsets (event sizes are multiples of 16; the
+         * pool is one malloc, so well under 2^60 of them); what the slot
+         * leaves of the word is the tie prefix, if enough is left. */
+        q->base = pool->base;
+        q->slot_bits = bit_width(pool->cap * pool->ev_size >> 4);
+        unsigned left = 64 - q->slot_bits;
+        q->tie_bits = left >= TIE_MIN_BITS ? left : 0;
+        q->slot_mask = ((uint64_t)1 << q->slot_bits) - 1;
+        q->src_bits = bit_width(total_lps); /* every gid < total_lps <= 2^src_bits - 1 */
+        if (q->tie_bits && q->src_bits < q->tie_bits - TIE_DEPTH_BITS) { /* else all slow */
+            q->depth_shift = q->tie_bits - TIE_DEPTH_BITS;
+            q->src_shift = q->depth_shift - q->src_bits;
+            q->depth_lim = ((uint32_t)1 << TIE_DEPTH_BITS) - 1;
+            q->src_lim = ((uint64_t)1 << q->src_bits) - 1;
+            q->seq_max = ((uint64_t)1 << q->src_shift) - 1;
+        }
         heap_alloc(q, hint < 1024 ? 1024 : hint);
     }
 }
@@ -311,11 +387,14 @@ warp_event *queue_peek(warp_ctx *w)
 {
     warp_queue *q = &w->queue;
     if (q->kind == QUEUE_HEAP) {
-        while (q->n && q->heap[0].ev->state == EV_DEAD) {
+        while (q->n) {
+            warp_event *e = ent_ev(q, &q->heap[0]);
+            if (e->state != EV_DEAD)
+                return e;
             pool_put(w, heap_pop(q));
             q->dead--;
         }
-        return q->n ? q->heap[0].ev : NULL;
+        return NULL;
     }
     if (!q->root)
         return NULL;
@@ -327,7 +406,7 @@ void queue_prefetch_next(warp_ctx *w)
 {
     warp_queue *q = &w->queue;
     if (q->kind == QUEUE_HEAP && q->n) {
-        const warp_lp *lp = q->heap[0].ev->lp; /* the event was prefetched at the last pop */
+        const warp_lp *lp = ent_ev(q, &q->heap[0])->lp; /* the event was prefetched at the last pop */
         __builtin_prefetch(lp);
         __builtin_prefetch((const char *)lp + 64);
     }

@@ -272,7 +272,7 @@ void warp_run(warp_ctx *w, const warp_model *m)
             cap = 1u << 20;
     }
     pool_init(w, cap);
-    queue_init(&w->queue, w->qkind, w->nlocal + 16);
+    queue_init(&w->queue, w->qkind, w->nlocal + 16, &w->pool, w->total_lps);
     alloc_init(&w->alloc);
     w->debug_rng = warp_rng_stream(w->seed ^ 0xDEB06DEB06ull, (uint64_t)w->rank);
     if (w->nranks > 1)

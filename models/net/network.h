@@ -139,6 +139,14 @@ void net_gateway_results(warp_lp *lp, uint64_t received, uint64_t sent);
  * run's results. */
 void net_terminal_results(warp_lp *lp, const net_term_out *o, uint64_t sent, uint64_t recv,
                           uint64_t waiting);
+/* A terminal's commit handler counts a packet's latency (sent at t >= warmup)
+ * with this: o and the process's histograms (net_term_out_latency). */
+void net_terminal_latency(warp_lp *lp, net_term_out *o, double lat, int msg_done);
+/* Every terminal type calls this from init, and takes these as its
+ * checkpoint hooks: they carry the process's latency histograms. */
+void net_terminal_claim(warp_lp *lp);
+void net_terminal_ckpt_save(warp_lp *lp, const void *state, const void *out, warp_ckpt *c);
+void net_terminal_ckpt_load(warp_lp *lp, void *state, void *out, warp_ckpt *c);
 
 #ifdef __cplusplus
 }

@@ -54,20 +54,52 @@ double net_hist_quantile_in(const uint32_t *h, double q, double lo, double hi)
     return x < lo ? lo : x > hi ? hi : x;
 }
 
-void net_term_out_latency(net_term_out *o, double lat, int msg_done)
+void net_term_out_latency(net_term_out *o, net_results *r, double lat, int msg_done)
 {
     o->lat_min = o->lat_pkts && o->lat_min < lat ? o->lat_min : lat;
     o->lat_pkts++;
     o->lat_sum_q += net_lat_q(lat);
     o->lat_max = fmax(o->lat_max, lat);
-    o->hist[net_hist_bin(lat)]++;
+    r->hist[net_hist_bin(lat)]++;
     if (!msg_done)
         return;
     o->mlat_min = o->msgs_lat && o->mlat_min < lat ? o->mlat_min : lat;
     o->msgs_lat++;
     o->mlat_sum_q += net_lat_q(lat);
     o->mlat_max = fmax(o->mlat_max, lat);
-    o->mhist[net_hist_bin(lat)]++;
+    r->mhist[net_hist_bin(lat)]++;
+}
+
+void net_hist_claim(net_results *r, warp_lpid gid)
+{
+    if (gid < r->hist_owner)
+        r->hist_owner = gid;
+}
+
+void net_hist_ckpt_save(const net_results *r, warp_lpid gid, warp_ckpt *c)
+{
+    uint8_t carries = gid == r->hist_owner;
+    warp_ckpt_write(c, &carries, 1);
+    if (carries) {
+        warp_ckpt_write(c, r->hist, sizeof r->hist);
+        warp_ckpt_write(c, r->mhist, sizeof r->mhist);
+    }
+}
+
+void net_hist_ckpt_load(net_results *r, warp_lpid gid, warp_ckpt *c)
+{
+    uint8_t carries;
+    warp_ckpt_read(c, &carries, 1);
+    if (carries) {
+        uint32_t h[NET_HIST_BINS], m[NET_HIST_BINS];
+        warp_ckpt_read(c, h, sizeof h);
+        warp_ckpt_read(c, m, sizeof m);
+        for (int b = 0; b < NET_HIST_BINS; b++) {
+            r->hist[b] += h[b];
+            r->mhist[b] += m[b];
+        }
+    }
+    net_hist_claim(r, gid);
 }
 
 /* The smaller minimum of two blocks, counting only blocks that saw any. */
@@ -98,10 +130,6 @@ void net_term_out_add(net_term_out *acc, const net_term_out *o)
     acc->mlat_max = fmax(acc->mlat_max, o->mlat_max);
     acc->t_last = fmax(acc->t_last, o->t_last);
     acc->eject_busy_ns += o->eject_busy_ns;
-    for (int b = 0; b < NET_HIST_BINS; b++) {
-        acc->hist[b] += o->hist[b];
-        acc->mhist[b] += o->mhist[b];
-    }
 }
 
 void net_path_out_add(net_path_out *acc, const net_path_out *o, int npaths)
@@ -126,6 +154,7 @@ net_results *net_results_new(uint64_t nodes, uint64_t routers, int32_t max_radix
     r->nodes = nodes;
     r->routers = routers;
     r->max_radix = max_radix;
+    r->hist_owner = UINT64_MAX;
     r->term_rows = calloc(nodes * NET_TERM_COLS + 1, sizeof(double));
     r->port_rows = calloc(routers * (uint64_t)max_radix * NET_PORT_COLS + 1, sizeof(double));
     if (!r->term_rows || !r->port_rows) {
@@ -210,8 +239,8 @@ void net_results_reduce(net_results *r, const warp_ctx *w)
     t->t_last = m[2];
     t->lat_min = -m[3];
     t->mlat_min = -m[4];
-    warp_reduce_to_root(w, t->hist, NET_HIST_BINS, WARP_TYPE_U32, WARP_OP_SUM);
-    warp_reduce_to_root(w, t->mhist, NET_HIST_BINS, WARP_TYPE_U32, WARP_OP_SUM);
+    warp_reduce_to_root(w, r->hist, NET_HIST_BINS, WARP_TYPE_U32, WARP_OP_SUM);
+    warp_reduce_to_root(w, r->mhist, NET_HIST_BINS, WARP_TYPE_U32, WARP_OP_SUM);
     warp_reduce_to_root(w, r->term_rows, r->nodes * NET_TERM_COLS, WARP_TYPE_DOUBLE, WARP_OP_SUM);
     warp_reduce_to_root(w, r->port_rows, r->routers * (uint64_t)r->max_radix * NET_PORT_COLS,
                         WARP_TYPE_DOUBLE, WARP_OP_SUM);

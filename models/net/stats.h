@@ -1,7 +1,9 @@
 /* net/stats.h — committed statistics of the network layer: the per-LP
- * committed-output blocks (written only by commit handlers), a log-binned
- * latency histogram, and the per-process accumulator that finish handlers
- * fill and net_results_reduce() combines across MPI ranks onto rank 0. */
+ * committed-output blocks (written only by commit handlers), log-binned
+ * latency histograms (one pair per process, also written only at commit:
+ * 2 KB per terminal cost 1-2 GB at a million nodes), and the per-process
+ * accumulator that finish handlers fill and net_results_reduce() combines
+ * across MPI ranks onto rank 0. */
 #ifndef NET_STATS_H
 #define NET_STATS_H
 
@@ -28,8 +30,6 @@ typedef struct net_term_out {
     double t_last;                               /* latest message completion */
     double eject_busy_ns;                        /* link into the NIC busy, t >= warmup */
     uint64_t msgs_delivered, msgs_lat;
-    uint32_t hist[NET_HIST_BINS];                /* packet latency */
-    uint32_t mhist[NET_HIST_BINS];               /* message latency */
 } net_term_out;
 
 /* Per path of a network that names its paths (net_network_ops.paths): what
@@ -67,6 +67,11 @@ typedef struct net_results {
     net_term_out total;    /* sum (max for the _max fields) over terminals */
     net_flight flight;
     net_path_out paths[NET_PATHS]; /* sums over terminals; used when the network names paths */
+    /* Latency histograms of this process's terminals, counted at commit
+     * (integer counts: the same sums in any order or partition). */
+    uint32_t hist[NET_HIST_BINS];  /* packet latency */
+    uint32_t mhist[NET_HIST_BINS]; /* message latency */
+    warp_lpid hist_owner;          /* the local terminal whose checkpoint record carries them */
     uint64_t nodes, routers;
     int32_t max_radix;
     double *term_rows;     /* nodes x NET_TERM_COLS, for terminals.csv */
@@ -96,9 +101,17 @@ double net_hist_quantile(const uint32_t *h, double q);
 
 /* Adds one terminal's block into the accumulator. */
 void net_term_out_add(net_term_out *acc, const net_term_out *o);
-/* Counts one packet's latency (sent at t >= warmup) in o: mean, extremes and
- * histogram, and the message's too when msg_done (its last packet). */
-void net_term_out_latency(net_term_out *o, double lat, int msg_done);
+/* Counts one packet's latency (sent at t >= warmup): mean and extremes in
+ * o, the histogram in r (this process's), and the message's too when
+ * msg_done (its last packet). From commit handlers only. */
+void net_term_out_latency(net_term_out *o, net_results *r, double lat, int msg_done);
+/* Terminal LP types call these from init (or ckpt_load) and their
+ * checkpoint hooks: one local terminal per process carries the process's
+ * histograms in its checkpoint record, and a restart adds them back
+ * wherever that record lands. */
+void net_hist_claim(net_results *r, warp_lpid gid);
+void net_hist_ckpt_save(const net_results *r, warp_lpid gid, warp_ckpt *c);
+void net_hist_ckpt_load(net_results *r, warp_lpid gid, warp_ckpt *c);
 /* The q-quantile of histogram h clamped to the observed [lo, hi]: a bin's
  * middle may lie outside what was seen. 0 when h is empty. */
 double net_hist_quantile_in(const uint32_t *h, double q, double lo, double hi);

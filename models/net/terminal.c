@@ -122,6 +122,33 @@ static void term_init(warp_lp *lp, void *state)
     net_attach at = n->topo_ops->attach(n->topo, warp_lp_id(lp));
     for (int32_t l = 0; l < NET_MAX_VCS; l++)
         s->credits[l] = (int64_t)net_input_buffer(n, at.router, at.port);
+    net_terminal_claim(lp);
+}
+
+void net_terminal_claim(warp_lp *lp)
+{
+    const net_model *n = warp_model_arg(lp);
+    net_hist_claim(n->res, warp_lp_id(lp));
+}
+
+void net_terminal_ckpt_save(warp_lp *lp, const void *state, const void *out, warp_ckpt *c)
+{
+    (void)state, (void)out;
+    const net_model *n = warp_model_arg(lp);
+    net_hist_ckpt_save(n->res, warp_lp_id(lp), c);
+}
+
+void net_terminal_ckpt_load(warp_lp *lp, void *state, void *out, warp_ckpt *c)
+{
+    (void)state, (void)out;
+    const net_model *n = warp_model_arg(lp);
+    net_hist_ckpt_load(n->res, warp_lp_id(lp), c);
+}
+
+void net_terminal_latency(warp_lp *lp, net_term_out *o, double lat, int msg_done)
+{
+    const net_model *n = warp_model_arg(lp);
+    net_term_out_latency(o, n->res, lat, msg_done);
 }
 
 static void term_forward(warp_lp *lp, void *state, void *msg, warp_bits *bits)
@@ -233,7 +260,7 @@ static void term_commit(warp_lp *lp, void *out, const void *msg, const warp_bits
         if (p->msg.t_send >= w) {
             double lat = p->t_tail - p->msg.t_send;
             o->hops_sum += p->hops;
-            net_term_out_latency(o, lat, (bits->b & BIT_MSG_DONE) != 0);
+            net_terminal_latency(lp, o, lat, (bits->b & BIT_MSG_DONE) != 0);
         }
         if (bits->b & BIT_MSG_DONE) {
             o->msgs_delivered++;
@@ -324,4 +351,6 @@ void net_terminal_type(net_model *n, warp_lp_type *t)
     t->commit = term_commit;
     t->finish = term_finish;
     t->event_name = net_event_name;
+    t->ckpt_save = net_terminal_ckpt_save;
+    t->ckpt_load = net_terminal_ckpt_load;
 }

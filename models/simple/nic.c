@@ -91,7 +91,11 @@ static double nic_deliver(warp_lp *lp, nic_state *s, const net_model *n, const n
     return done;
 }
 
-static void nic_init(warp_lp *lp, void *state) { memset(state, 0, sizeof(nic_state)); }
+static void nic_init(warp_lp *lp, void *state)
+{
+    memset(state, 0, sizeof(nic_state));
+    net_terminal_claim(lp);
+}
 
 static void nic_forward(warp_lp *lp, void *state, void *msg, warp_bits *bits)
 {
@@ -126,7 +130,7 @@ static void nic_commit(warp_lp *lp, void *out, const void *msg, const warp_bits 
         if (done >= net_warmup(n))
             o->delivered_bytes_win += m->bytes;
         if (m->t_send >= net_warmup(n)) {
-            net_term_out_latency(o, lat, 1);
+            net_terminal_latency(lp, o, lat, 1);
         }
     }
 }
@@ -187,6 +191,8 @@ static void *nic_setup(warp_ini *ini, net_model *n, int loggp)
     t->commit = nic_commit;
     t->finish = nic_finish;
     t->event_name = net_event_name;
+    t->ckpt_save = net_terminal_ckpt_save;
+    t->ckpt_load = net_terminal_ckpt_load;
     return c;
 }
 

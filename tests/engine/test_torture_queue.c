@@ -9,15 +9,19 @@
 
 static const char *kind_name(queue_kind k) { return k == QUEUE_HEAP ? "heap" : "splay"; }
 
-static warp_ctx *queue_ctx(queue_kind kind, uint64_t cap)
+/* total_lps sets the width of src in the heap's tie prefix: the tests'
+ * sources are below 16. */
+static warp_ctx *queue_ctx_lps(queue_kind kind, uint64_t cap, uint64_t total_lps)
 {
     warp_ctx *w = calloc(1, sizeof *w);
     cr_assert_not_null(w);
     w->msg_size = 8;
     pool_init(w, cap);
-    queue_init(&w->queue, kind, 16);
+    queue_init(&w->queue, kind, 16, &w->pool, total_lps);
     return w;
 }
+
+static warp_ctx *queue_ctx(queue_kind kind, uint64_t cap) { return queue_ctx_lps(kind, cap, 16); }
 
 static void queue_ctx_free(warp_ctx *w)
 {
@@ -168,6 +172,57 @@ Test(queue, splay_random_inserts_pops_removes_match_reference)
 {
     for (uint64_t s = 1; s <= 4; s++)
         random_ops_match_reference(QUEUE_SPLAY, s);
+}
+
+/* The heap settles equal timestamps by a prefix of the tie key packed into
+ * its entries (depth, then src in as many bits as total_lps needs, then
+ * seq), saturating where a field does not fit. Keys at and around every
+ * field's limit, for several LP counts (src squeezed out of room, seq with
+ * room or none), still pop in exactly the reference order. */
+static void tie_prefix_limits(uint64_t total_lps)
+{
+    unsigned sb = 0;
+    while (sb < 64 && (total_lps >> sb))
+        sb++;
+    uint64_t smax = sb < 64 ? ((uint64_t)1 << sb) - 1 : UINT64_MAX;
+    const uint32_t depths[] = {0, 1, 14, 15, 16, 1000};
+    const uint64_t srcs[] = {0, 1, smax ? smax - 1 : 0, smax, smax + 1, UINT64_MAX};
+    const uint64_t seqs[] = {0, 1, ((uint64_t)1 << 40) - 1, (uint64_t)1 << 40, ((uint64_t)1 << 50) + 1,
+                             UINT64_MAX};
+    enum { N = 2 * 6 * 6 * 6 };
+    warp_ctx *w = queue_ctx_lps(QUEUE_HEAP, N, total_lps);
+    warp_event *ref[N];
+    warp_rng r = warp_rng_stream(7, total_lps);
+    int n = 0;
+    for (int t = 0; t < 2; t++)
+        for (int d = 0; d < 6; d++)
+            for (int s = 0; s < 6; s++)
+                for (int q = 0; q < 6; q++)
+                    ref[n++] = new_ev(w, 1.0 + t, depths[d], srcs[s], seqs[q]);
+    for (int i = N - 1; i > 0; i--) { /* insert in random order */
+        int j = (int)warp_rng_integer(&r, 0, i);
+        warp_event *x = ref[i];
+        ref[i] = ref[j];
+        ref[j] = x;
+    }
+    for (int i = 0; i < N; i++)
+        queue_insert(w, ref[i]);
+    qsort(ref, N, sizeof ref[0], key_qsort);
+    for (int i = 0; i < N; i++) {
+        warp_event *e = queue_pop(w);
+        cr_assert_not_null(e);
+        cr_assert_eq(key_cmp(e, ref[i]), 0, "total_lps %llu: position %d pops " KEYF ", expected " KEYF,
+                     (unsigned long long)total_lps, i, KEYA(e), KEYA(ref[i]));
+        pool_put(w, e);
+    }
+    queue_ctx_free(w);
+}
+
+Test(queue, heap_tie_prefix_limits_keep_the_order)
+{
+    const uint64_t lps[] = {0, 16, (uint64_t)1 << 20, ((uint64_t)1 << 45) + 3, (uint64_t)1 << 62};
+    for (size_t i = 0; i < sizeof lps / sizeof lps[0]; i++)
+        tie_prefix_limits(lps[i]);
 }
 
 Test(queue, parse_names_both_kinds)

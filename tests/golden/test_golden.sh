@@ -167,8 +167,8 @@ vcs: 3
 injection_bandwidth_GBps: 12.5
 router_links_GBps: 12.5 x 23736
 terminal_links_GBps: 12.5 x 16512
-memory_state_bytes: 55051144 (52.5 MiB, 3334 bytes per node; LP states, outputs, tables)
-memory_bound_bytes: 1575806344 (1502.8 MiB, 95434 bytes per node; every buffer full of events)
+memory_state_bytes: 20970376 (20.0 MiB, 1270 bytes per node; LP states, outputs, tables)
+memory_bound_bytes: 1541725576 (1470.3 MiB, 93370 bytes per node; every buffer full of events)
 EOF
 described fattree-128p3l.ini <<'EOF'
 topology: fattree
@@ -181,8 +181,8 @@ vcs: 1
 injection_bandwidth_GBps: 12.5
 router_links_GBps: 12.5 x 1048576
 terminal_links_GBps: 12.5 x 524288
-memory_state_bytes: 1749189184 (1668.2 MiB, 3336 bytes per node; LP states, outputs, tables)
-memory_bound_bytes: 6027379264 (5748.2 MiB, 11496 bytes per node; every buffer full of events)
+memory_state_bytes: 667058752 (636.2 MiB, 1272 bytes per node; LP states, outputs, tables)
+memory_bound_bytes: 4945248832 (4716.2 MiB, 9432 bytes per node; every buffer full of events)
 EOF
 described slimfly-q37.ini <<'EOF'
 topology: slimfly
@@ -195,8 +195,8 @@ vcs: 2
 injection_bandwidth_GBps: 12.5
 router_links_GBps: 12.5 x 75295
 terminal_links_GBps: 12.5 x 73926
-memory_state_bytes: 228270588 (217.7 MiB, 3088 bytes per node; LP states, outputs, tables)
-memory_bound_bytes: 21421704828 (20429.3 MiB, 289772 bytes per node; every buffer full of events)
+memory_state_bytes: 75687324 (72.2 MiB, 1024 bytes per node; LP states, outputs, tables)
+memory_bound_bytes: 21269121564 (20283.8 MiB, 287708 bytes per node; every buffer full of events)
 EOF
 described torus-32k-codes.ini <<'EOF'
 topology: torus
@@ -209,8 +209,8 @@ vcs: 2
 injection_bandwidth_GBps: 2.14748
 router_links_GBps: 2.14748 x 98304
 terminal_links_GBps: 2.14748 x 32768
-memory_state_bytes: 126091576 (120.3 MiB, 3848 bytes per node; LP states, outputs, tables)
-memory_bound_bytes: 1148453176 (1095.3 MiB, 35048 bytes per node; every buffer full of events)
+memory_state_bytes: 58458424 (55.8 MiB, 1784 bytes per node; LP states, outputs, tables)
+memory_bound_bytes: 1080820024 (1030.8 MiB, 32984 bytes per node; every buffer full of events)
 EOF
 # The scale cases of issue 18 (their scaled-down runs: tests/replay/test_scale_cases.sh).
 described replay-stencil-512k-torus.ini <<'EOF'
@@ -224,8 +224,8 @@ vcs: 2
 injection_bandwidth_GBps: 11.9
 router_links_GBps: 11.9 x 1572864
 terminal_links_GBps: 11.9 x 524288
-memory_state_bytes: 2092958008 (1996.0 MiB, 3992 bytes per node; LP states, outputs, tables)
-memory_bound_bytes: 18450743608 (17596.0 MiB, 35192 bytes per node; every buffer full of events)
+memory_state_bytes: 1010827576 (964.0 MiB, 1928 bytes per node; LP states, outputs, tables)
+memory_bound_bytes: 17368613176 (16564.0 MiB, 33128 bytes per node; every buffer full of events)
 EOF
 described replay-stencil-512k-simplenet.ini <<'EOF'
 topology: simplenet
@@ -234,8 +234,8 @@ routers: 0
 links: 0
 radix: 0
 ranks: 524288
-memory_state_bytes: 1329594368 (1268.0 MiB, 2536 bytes per node; LP states, outputs, tables)
-memory_bound_bytes: 1832910848 (1748.0 MiB, 3496 bytes per node; every buffer full of events)
+memory_state_bytes: 247463936 (236.0 MiB, 472 bytes per node; LP states, outputs, tables)
+memory_bound_bytes: 750780416 (716.0 MiB, 1432 bytes per node; every buffer full of events)
 EOF
 described replay-stencil-32k-torus.ini <<'EOF'
 topology: torus
@@ -248,8 +248,8 @@ vcs: 2
 injection_bandwidth_GBps: 11.9
 router_links_GBps: 11.9 x 98304
 terminal_links_GBps: 11.9 x 32768
-memory_state_bytes: 130810168 (124.8 MiB, 3992 bytes per node; LP states, outputs, tables)
-memory_bound_bytes: 1153171768 (1099.8 MiB, 35192 bytes per node; every buffer full of events)
+memory_state_bytes: 63177016 (60.3 MiB, 1928 bytes per node; LP states, outputs, tables)
+memory_bound_bytes: 1085538616 (1035.3 MiB, 33128 bytes per node; every buffer full of events)
 EOF
 described replay-stencil-32k-simplenet.ini <<'EOF'
 topology: simplenet
@@ -258,8 +258,8 @@ routers: 0
 links: 0
 radix: 0
 ranks: 32768
-memory_state_bytes: 83099648 (79.2 MiB, 2536 bytes per node; LP states, outputs, tables)
-memory_bound_bytes: 114556928 (109.2 MiB, 3496 bytes per node; every buffer full of events)
+memory_state_bytes: 15466496 (14.8 MiB, 472 bytes per node; LP states, outputs, tables)
+memory_bound_bytes: 46923776 (44.8 MiB, 1432 bytes per node; every buffer full of events)
 EOF
 described slimfly-q163.ini <<'EOF'
 topology: slimfly
@@ -270,8 +270,8 @@ radix: 264
 ranks: 1009622
 vcs: 2
 injection_bandwidth_GBps: 12.5
-memory_state_bytes: 6243665068 (5954.4 MiB, 6184 bytes per node; LP states, outputs, tables)
-memory_bound_bytes: 1327007784748 (1265533.2 MiB, 1314361 bytes per node; every buffer full of events)
+memory_state_bytes: 4159805260 (3967.1 MiB, 4120 bytes per node; LP states, outputs, tables)
+memory_bound_bytes: 1324923924940 (1263545.9 MiB, 1312297 bytes per node; every buffer full of events)
 EOF
 described slimfly-q41.ini <<'EOF'
 topology: slimfly
@@ -284,8 +284,8 @@ vcs: 2
 injection_bandwidth_GBps: 12.5
 router_links_GBps: 12.5 x 102541
 terminal_links_GBps: 12.5 x 63878
-memory_state_bytes: 211951412 (202.1 MiB, 3318 bytes per node; LP states, outputs, tables)
-memory_bound_bytes: 25577031092 (24392.2 MiB, 400404 bytes per node; every buffer full of events)
+memory_state_bytes: 80107220 (76.4 MiB, 1254 bytes per node; LP states, outputs, tables)
+memory_bound_bytes: 25445186900 (24266.4 MiB, 398340 bytes per node; every buffer full of events)
 EOF
 described fattree-128p3l-fts.ini <<'EOF'
 topology: fattree
@@ -298,8 +298,8 @@ vcs: 1
 injection_bandwidth_GBps: 12.5
 router_links_GBps: 12.5 x 1048576
 terminal_links_GBps: 12.5 x 524288
-memory_state_bytes: 1749189184 (1668.2 MiB, 3336 bytes per node; LP states, outputs, tables)
-memory_bound_bytes: 6027379264 (5748.2 MiB, 11496 bytes per node; every buffer full of events)
+memory_state_bytes: 667058752 (636.2 MiB, 1272 bytes per node; LP states, outputs, tables)
+memory_bound_bytes: 4945248832 (4716.2 MiB, 9432 bytes per node; every buffer full of events)
 EOF
 described fattree-50p3l-fts.ini <<'EOF'
 topology: fattree
@@ -312,8 +312,8 @@ vcs: 1
 injection_bandwidth_GBps: 12.5
 router_links_GBps: 12.5 x 62500
 terminal_links_GBps: 12.5 x 31250
-memory_state_bytes: 104275576 (99.4 MiB, 3337 bytes per node; LP states, outputs, tables)
-memory_bound_bytes: 359275576 (342.6 MiB, 11497 bytes per node; every buffer full of events)
+memory_state_bytes: 39775576 (37.9 MiB, 1273 bytes per node; LP states, outputs, tables)
+memory_bound_bytes: 294775576 (281.1 MiB, 9433 bytes per node; every buffer full of events)
 EOF
 phold 1 8b1f73df7e39e90c 6336 --total-lps=64 --end=100 --seed=1
 phold 1 e3646663e1b76baa 12544 --total-lps=256 --end=50 --seed=7 --remote=0.5

@@ -33,13 +33,13 @@ void wn_summary_compute(wn_summary *s, const net_model *n, const net_results *r,
         s->lat_mean = (double)t->lat_sum_q / NET_LAT_Q / (double)t->lat_pkts;
         s->hops_mean = (double)t->hops_sum / (double)t->lat_pkts;
     }
-    s->lat_p50 = net_hist_quantile_in(t->hist, 0.5, t->lat_min, t->lat_max);
-    s->lat_p99 = net_hist_quantile_in(t->hist, 0.99, t->lat_min, t->lat_max);
+    s->lat_p50 = net_hist_quantile_in(r->hist, 0.5, t->lat_min, t->lat_max);
+    s->lat_p99 = net_hist_quantile_in(r->hist, 0.99, t->lat_min, t->lat_max);
     s->lat_max = t->lat_max;
     if (t->msgs_lat)
         s->mlat_mean = (double)t->mlat_sum_q / NET_LAT_Q / (double)t->msgs_lat;
-    s->mlat_p50 = net_hist_quantile_in(t->mhist, 0.5, t->mlat_min, t->mlat_max);
-    s->mlat_p99 = net_hist_quantile_in(t->mhist, 0.99, t->mlat_min, t->mlat_max);
+    s->mlat_p50 = net_hist_quantile_in(r->mhist, 0.5, t->mlat_min, t->mlat_max);
+    s->mlat_p99 = net_hist_quantile_in(r->mhist, 0.99, t->mlat_min, t->mlat_max);
     s->mlat_max = t->mlat_max;
     s->msgs_delivered = t->msgs_delivered;
     for (uint64_t p = 0; p < r->routers * (uint64_t)r->max_radix; p++) {
@@ -287,13 +287,13 @@ static int write_csvs(const wn_summary *s, const net_model *n, const net_results
         return -1;
     fprintf(f, "bin_low_ns,bin_high_ns,packets,messages\n");
     for (int b = 0; b < NET_HIST_BINS; b++) {
-        if (!r->total.hist[b] && !r->total.mhist[b])
+        if (!r->hist[b] && !r->mhist[b])
             continue;
         double lo = b == 0 ? 0 : ldexp(1.0 + (double)((b - 1) % NET_HIST_SUB) / NET_HIST_SUB,
                                        (b - 1) / NET_HIST_SUB);
         double hi = b == 0 ? 1 : ldexp(1.0 + (double)((b - 1) % NET_HIST_SUB + 1) / NET_HIST_SUB,
                                        (b - 1) / NET_HIST_SUB);
-        fprintf(f, "%.9g,%.9g,%u,%u\n", lo, hi, r->total.hist[b], r->total.mhist[b]);
+        fprintf(f, "%.9g,%.9g,%u,%u\n", lo, hi, r->hist[b], r->mhist[b]);
     }
     return fclose(f);
 }
