@@ -53,7 +53,13 @@ static void fossil(warp_ctx *w, double gvt, const warp_event *below)
         }
         while (e && FINAL(e)) {
 #undef FINAL
+            /* The list was written long ago and is cold: the next event's
+             * header and payload load while this one commits. */
             warp_event *n = e->next;
+            if (n) {
+                __builtin_prefetch(n);
+                __builtin_prefetch(EV_PAYLOAD(n));
+            }
             commit_event(w, e);
             e = n;
         }
