@@ -248,6 +248,10 @@ struct warp_ctx {
     warp_lp *lps;
     warp_lpid *gids;          /* custom mapping: sorted local gids */
     uint64_t *gid_table;      /* custom mapping: gid -> local index + 1 */
+    /* custom mapping, when it fits (setup.c): gid -> local index (>= 0)
+     * or -(owner rank + 1); one load per send instead of the model's map
+     * and a hash probe */
+    int32_t *gid_dense;
     uint64_t gid_mask;
     char *state_mem, *out_mem;
     warp_kp *kps;
