@@ -243,10 +243,10 @@ static int32_t df_watchers(const void *topo, uint64_t r, int32_t port, net_watch
 
 /* Groups stay whole (router id = group x a + index): only global links
  * are cut. */
-static void df_partition(const void *topo, uint32_t parts, uint32_t *part)
+static void df_partition(const void *topo, const double *load, uint32_t parts, uint32_t *part)
 {
     const dragonfly *d = topo;
-    net_partition_runs(&dragonfly_topology, topo, NULL, d->s.a, parts, part);
+    net_partition_runs(load, dragonfly_topology.routers(topo), NULL, d->s.a, parts, part);
 }
 
 const net_topology_ops dragonfly_topology = {

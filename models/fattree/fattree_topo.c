@@ -223,7 +223,7 @@ static uint32_t ft_min_hops(const void *topo, uint64_t src, uint64_t dst)
  * (to_router) lists each pod pair with its share of top switches. Inside a
  * pod the order alternates levels (switch w of each level in turn), so a
  * run that takes part of a pod takes both ends of its links. */
-static void ft_partition(const void *topo, uint32_t parts, uint32_t *part)
+static void ft_partition(const void *topo, const double *load, uint32_t parts, uint32_t *part)
 {
     const ft_topo *t = topo;
     uint64_t routers = t->ft.switches, n1 = t->ft.n - 1, pairs = routers / t->per_pair;
@@ -239,8 +239,7 @@ static void ft_partition(const void *topo, uint32_t parts, uint32_t *part)
     }
     for (; i < routers; i++) /* a one-level tree has no pods */
         order[i] = i;
-    net_partition_runs(&fattree_topology, topo, order, parts <= pairs ? t->per_pair : 1, parts,
-                       part);
+    net_partition_runs(load, routers, order, parts <= pairs ? t->per_pair : 1, parts, part);
     free(order);
 }
 

@@ -10,6 +10,7 @@
 
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 #ifdef HAVE_METIS
 #include <metis.h>
 #endif
@@ -17,34 +18,79 @@
 #include "net/model.h"
 #include "net/net_impl.h"
 
-/* The load of each router for balancing (heap): its LPs (itself, its
- * terminals and their ranks) plus its expected events (as measure() below:
- * one per connected port, one per terminal and rank). */
-static double *router_loads(const net_topology_ops *ops, const void *topo)
+/* Mean of the known (>= 0) values of `val` over router r's router
+ * neighbours; -1 when none is known. */
+static double neighbour_mean(const net_model *n, uint64_t r, const double *val)
 {
-    uint64_t routers = ops->routers(topo);
-    double *c = warp_xcalloc(routers ? routers : 1, sizeof *c);
-    for (uint64_t r = 0; r < routers; r++) {
-        int32_t k = ops->radix(topo, r);
-        c[r] = 1;
+    double sum = 0, cnt = 0;
+    int32_t k = n->topo_ops->radix(n->topo, r);
+    for (int32_t p = 0; p < k; p++) {
+        net_peer e = n->topo_ops->peer(n->topo, r, p);
+        if (e.kind != NET_PEER_ROUTER || val[e.id] < 0)
+            continue;
+        sum += val[e.id];
+        cnt += 1;
+    }
+    return cnt > 0 ? sum / cnt : -1;
+}
+
+/* The load of each router for balancing (heap): itself, five per terminal
+ * that holds a workload rank (its NIC's and rank's events; a terminal the
+ * workload leaves idle sends and receives nothing), and per other connected
+ * port its expected transit: the share of its own terminals in use, or for
+ * a router without terminals its neighbours' share (a fat-tree's
+ * aggregation switch carries what its pod's edge switches inject; a core
+ * switch the mean over the pods). With every terminal in use (synthetic
+ * traffic) that is one per router port and five per terminal; a replay job
+ * filling part of the machine has its own routers split between the ranks
+ * instead of giving one rank all of them. */
+static double *router_loads(const net_model *n)
+{
+    const net_topology_ops *ops = n->topo_ops;
+    uint64_t routers = n->routers ? n->routers : 1, used = 0;
+    uint32_t *terms = warp_xcalloc(routers, sizeof *terms);
+    double *busy = warp_xcalloc(routers, sizeof *busy), *c = warp_xcalloc(routers, sizeof *c);
+    for (uint64_t t = 0; t < n->nodes; t++) {
+        uint64_t r = ops->attach(n->topo, t).router;
+        terms[r]++;
+        if (!n->term_rank || n->term_rank[t] >= 0)
+            c[r] += 5, busy[r] += 1, used++;
+    }
+    for (uint64_t r = 0; r < n->routers; r++)
+        busy[r] = terms[r] ? busy[r] / terms[r] : -1;
+    /* Outward from the routers with terminals, one hop per round (each
+     * round reads only values known before it); routers farther out take
+     * the share of all terminals in use. */
+    double *next = warp_xcalloc(routers, sizeof *next);
+    for (int round = 0; round < 3; round++) {
+        for (uint64_t r = 0; r < n->routers; r++)
+            next[r] = busy[r] >= 0 ? busy[r] : neighbour_mean(n, r, busy);
+        memcpy(busy, next, n->routers * sizeof *busy);
+    }
+    for (uint64_t r = 0; r < n->routers; r++)
+        if (busy[r] < 0)
+            busy[r] = n->nodes ? (double)used / (double)n->nodes : 1;
+    free(next);
+    for (uint64_t r = 0; r < n->routers; r++) {
+        int32_t k = ops->radix(n->topo, r);
+        c[r] += 1;
         for (int32_t p = 0; p < k; p++) {
-            net_peer_kind kind = ops->peer(topo, r, p).kind;
-            c[r] += kind == NET_PEER_TERMINAL ? 5 : kind != NET_PEER_NONE;
+            net_peer_kind kind = ops->peer(n->topo, r, p).kind;
+            c[r] += kind == NET_PEER_TERMINAL || kind == NET_PEER_NONE ? 0 : busy[r];
         }
     }
+    free(terms);
+    free(busy);
     return c;
 }
 
-void net_partition_runs(const net_topology_ops *ops, const void *topo, const uint64_t *order,
+void net_partition_runs(const double *load, uint64_t routers, const uint64_t *order,
                         uint64_t unit, uint32_t parts, uint32_t *part)
 {
-    uint64_t routers = ops->routers(topo);
-    double *load = router_loads(ops, topo);
     /* cum[j]: load of the first j routers of the order. */
     double *cum = warp_xcalloc(routers + 1, sizeof *cum);
     for (uint64_t j = 0; j < routers; j++)
         cum[j + 1] = cum[j] + load[order ? order[j] : j];
-    free(load);
     double share = cum[routers] / parts;
     uint64_t start = 0;
     for (uint32_t i = 0; i < parts; i++) {
@@ -200,7 +246,9 @@ uint32_t *net_partition(const net_model *n, warp_partition_kind kind, uint32_t p
     uint32_t *part = warp_xcalloc(routers ? routers : 1, sizeof *part);
     if (parts > 1 && kind == WARP_PARTITION_TOPOLOGY && n->topo_ops->partition &&
         parts <= routers) {
-        n->topo_ops->partition(n->topo, parts, part);
+        double *load = router_loads(n);
+        n->topo_ops->partition(n->topo, load, parts, part);
+        free(load);
         return part;
     }
 #ifdef HAVE_METIS

@@ -188,18 +188,18 @@ typedef struct net_topology_ops {
                         int32_t max);
     /* Optional (NULL: router index blocks): [engine] partition = topology.
      * Writes the part (0 .. parts-1; 2 <= parts <= routers) of every router
-     * into part[]: parts of balanced load (a router with its terminals and
-     * their ranks) that cut few links (grid blocks, pods, groups); every
-     * part non-empty. net_partition_runs does the balancing for an order. */
-    void (*partition)(const void *topo, uint32_t parts, uint32_t *part);
+     * into part[]: parts of balanced load (load[r]: router r's expected
+     * events with its terminals and their ranks, as the workload places
+     * them) that cut few links (grid blocks, pods, groups); every part
+     * non-empty. net_partition_runs does the balancing for an order. */
+    void (*partition)(const void *topo, const double *load, uint32_t parts, uint32_t *part);
 } net_topology_ops;
 
-/* For partition hooks: cuts the routers, taken in `order` (NULL: index
- * order), into `parts` contiguous runs of balanced load (a router's LPs
- * and expected events, from its ports as ops wires them), each at a multiple of `unit`
- * positions (a pod, a group) when that keeps it within 2 % of its share
- * of the load (unit 1: anywhere). */
-void net_partition_runs(const net_topology_ops *ops, const void *topo, const uint64_t *order,
+/* For partition hooks: cuts the `routers` routers, taken in `order` (NULL:
+ * index order), into `parts` contiguous runs of balanced `load`, each at a
+ * multiple of `unit` positions (a pod, a group) when that keeps it within
+ * 2 % of its share of the load (unit 1: anywhere). */
+void net_partition_runs(const double *load, uint64_t routers, const uint64_t *order,
                         uint64_t unit, uint32_t parts, uint32_t *part);
 
 #ifdef __cplusplus

@@ -179,7 +179,7 @@ static double sf_bisection(const void *topo)
  * links reach every group of the other subgraph once, so a part holding
  * half of each subgraph keeps half of them, where index blocks (subgraph
  * 0 on one side) cut them all. */
-static void sf_partition(const void *topo, uint32_t parts, uint32_t *part)
+static void sf_partition(const void *topo, const double *load, uint32_t parts, uint32_t *part)
 {
     const slimfly *t = topo;
     uint64_t q = (uint64_t)t->g.q, n = t->g.nrouters;
@@ -188,7 +188,7 @@ static void sf_partition(const void *topo, uint32_t parts, uint32_t *part)
         uint64_t group = i / q; /* 2a + s in the order: columns interleaved */
         order[i] = (group % 2) * q * q + (group / 2) * q + i % q;
     }
-    net_partition_runs(&slimfly_topology, topo, order, q, parts, part);
+    net_partition_runs(load, n, order, q, parts, part);
     free(order);
 }
 

@@ -260,8 +260,9 @@ static void bisect(const torus *t, int64_t *lo, int64_t *hi, uint32_t first, uin
     lo[d] = save;
 }
 
-static void torus_partition(const void *topo, uint32_t parts, uint32_t *part)
+static void torus_partition(const void *topo, const double *load, uint32_t parts, uint32_t *part)
 {
+    (void)load; /* equal-volume blocks: a workload's ranks fill the grid's nodes evenly */
     const torus *t = topo;
     int64_t lo[TORUS_MAX_DIMS] = {0}, hi[TORUS_MAX_DIMS] = {0};
     for (int d = 0; d < t->n; d++)

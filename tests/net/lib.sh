@@ -91,3 +91,20 @@ type = traffic
 load = 0.6
 INI
 }
+
+# small_fattree FILE: the same short run on a 4-port 3-tree (16 nodes,
+# 20 switches).
+small_fattree() {
+    cat >"$1" <<'INI'
+[engine]
+end = 3us
+[network]
+topology = fattree
+[fattree]
+ports = 4
+levels = 3
+[workload]
+type = traffic
+load = 0.6
+INI
+}

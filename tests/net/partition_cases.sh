@@ -7,18 +7,7 @@ C="${top_srcdir:-.}/examples/configs"
 # Short runs of small networks: every router and link busy, a few hundred
 # microseconds of run time each.
 small_torus "$TMP/torus.ini"
-cat >"$TMP/ft4.ini" <<'INI'
-[engine]
-end = 3us
-[network]
-topology = fattree
-[fattree]
-ports = 4
-levels = 3
-[workload]
-type = traffic
-load = 0.6
-INI
+small_fattree "$TMP/ft4.ini"
 cat >"$TMP/t33.ini" <<'INI'
 [engine]
 end = 3us

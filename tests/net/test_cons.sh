@@ -10,18 +10,7 @@ C="${top_srcdir:-.}/examples/configs"
 T="${top_srcdir:-.}/examples/traces/stencil2d-32.wtt"
 
 small_torus "$TMP/torus.ini"
-cat >"$TMP/ft4.ini" <<'INI'
-[engine]
-end = 3us
-[network]
-topology = fattree
-[fattree]
-ports = 4
-levels = 3
-[workload]
-type = traffic
-load = 0.6
-INI
+small_fattree "$TMP/ft4.ini"
 
 # UGAL-G adds the occupancy reports (watcher delay: the local latency).
 for cfg in "$TMP/torus.ini" "$TMP/ft4.ini" "$C/slimfly-q5.ini --engine.end=3us --workload.warmup=0ns" \
