@@ -32,41 +32,79 @@ void commit_event(warp_ctx *w, warp_event *e)
     pool_put(w, e);
 }
 
+/* KPs committed side by side: each lane's next event is prefetched a
+ * whole round of the lanes before it commits. The lists were written long
+ * ago and are cold, and one KP's list alone is a chain of dependent cache
+ * misses (fossil collection was 15-20 % of a 2-rank Slim Fly rank's
+ * samples). Per-LP commit order is kept: an LP's events are all in its
+ * KP's list, and other modes commit KPs in other orders already. */
+#define FOSSIL_LANES 8
+
 /* Commits events with ts < gvt, or with a key below `below` when given:
  * on one rank nothing can arrive below the smallest pending key, so
- * everything before it is final, ties with it included. */
+ * everything before it is final, ties with it included. Only KPs holding
+ * processed events are visited (w->live_kps). */
 static void fossil(warp_ctx *w, double gvt, const warp_event *below)
 {
-    double t0 = warp_wtime();
-    uint64_t kept = 0;
-    for (uint64_t k = 0; k < w->nlive; k++) {
-        warp_kp *kp = w->live_kps[k];
-        warp_event *e = kp->head;
 #define FINAL(x) (below ? ev_less((x), below) : (x)->ts < gvt)
-        if (!e) { /* emptied by a rollback */
-            kp->live = false;
-            continue;
+    double t0 = warp_wtime();
+    uint64_t kept = 0, k = 0;
+    while (k < w->nlive) {
+        warp_kp *lane_kp[FOSSIL_LANES];
+        warp_event *lane[FOSSIL_LANES];
+        int nl = 0;
+        while (nl < FOSSIL_LANES && k < w->nlive) {
+            warp_kp *kp = w->live_kps[k++];
+            warp_event *e = kp->head;
+            if (!e) { /* emptied by a rollback */
+                kp->live = false;
+                continue;
+            }
+            if (!FINAL(e)) {
+                w->live_kps[kept++] = kp; /* kept <= k: never overwrites one unread */
+                continue;
+            }
+            if (e->next)
+                __builtin_prefetch(e->next);
+            __builtin_prefetch(e->lp);
+            lane_kp[nl] = kp;
+            lane[nl++] = e;
         }
-        if (!FINAL(e)) {
-            w->live_kps[kept++] = kp;
-            continue;
+        for (int busy = nl; busy;) {
+            busy = 0;
+            for (int i = 0; i < nl; i++) {
+                warp_event *e = lane[i];
+                if (!e || !FINAL(e))
+                    continue;
+                /* The next event was prefetched a lane round ago: its LP
+                 * and its successor load now, two rounds ahead. */
+                warp_event *n = e->next;
+                if (n) {
+                    __builtin_prefetch(n->lp);
+                    __builtin_prefetch(EV_PAYLOAD(n));
+                    if (n->next)
+                        __builtin_prefetch(n->next);
+                }
+                commit_event(w, e);
+                lane[i] = n;
+                busy++;
+            }
         }
-        while (e && FINAL(e)) {
-#undef FINAL
-            warp_event *n = e->next;
-            commit_event(w, e);
-            e = n;
+        for (int i = 0; i < nl; i++) {
+            warp_kp *kp = lane_kp[i];
+            warp_event *e = lane[i];
+            kp->head = e;
+            if (e) {
+                e->prev = NULL;
+                w->live_kps[kept++] = kp;
+            } else {
+                kp->tail = NULL;
+                kp->live = false;
+            }
+            undo_release_before(w, kp, e);
         }
-        kp->head = e;
-        if (e) {
-            e->prev = NULL;
-            w->live_kps[kept++] = kp;
-        } else {
-            kp->tail = NULL;
-            kp->live = false;
-        }
-        undo_release_before(w, kp, e);
     }
+#undef FINAL
     w->nlive = kept;
     w->fossils++;
     w->t.fossil += warp_wtime() - t0;
