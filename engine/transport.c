@@ -151,13 +151,18 @@ static char *reserve(warp_ctx *w, int dest, size_t len)
 {
     warp_transport *t = &w->tr;
     warp_sendbuf *b = t->out[dest];
+    /* A destination with a buffer being filled is listed in dirty until the
+     * flush; one whose full buffer went early stays listed once (listing it
+     * again overran dirty[], sized for one entry per rank). */
+    bool listed = b != NULL;
     if (b && b->used + len > t->buf_bytes) {
         buf_send(w, dest);
         b = NULL;
     }
     if (!b) {
         b = t->out[dest] = buf_get(w, dest, t->top_class);
-        t->dirty[t->ndirty++] = dest;
+        if (!listed)
+            t->dirty[t->ndirty++] = dest;
     }
     char *p = b->data + b->used;
     b->used += len;
