@@ -9,11 +9,7 @@
 # in each row: figures taken under load say so.
 #   bench/checkpoint.sh [REPS] [RANKS...]        (default: 1 rep, 1 and 2 ranks)
 set -euo pipefail
-here=$(cd "$(dirname "$0")" && pwd)
-top=$(dirname "$here")
-build=${WARPNET_BUILD:-$top/_build}
-warpnet=$build/tools/warpnet/warpnet
-[ -x "$warpnet" ] || { echo "bench: build first (./quickstart build); no $warpnet" >&2; exit 1; }
+. "$(dirname "$0")/lib.sh"
 reps=${1:-1}; shift || true
 ranks=${*:-1 2}
 mpiexec=${MPIEXEC:-mpiexec}

@@ -16,12 +16,8 @@
 # remote events sent / processed; fwd/net/fossil/gvt = the slowest rank's
 # time split; rss = the largest rank's peak RSS.
 set -euo pipefail
-here=$(cd "$(dirname "$0")" && pwd)
-top=$(dirname "$here")
-build=${WARPNET_BUILD:-$top/_build}
-warpnet=$build/tools/warpnet/warpnet
+. "$(dirname "$0")/lib.sh"
 phold=$build/examples/phold/phold
-[ -x "$warpnet" ] || { echo "bench: build first (./quickstart build); no $warpnet" >&2; exit 1; }
 reps=${REPS:-1}
 mpiexec=${MPIEXEC:-mpiexec}
 out=$here/results

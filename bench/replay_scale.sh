@@ -16,11 +16,7 @@
 #   fattree-128p3l. NP="1 2" the rank counts; TIMEOUT=seconds per run (600);
 #   MEM=KiB of virtual memory per process (ulimit -v; default 16000000).
 set -euo pipefail
-here=$(cd "$(dirname "$0")" && pwd)
-top=$(dirname "$here")
-build=${WARPNET_BUILD:-$top/_build}
-warpnet=$build/tools/warpnet/warpnet
-[ -x "$warpnet" ] || { echo "bench: build first (./quickstart build); no $warpnet" >&2; exit 1; }
+. "$(dirname "$0")/lib.sh"
 [ -x /usr/bin/time ] || { echo "bench: needs /usr/bin/time (GNU time) for the peak RSS" >&2; exit 1; }
 mpiexec=${MPIEXEC:-mpiexec}
 cfg=$top/examples/configs
