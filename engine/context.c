@@ -91,6 +91,14 @@ static void stop_ranks(int code, const char *line, size_t len)
         nanosleep(&pause, NULL);
         MPI_Abort(MPI_COMM_WORLD, code);
     }
+    /* A process that exits without MPI_Finalize is a failure to mpiexec
+     * (hydra): under load it reported exit 1 (or SIGHUP) instead of our
+     * code. Alone, nothing waits on us, so finalize and exit cleanly. */
+    int init = 0, fin = 0;
+    MPI_Initialized(&init);
+    MPI_Finalized(&fin);
+    if (init && !fin)
+        MPI_Finalize();
     exit(code);
 }
 
