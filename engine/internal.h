@@ -147,7 +147,8 @@ typedef struct warp_queue {
     char *base;         /* the event pool the heap's slots index */
     uint64_t slot_mask; /* low slot_bits bits of heap_ent.word: the slot */
     unsigned slot_bits;
-    unsigned tie_bits;  /* the rest: the tie prefix (0: none) */
+    unsigned tie_bits;  /* the rest but one bit: the tie prefix (0: none) */
+    uint64_t inexact_bit; /* the bit under the prefix: it may tie (all bits: no prefix) */
     unsigned src_bits;  /* width of src within the prefix */
     /* The prefix's fast path: depth < depth_lim and src < src_lim (both 0
      * where the fields never fit) pack as depth << depth_shift | src <<

@@ -61,13 +61,18 @@ static uint64_t tie_prefix_slow(const warp_queue *q, const warp_event *e)
 }
 
 /* The usual case inline (every field fits but perhaps seq); the same value
- * as tie_prefix_slow, which the limits set up in queue_init send the rest to. */
+ * as tie_prefix_slow, which the limits set up in queue_init send the rest
+ * to. Returned shifted left by one, with the low bit set when the prefix is
+ * inexact (a field saturated, or computed the slow way): exact prefixes of
+ * distinct events with one timestamp always differ, and never equal an
+ * inexact one (that has a saturated field an exact one cannot have). */
 static inline uint64_t tie_prefix(const warp_queue *q, const warp_event *e)
 {
     if (__builtin_expect((e->depth >= q->depth_lim) | (e->src >= q->src_lim), 0))
-        return tie_prefix_slow(q, e);
-    return (uint64_t)e->depth << q->depth_shift | e->src << q->src_shift |
-           (e->seq < q->seq_max ? e->seq : q->seq_max);
+        return q->tie_bits ? tie_prefix_slow(q, e) << 1 | 1 : 0; /* no prefix: inexact_bit is all */
+    uint64_t inexact = e->seq >= q->seq_max;
+    return ((uint64_t)e->depth << q->depth_shift | e->src << q->src_shift |
+            (inexact ? q->seq_max : e->seq)) << 1 | inexact;
 }
 
 static inline warp_event *ent_ev(const warp_queue *q, const heap_ent *x)
@@ -123,7 +128,15 @@ static void heap_insert(warp_queue *q, warp_event *e)
     q->heap[i] = x;
 }
 
-/* Index of the smallest of h[c .. last-1]. */
+/* Index of the smallest of h[c .. last-1]. The first pass compares the
+ * timestamps alone (most levels have no tie). On a tie a second pass
+ * compares (timestamp, word) branch-free: the word's top bits are the tie
+ * prefix, so that settles every pair whose prefixes differ; only a pair
+ * equal in timestamp and prefix both (a saturated prefix) falls back to the
+ * events. A later entry equal in both to the running minimum is always seen
+ * against it (the minimum only moves to a strictly smaller pair), so the
+ * fallback is taken whenever the minimum is not unique. The torus's
+ * lock-step timestamps made the per-child ent_less loop a third of the run. */
 static inline size_t min_child(const warp_queue *q, const heap_ent *h, size_t c, size_t last)
 {
     size_t best = c;
@@ -135,7 +148,23 @@ static inline size_t min_child(const warp_queue *q, const heap_ent *h, size_t c,
         best = kk < bk ? k : best;
         bk = kk < bk ? kk : bk;
     }
-    if (tie) /* settle equal timestamps by the tie key */
+    if (!tie)
+        return best;
+    /* (key, word) as one 128-bit number: timestamp, then prefix and its
+     * inexact bit, then the slot. Exact prefixes decide every tie; one
+     * inexact entry among the children sends them all to ev_less. */
+    __extension__ typedef unsigned __int128 u128;
+    u128 bv = (u128)h[c].key << 64 | h[c].word;
+    uint64_t any = h[c].word;
+    best = c;
+    for (size_t k = c + 1; k < last; k++) {
+        u128 v = (u128)h[k].key << 64 | h[k].word;
+        any |= h[k].word;
+        bool lt = v < bv;
+        best = lt ? k : best;
+        bv = lt ? v : bv;
+    }
+    if (__builtin_expect((any & q->inexact_bit) != 0, 0))
         for (size_t k = c; k < last; k++)
             if (k != best && ent_less(q, &h[k], &h[best]))
                 best = k;
@@ -360,7 +389,9 @@ void queue_init(warp_queue *q, queue_kind kind, size_t hint, const warp_pool *po
         q->base = pool->base;
         q->slot_bits = bit_width(pool->cap * pool->ev_size >> 4);
         unsigned left = 64 - q->slot_bits;
-        q->tie_bits = left >= TIE_MIN_BITS ? left : 0;
+        /* One bit of what is left marks inexact prefixes (tie_prefix). */
+        q->tie_bits = left >= TIE_MIN_BITS + 1 ? left - 1 : 0;
+        q->inexact_bit = q->tie_bits ? (uint64_t)1 << q->slot_bits : ~(uint64_t)0;
         q->slot_mask = ((uint64_t)1 << q->slot_bits) - 1;
         q->src_bits = bit_width(total_lps); /* every gid < total_lps <= 2^src_bits - 1 */
         if (q->tie_bits && q->src_bits < q->tie_bits - TIE_DEPTH_BITS) { /* else all slow */
