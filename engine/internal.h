@@ -109,6 +109,9 @@ struct alloc_hdr {
 
 struct warp_kp {
     warp_event *head, *tail; /* processed events, ascending key */
+    /* tail->ts while tail is set: a delivery later than it needs no
+     * rollback, decided without reading the (cold) tail event. */
+    double tail_ts;
     undo_arena undo;
     uint64_t rollbacks;
     uint64_t rolled_back;

@@ -43,12 +43,13 @@ void kp_append(warp_ctx *w, warp_kp *kp, warp_event *e)
     else
         kp->head = e;
     kp->tail = e;
+    kp->tail_ts = e->ts;
 }
 
 void deliver_local(warp_ctx *w, warp_event *e)
 {
     warp_kp *kp = e->lp->kp;
-    if (w->tracking && kp->tail && ev_less(e, kp->tail))
+    if (w->tracking && e->ts <= kp->tail_ts && kp->tail && ev_less(e, kp->tail))
         rollback_kp(w, kp, e, false);
     queue_insert(w, e);
 }

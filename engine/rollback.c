@@ -72,6 +72,8 @@ void rollback_kp(warp_ctx *w, warp_kp *kp, const warp_event *key, bool secondary
         undo_event(w, e);
         queue_insert(w, e);
     }
+    if (kp->tail)
+        kp->tail_ts = kp->tail->ts;
     w->t.reverse += warp_wtime() - t0;
 }
 
