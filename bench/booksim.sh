@@ -25,9 +25,14 @@
 # Writes bench/results/booksim.csv, bench/results/booksim.md (the table
 # for bench/RESULTS.md and the README) and, with gnuplot, booksim.png.
 # Usage: BOOKSIM=/path/to/booksim bench/booksim.sh [BUILD_DIR]
-#   LOADS="0.02 0.3 1.0" for a quick look (default: 0.02 0.2 0.3 0.4 0.5 0.6 0.8 1.0;
-#   the first load gives the zero-load latency, and the saturation is the
-#   peak over these loads)
+#   LOADS: the coarse sweep (default 0.02 0.2 0.4 0.6 0.8 1.0; the first
+#   load gives the zero-load latency); REFINE: steps by which each curve's
+#   sweep then looks on either side of its peak so far (default 0.1
+#   0.05), so that the peak accepted load is found to 0.05 of offered
+#   load; LOADS="0.02 0.3 1.0" REFINE= for a quick look. BookSim rows of
+#   the previous booksim.csv with the same case and load are reused
+#   (BookSim runs with a fixed seed and this script's fixed configuration,
+#   so a rerun gives the same numbers); REUSE=0 reruns them.
 # BookSim2 is not part of Warpnet: git clone https://github.com/booksim/booksim2
 # outside this tree, then make -C booksim2/src (needs g++, flex, bison).
 B=${1:-_build}
@@ -35,7 +40,8 @@ W="$B/tools/warpnet/warpnet"
 HERE=$(cd "$(dirname "$0")" && pwd)
 C="$HERE/../examples/configs"
 OUT="$HERE/results"
-LOADS=${LOADS:-0.02 0.2 0.3 0.4 0.5 0.6 0.8 1.0}
+LOADS=${LOADS:-0.02 0.2 0.4 0.6 0.8 1.0}
+REFINE=${REFINE-0.1 0.05}
 if [ -z "${BOOKSIM:-}" ] || [ ! -x "$BOOKSIM" ]; then
     echo "bench/booksim.sh: set BOOKSIM to the booksim binary (now '${BOOKSIM:-}'): git clone" \
          "https://github.com/booksim/booksim2 outside this tree, make -C booksim2/src," \
@@ -46,18 +52,47 @@ fi
 mkdir -p "$OUT"
 T=$(mktemp -d); trap 'rm -rf "$T"' EXIT
 CSV="$OUT/booksim.csv"
+PREV="$T/prev.csv"
+: > "$PREV"
+[ "${REUSE:-1}" = 1 ] && [ -f "$CSV" ] && cp "$CSV" "$PREV"
 echo "case,simulator,offered,accepted,latency_cycles" > "$CSV"
 
-# booksim CASE TOPOLOGY-LINES VCS FLITS TRAFFIC: one BookSim run per load.
-booksim() {
+# sweep CASE SIMULATOR RUN ARGS...: RUN CASE LOAD ARGS... for each load of
+# LOADS, then for each step of REFINE at the peak so far plus and minus the
+# step (loads above the first and at most 1 not yet run).
+sweep() {
+    c=$1 sim=$2 run=$3; shift 3
     for load in $LOADS; do
-        cat > "$T/bs.cfg" <<CFG
-$2
-num_vcs = $3;
+        "$run" "$c" "$load" "$@"
+    done
+    lo=$(echo $LOADS | awk '{ print $1 }')
+    for step in $REFINE; do
+        peak=$(awk -F, -v c="$c" -v s="$sim" '$1 == c && $2 == s && $4 + 0 > best + 0 { best = $4; l = $3 }
+                                              END { print l }' "$CSV")
+        for load in $(awk -v p="$peak" -v d="$step" -v lo="$lo" 'BEGIN {
+                          if (p - d > lo + 1e-9) printf "%g ", p - d; if (p + d <= 1 + 1e-9) printf "%g", p + d }'); do
+            awk -F, -v c="$c" -v s="$sim" -v l="$load" '$1 == c && $2 == s && ($3 - l) ^ 2 < 1e-12 { f = 1 }
+                                                         END { exit !f }' "$CSV" || "$run" "$c" "$load" "$@"
+        done
+    done
+}
+
+# bs_run CASE LOAD TOPOLOGY-LINES VCS FLITS TRAFFIC: one BookSim run (or
+# the previous CSV's row for it).
+bs_run() {
+    row=$(awk -F, -v c="$1" -v l="$2" '$1 == c && $2 == "booksim" && ($3 - l) ^ 2 < 1e-12 { r = $0 }
+                                     END { print r }' "$PREV")
+    if [ -n "$row" ]; then
+        echo "$row" >> "$CSV"
+        return
+    fi
+    cat > "$T/bs.cfg" <<CFG
+$3
+num_vcs = $4;
 vc_buf_size = 8;
-packet_size = $4;
-traffic = $5;
-injection_rate = $(awk -v l="$load" -v f="$4" 'BEGIN { printf "%.6f", l / f }');
+packet_size = $5;
+traffic = $6;
+injection_rate = $(awk -v l="$2" -v f="$5" 'BEGIN { printf "%.6f", l / f }');
 injection_process = bernoulli;
 sim_type = throughput;
 sample_period = 1000;
@@ -68,30 +103,36 @@ vc_alloc_delay = 1;
 sw_alloc_delay = 1;
 st_final_delay = 1;
 CFG
-        "$BOOKSIM" "$T/bs.cfg" > "$T/bs.out" 2>&1
-        acc=$(sed -n 's/^Accepted flit rate average = \([0-9.e+-]*\) .*/\1/p' "$T/bs.out" | tail -1)
-        lat=$(sed -n 's/^Packet latency average = \([0-9.e+-]*\) .*/\1/p' "$T/bs.out" | tail -1)
-        echo "$1,booksim,$load,${acc:-nan},${lat:-nan}" >> "$CSV"
-    done
+    "$BOOKSIM" "$T/bs.cfg" > "$T/bs.out" 2>&1
+    acc=$(sed -n 's/^Accepted flit rate average = \([0-9.e+-]*\) .*/\1/p' "$T/bs.out" | tail -1)
+    lat=$(sed -n 's/^Packet latency average = \([0-9.e+-]*\) .*/\1/p' "$T/bs.out" | tail -1)
+    echo "$1,booksim,$2,${acc:-nan},${lat:-nan}" >> "$CSV"
+}
+booksim() { # CASE TOPOLOGY-LINES VCS FLITS TRAFFIC
+    c=$1; shift
+    sweep "$c" booksim bs_run "$@"
 }
 
 json_count() { sed -n 's/.*"latency_packets": \([0-9]*\).*/\1/p' "$1"; }
 
-# warpnet CASE ROUTER FLITS ARGS...: one Warpnet run per load.
-warpnet() {
-    c=$1 r=$2 f=$3; shift 3
-    for load in $LOADS; do
-        "$W" --quiet "$@" --network.router="$r" --network.link_bandwidth=1GB/s \
-            --network.terminal_latency=1ns --network.router_delay=4ns --network.alloc_delay=2ns \
-            --network.lane_hold=1ns --network.injection_vcs=all \
-            --network.credit_unit=1B --network.packet_size=${f}B --network.vc_buffer=8B \
-            --workload.message_size=${f}B --workload.arrivals=poisson --workload.load="$load" \
-            --end=10us --workload.warmup=3us --out="$T/o" > "$T/w.out" 2>&1
-        acc=$(sed -n 's/.*"accepted_load": \([-0-9.eE+]*\).*/\1/p' "$T/o/summary.json")
-        lat=$(sed -n 's/.*"packet_latency_ns": {"mean": \([-0-9.eE+]*\).*/\1/p' "$T/o/summary.json")
-        [ "$(json_count "$T/o/summary.json")" = 0 ] && lat=nan # nothing sent after warm-up arrived
-        echo "$c,warpnet-$r,$load,${acc:-nan},${lat:-nan}" >> "$CSV"
-    done
+# wn_run CASE LOAD ROUTER FLITS ARGS...: one Warpnet run.
+wn_run() {
+    c=$1 load=$2 r=$3 f=$4; shift 4
+    "$W" --quiet "$@" --network.router="$r" --network.link_bandwidth=1GB/s \
+        --network.terminal_latency=1ns --network.router_delay=4ns --network.alloc_delay=2ns \
+        --network.lane_hold=1ns --network.injection_vcs=all \
+        --network.alloc_iters=1 --network.vc_allocation=before-switch \
+        --network.credit_unit=1B --network.packet_size=${f}B --network.vc_buffer=8B \
+        --workload.message_size=${f}B --workload.arrivals=poisson --workload.load="$load" \
+        --end=10us --workload.warmup=3us --out="$T/o" > "$T/w.out" 2>&1
+    acc=$(sed -n 's/.*"accepted_load": \([-0-9.eE+]*\).*/\1/p' "$T/o/summary.json")
+    lat=$(sed -n 's/.*"packet_latency_ns": {"mean": \([-0-9.eE+]*\).*/\1/p' "$T/o/summary.json")
+    [ "$(json_count "$T/o/summary.json")" = 0 ] && lat=nan # nothing sent after warm-up arrived
+    echo "$c,warpnet-$r,$load,${acc:-nan},${lat:-nan}" >> "$CSV"
+}
+warpnet() { # CASE ROUTER FLITS ARGS...
+    c=$1 r=$2; shift 2
+    sweep "$c" "warpnet-$r" wn_run "$r" "$@"
 }
 
 both() { # CASE FLITS ARGS...
@@ -128,9 +169,13 @@ done
 # Cost per event: the same 16x16 torus run under both routers.
 EV="$OUT/booksim-events.csv"
 echo "router,committed_events,run_s,events_per_s" > "$EV"
-for r in output-queued input-queued; do
+for r in output-queued input-queued input-queued-booksim; do
+    a="--network.router=$r"
+    [ $r = input-queued-booksim ] &&
+        a="--network.router=input-queued --network.alloc_iters=1 --network.vc_allocation=before-switch"
+    # shellcheck disable=SC2086
     "$W" "$C/torus-8x8x8.ini" --torus.dims=16,16 --workload.load=0.5 --end=20us \
-        --network.router=$r --stats-json="$T/st.json" > /dev/null 2>&1
+        $a --stats-json="$T/st.json" > /dev/null 2>&1
     j=$(tr -d '\n ' < "$T/st.json")
     get() { echo "$j" | sed -n "s/.*\"$1\":\([-0-9.eE+]*\).*/\1/p"; }
     echo "$r,$(get committed),$(get run_s),$(get event_rate)" >> "$EV"
@@ -156,15 +201,16 @@ awk -F, -v lo="$lo" -v ev="$EV" '
         while ((getline line < ev) > 0)
             if (line !~ /^router/) { split(line, f, ","); rate[f[1]] = f[4] }
         if (rate["input-queued"] > 0)
-            printf "\nCost per committed event, 16x16 torus at 50 %% load (seq): output-queued %.0f events/s, input-queued %.0f events/s (%.2fx the time per event).\n",
-                rate["output-queued"], rate["input-queued"], rate["output-queued"] / rate["input-queued"]
+            printf "\nCost per committed event, 16x16 torus at 50 %% load (seq): output-queued %.0f events/s, input-queued %.0f events/s (%.2fx the time per event), with before-switch VC allocation and 1 allocator round %.0f events/s (%.2fx).\n",
+                rate["output-queued"], rate["input-queued"], rate["output-queued"] / rate["input-queued"],
+                rate["input-queued-booksim"], rate["output-queued"] / rate["input-queued-booksim"]
     }' "$CSV" > "$OUT/booksim.md"
 cat "$OUT/booksim.md"
 
 if command -v gnuplot > /dev/null; then
     for c in $(awk -F, 'NR > 1 { print $1 }' "$CSV" | sort -u); do
         for s in booksim warpnet-output-queued warpnet-input-queued; do
-            awk -F, -v c="$c" -v s="$s" '$1 == c && $2 == s { print $3, $4, $5 }' "$CSV" > "$T/$c-$s.dat"
+            awk -F, -v c="$c" -v s="$s" '$1 == c && $2 == s { print $3, $4, $5 }' "$CSV" | sort -g > "$T/$c-$s.dat"
         done
     done
     {
