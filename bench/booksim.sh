@@ -27,9 +27,8 @@
 # Usage: BOOKSIM=/path/to/booksim bench/booksim.sh [BUILD_DIR]
 #   LOADS: the coarse sweep (default 0.02 0.2 0.4 0.6 0.8 1.0; the first
 #   load gives the zero-load latency); REFINE: steps by which each curve's
-#   sweep then looks on either side of its peak so far (default 0.1
-#   0.05), so that the peak accepted load is found to 0.05 of offered
-#   load; LOADS="0.02 0.3 1.0" REFINE= for a quick look. BookSim rows of
+#   sweep then bisects towards its saturation knee (default 0.1 0.05
+#   0.025: the knee to 0.025 of offered load, three more runs a curve); LOADS="0.02 0.3 1.0" REFINE= for a quick look. BookSim rows of
 #   the previous booksim.csv with the same case and load are reused
 #   (BookSim runs with a fixed seed and this script's fixed configuration,
 #   so a rerun gives the same numbers); REUSE=0 reruns them.
@@ -41,7 +40,7 @@ HERE=$(cd "$(dirname "$0")" && pwd)
 C="$HERE/../examples/configs"
 OUT="$HERE/results"
 LOADS=${LOADS:-0.02 0.2 0.4 0.6 0.8 1.0}
-REFINE=${REFINE-0.1 0.05}
+REFINE=${REFINE-0.1 0.05 0.025}
 if [ -z "${BOOKSIM:-}" ] || [ ! -x "$BOOKSIM" ]; then
     echo "bench/booksim.sh: set BOOKSIM to the booksim binary (now '${BOOKSIM:-}'): git clone" \
          "https://github.com/booksim/booksim2 outside this tree, make -C booksim2/src," \
@@ -58,8 +57,11 @@ PREV="$T/prev.csv"
 echo "case,simulator,offered,accepted,latency_cycles" > "$CSV"
 
 # sweep CASE SIMULATOR RUN ARGS...: RUN CASE LOAD ARGS... for each load of
-# LOADS, then for each step of REFINE at the peak so far plus and minus the
-# step (loads above the first and at most 1 not yet run).
+# LOADS, then for each step of REFINE at the knee less the step: the knee
+# is the lowest load run so far whose accepted load falls 3 % short of it.
+# A curve that falls beyond saturation (BookSim's torus) peaks between the
+# last load accepted in full and the knee, where the coarse sweep has no
+# point; loads at or below the first and those run already are skipped.
 sweep() {
     c=$1 sim=$2 run=$3; shift 3
     for load in $LOADS; do
@@ -67,13 +69,12 @@ sweep() {
     done
     lo=$(echo $LOADS | awk '{ print $1 }')
     for step in $REFINE; do
-        peak=$(awk -F, -v c="$c" -v s="$sim" '$1 == c && $2 == s && $4 + 0 > best + 0 { best = $4; l = $3 }
-                                              END { print l }' "$CSV")
-        for load in $(awk -v p="$peak" -v d="$step" -v lo="$lo" 'BEGIN {
-                          if (p - d > lo + 1e-9) printf "%g ", p - d; if (p + d <= 1 + 1e-9) printf "%g", p + d }'); do
-            awk -F, -v c="$c" -v s="$sim" -v l="$load" '$1 == c && $2 == s && ($3 - l) ^ 2 < 1e-12 { f = 1 }
-                                                         END { exit !f }' "$CSV" || "$run" "$c" "$load" "$@"
-        done
+        load=$(awk -F, -v c="$c" -v s="$sim" -v d="$step" -v lo="$lo" '
+                   $1 == c && $2 == s && $4 < 0.97 * $3 && (k == "" || $3 < k + 0) { k = $3 }
+                   $1 == c && $2 == s { run[sprintf("%.4f", $3)] = 1 }
+                   END { if (k != "" && k - d > lo + 1e-9 && !(sprintf("%.4f", k - d) in run))
+                             printf "%g", k - d }' "$CSV")
+        [ -n "$load" ] && "$run" "$c" "$load" "$@"
     done
 }
 
