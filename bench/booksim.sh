@@ -25,6 +25,7 @@
 # Writes bench/results/booksim.csv, bench/results/booksim.md (the table
 # for bench/RESULTS.md and the README) and, with gnuplot, booksim.png.
 # Usage: BOOKSIM=/path/to/booksim bench/booksim.sh [BUILD_DIR]
+#   TABLE_ONLY=1 redraws booksim.md and booksim.png from the CSVs, no runs.
 #   LOADS: the coarse sweep (default 0.02 0.2 0.4 0.6 0.8 1.0; the first
 #   load gives the zero-load latency); REFINE: steps by which each curve's
 #   sweep then bisects towards its saturation knee (default 0.1 0.05
@@ -41,20 +42,24 @@ C="$HERE/../examples/configs"
 OUT="$HERE/results"
 LOADS=${LOADS:-0.02 0.2 0.4 0.6 0.8 1.0}
 REFINE=${REFINE-0.1 0.05 0.025}
-if [ -z "${BOOKSIM:-}" ] || [ ! -x "$BOOKSIM" ]; then
+TABLE_ONLY=${TABLE_ONLY:-0}
+if [ "$TABLE_ONLY" != 1 ] && { [ -z "${BOOKSIM:-}" ] || [ ! -x "$BOOKSIM" ]; }; then
     echo "bench/booksim.sh: set BOOKSIM to the booksim binary (now '${BOOKSIM:-}'): git clone" \
          "https://github.com/booksim/booksim2 outside this tree, make -C booksim2/src," \
          "then BOOKSIM=\$PWD/booksim2/src/booksim $0" >&2
     exit 2
 fi
-[ -x "$W" ] || { echo "bench/booksim.sh: $W not built (./quickstart build)" >&2; exit 2; }
+[ "$TABLE_ONLY" = 1 ] || [ -x "$W" ] || { echo "bench/booksim.sh: $W not built (./quickstart build)" >&2; exit 2; }
 mkdir -p "$OUT"
 T=$(mktemp -d); trap 'rm -rf "$T"' EXIT
 CSV="$OUT/booksim.csv"
 PREV="$T/prev.csv"
 : > "$PREV"
-[ "${REUSE:-1}" = 1 ] && [ -f "$CSV" ] && cp "$CSV" "$PREV"
-echo "case,simulator,offered,accepted,latency_cycles" > "$CSV"
+EV="$OUT/booksim-events.csv"
+if [ "$TABLE_ONLY" != 1 ]; then
+    [ "${REUSE:-1}" = 1 ] && [ -f "$CSV" ] && cp "$CSV" "$PREV"
+    echo "case,simulator,offered,accepted,latency_cycles" > "$CSV"
+fi
 
 # sweep CASE SIMULATOR RUN ARGS...: RUN CASE LOAD ARGS... for each load of
 # LOADS, then for each step of REFINE at the knee less the step: the knee
@@ -153,6 +158,7 @@ routing_function = nca;"
 TORUS_W="$C/torus-8x8x8.ini --torus.dims=8,8 --torus.ties=random --torus.dateline=dimension --network.link_latency=2ns"
 FT_W="$C/fattree-8p3l.ini --fattree.ecmp=per-packet --fattree.host_bandwidth=1GB/s --fattree.switch_bandwidth=1GB/s --network.link_latency=1ns"
 
+[ "$TABLE_ONLY" != 1 ] && {
 for vcs in 2 4 8; do
     booksim "torus-uniform-1flit-${vcs}vc" "$TORUS_BS" $vcs 1 uniform
     # shellcheck disable=SC2086
@@ -167,8 +173,8 @@ for f in 1 8; do
     both "fattree-uniform-${f}flit-2vc" $f $FT_W --network.lanes=2
 done
 
-# Cost per event: the same 16x16 torus run under both routers.
-EV="$OUT/booksim-events.csv"
+# Cost per event: the same 16x16 torus run under both routers (and the
+# input-queued one with the allocation the comparison uses).
 echo "router,committed_events,run_s,events_per_s" > "$EV"
 for r in output-queued input-queued input-queued-booksim; do
     a="--network.router=$r"
@@ -181,30 +187,36 @@ for r in output-queued input-queued input-queued-booksim; do
     get() { echo "$j" | sed -n "s/.*\"$1\":\([-0-9.eE+]*\).*/\1/p"; }
     echo "$r,$(get committed),$(get run_s),$(get event_rate)" >> "$EV"
 done
+}
 
-# The table: zero-load latency (lowest load), saturation (peak accepted) and
-# the accepted load at offered 1.
-lo=$(echo $LOADS | awk '{ print $1 }')
-awk -F, -v lo="$lo" -v ev="$EV" '
-    NR > 1 && $3 == lo { z[$1, $2] = $5 }
+# The table (TABLE_ONLY=1 redraws it and the plot from the CSVs): zero-load
+# latency (the curve's lowest load), saturation (peak accepted) and the
+# accepted load at offered 1.
+awk -F, -v ev="$EV" '
+    NR > 1 && (!(($1, $2) in lo) || $3 + 0 < lo[$1, $2]) { lo[$1, $2] = $3 + 0; z[$1, $2] = $5 }
     NR > 1 && $4 + 0 > s[$1, $2] + 0 { s[$1, $2] = $4 }
     NR > 1 && $3 == 1 { a[$1, $2] = $4 }
     NR > 1 && !($1 in seen) { seen[$1] = 1; order[++n] = $1 }
     END {
-        printf "| case | zero-load latency (cycles): BookSim / Warpnet OQ / Warpnet IQ | saturation, peak accepted (flits/cycle/node): BookSim / OQ / IQ | accepted at offered 1: BookSim / OQ / IQ | IQ vs BookSim |\n"
+        printf "| case | zero-load latency (cycles): BookSim / Warpnet OQ / Warpnet IQ | saturation, peak accepted (flits/cycle/node): BookSim / OQ / IQ | accepted at offered 1: BookSim / OQ / IQ | IQ vs BookSim: zero-load, peak, at offered 1 |\n"
         printf "| --- | --- | --- | --- | --- |\n"
         for (i = 1; i <= n; i++) {
             c = order[i]; b = "booksim"; o = "warpnet-output-queued"; q = "warpnet-input-queued"
-            printf "| %s | %.1f / %.1f / %.1f | %.3f / %.3f / %.3f | %.3f / %.3f / %.3f | %+.1f cycles, %+.0f %% |\n", c,
+            printf "| %s | %.1f / %.1f / %.1f | %.3f / %.3f / %.3f | %.3f / %.3f / %.3f | %+.1f cycles, %+.0f %%, %+.0f %% |\n", c,
                 z[c, b], z[c, o], z[c, q], s[c, b], s[c, o], s[c, q], a[c, b], a[c, o], a[c, q], z[c, q] - z[c, b],
-                (s[c, b] > 0 ? 100 * (s[c, q] - s[c, b]) / s[c, b] : 0)
+                (s[c, b] > 0 ? 100 * (s[c, q] - s[c, b]) / s[c, b] : 0),
+                (a[c, b] > 0 ? 100 * (a[c, q] - a[c, b]) / a[c, b] : 0)
         }
         while ((getline line < ev) > 0)
             if (line !~ /^router/) { split(line, f, ","); rate[f[1]] = f[4] }
         if (rate["input-queued"] > 0)
-            printf "\nCost per committed event, 16x16 torus at 50 %% load (seq): output-queued %.0f events/s, input-queued %.0f events/s (%.2fx the time per event), with before-switch VC allocation and 1 allocator round %.0f events/s (%.2fx).\n",
-                rate["output-queued"], rate["input-queued"], rate["output-queued"] / rate["input-queued"],
+            printf "\nCost per committed event, 16x16 torus at 50 %% load (seq): output-queued %.0f events/s, input-queued %.0f events/s (%.2fx the time per event)",
+                rate["output-queued"], rate["input-queued"], rate["output-queued"] / rate["input-queued"]
+        if (rate["input-queued-booksim"] > 0)
+            printf ", with before-switch VC allocation and 1 allocator round %.0f events/s (%.2fx)",
                 rate["input-queued-booksim"], rate["output-queued"] / rate["input-queued-booksim"]
+        if (rate["input-queued"] > 0)
+            printf ".\n"
     }' "$CSV" > "$OUT/booksim.md"
 cat "$OUT/booksim.md"
 
