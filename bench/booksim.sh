@@ -12,6 +12,9 @@
 # (lane_hold = 1); the torus's VC class fixed for a whole dimension by
 # whether the route crosses the wrap (dateline = dimension) and injection on
 # any VC (injection_vcs = all), as dim_order_torus and BookSim's sources do;
+# one allocator round (alloc_iters = 1) and the output VC allocated before
+# the switch (vc_allocation = before-switch), as BookSim's iq_router does by
+# default (islip allocators of one iteration, speculative = 0);
 # 8-flit VC buffers; credits per flit (credit_unit = 1B). Cases: 8x8 torus,
 # dimension order, uniform (1-flit packets with 2, 4, 8 VCs; 8-flit packets
 # with 2 VCs) and transpose (1-flit, 4 VCs); fat-tree uniform (Warpnet
