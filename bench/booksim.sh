@@ -12,6 +12,9 @@
 # (lane_hold = 1); the torus's VC class fixed for a whole dimension by
 # whether the route crosses the wrap (dateline = dimension) and injection on
 # any VC (injection_vcs = all), as dim_order_torus and BookSim's sources do;
+# one allocator round (alloc_iters = 1) and the output VC allocated before
+# the switch (vc_allocation = before-switch), as BookSim's iq_router does by
+# default (islip allocators of one iteration, speculative = 0);
 # 8-flit VC buffers; credits per flit (credit_unit = 1B). Cases: 8x8 torus,
 # dimension order, uniform (1-flit packets with 2, 4, 8 VCs; 8-flit packets
 # with 2 VCs) and transpose (1-flit, 4 VCs); fat-tree uniform (Warpnet
@@ -25,9 +28,14 @@
 # Writes bench/results/booksim.csv, bench/results/booksim.md (the table
 # for bench/RESULTS.md and the README) and, with gnuplot, booksim.png.
 # Usage: BOOKSIM=/path/to/booksim bench/booksim.sh [BUILD_DIR]
-#   LOADS="0.02 0.3 1.0" for a quick look (default: 0.02 0.2 0.3 0.4 0.5 0.6 0.8 1.0;
-#   the first load gives the zero-load latency, and the saturation is the
-#   peak over these loads)
+#   TABLE_ONLY=1 redraws booksim.md and booksim.png from the CSVs, no runs.
+#   LOADS: the coarse sweep (default 0.02 0.2 0.4 0.6 0.8 1.0; the first
+#   load gives the zero-load latency); REFINE: steps by which each curve's
+#   sweep then bisects towards its saturation knee (default 0.1 0.05
+#   0.025: the knee to 0.025 of offered load, three more runs a curve); LOADS="0.02 0.3 1.0" REFINE= for a quick look. BookSim rows of
+#   the previous booksim.csv with the same case and load are reused
+#   (BookSim runs with a fixed seed and this script's fixed configuration,
+#   so a rerun gives the same numbers); REUSE=0 reruns them.
 # BookSim2 is not part of Warpnet: git clone https://github.com/booksim/booksim2
 # outside this tree, then make -C booksim2/src (needs g++, flex, bison).
 B=${1:-_build}
@@ -35,29 +43,65 @@ W="$B/tools/warpnet/warpnet"
 HERE=$(cd "$(dirname "$0")" && pwd)
 C="$HERE/../examples/configs"
 OUT="$HERE/results"
-LOADS=${LOADS:-0.02 0.2 0.3 0.4 0.5 0.6 0.8 1.0}
-if [ -z "${BOOKSIM:-}" ] || [ ! -x "$BOOKSIM" ]; then
+LOADS=${LOADS:-0.02 0.2 0.4 0.6 0.8 1.0}
+REFINE=${REFINE-0.1 0.05 0.025}
+TABLE_ONLY=${TABLE_ONLY:-0}
+if [ "$TABLE_ONLY" != 1 ] && { [ -z "${BOOKSIM:-}" ] || [ ! -x "$BOOKSIM" ]; }; then
     echo "bench/booksim.sh: set BOOKSIM to the booksim binary (now '${BOOKSIM:-}'): git clone" \
          "https://github.com/booksim/booksim2 outside this tree, make -C booksim2/src," \
          "then BOOKSIM=\$PWD/booksim2/src/booksim $0" >&2
     exit 2
 fi
-[ -x "$W" ] || { echo "bench/booksim.sh: $W not built (./quickstart build)" >&2; exit 2; }
+[ "$TABLE_ONLY" = 1 ] || [ -x "$W" ] || { echo "bench/booksim.sh: $W not built (./quickstart build)" >&2; exit 2; }
 mkdir -p "$OUT"
 T=$(mktemp -d); trap 'rm -rf "$T"' EXIT
 CSV="$OUT/booksim.csv"
-echo "case,simulator,offered,accepted,latency_cycles" > "$CSV"
+PREV="$T/prev.csv"
+: > "$PREV"
+EV="$OUT/booksim-events.csv"
+if [ "$TABLE_ONLY" != 1 ]; then
+    [ "${REUSE:-1}" = 1 ] && [ -f "$CSV" ] && cp "$CSV" "$PREV"
+    echo "case,simulator,offered,accepted,latency_cycles" > "$CSV"
+fi
 
-# booksim CASE TOPOLOGY-LINES VCS FLITS TRAFFIC: one BookSim run per load.
-booksim() {
+# sweep CASE SIMULATOR RUN ARGS...: RUN CASE LOAD ARGS... for each load of
+# LOADS, then for each step of REFINE at the knee less the step: the knee
+# is the lowest load run so far whose accepted load falls 3 % short of it.
+# A curve that falls beyond saturation (BookSim's torus) peaks between the
+# last load accepted in full and the knee, where the coarse sweep has no
+# point; loads at or below the first and those run already are skipped.
+sweep() {
+    c=$1 sim=$2 run=$3; shift 3
     for load in $LOADS; do
-        cat > "$T/bs.cfg" <<CFG
-$2
-num_vcs = $3;
+        "$run" "$c" "$load" "$@"
+    done
+    lo=$(echo $LOADS | awk '{ print $1 }')
+    for step in $REFINE; do
+        load=$(awk -F, -v c="$c" -v s="$sim" -v d="$step" -v lo="$lo" '
+                   $1 == c && $2 == s && $4 < 0.97 * $3 && (k == "" || $3 < k + 0) { k = $3 }
+                   $1 == c && $2 == s { run[sprintf("%.4f", $3)] = 1 }
+                   END { if (k != "" && k - d > lo + 1e-9 && !(sprintf("%.4f", k - d) in run))
+                             printf "%g", k - d }' "$CSV")
+        [ -n "$load" ] && "$run" "$c" "$load" "$@"
+    done
+}
+
+# bs_run CASE LOAD TOPOLOGY-LINES VCS FLITS TRAFFIC: one BookSim run (or
+# the previous CSV's row for it).
+bs_run() {
+    row=$(awk -F, -v c="$1" -v l="$2" '$1 == c && $2 == "booksim" && ($3 - l) ^ 2 < 1e-12 { r = $0 }
+                                     END { print r }' "$PREV")
+    if [ -n "$row" ]; then
+        echo "$row" >> "$CSV"
+        return
+    fi
+    cat > "$T/bs.cfg" <<CFG
+$3
+num_vcs = $4;
 vc_buf_size = 8;
-packet_size = $4;
-traffic = $5;
-injection_rate = $(awk -v l="$load" -v f="$4" 'BEGIN { printf "%.6f", l / f }');
+packet_size = $5;
+traffic = $6;
+injection_rate = $(awk -v l="$2" -v f="$5" 'BEGIN { printf "%.6f", l / f }');
 injection_process = bernoulli;
 sim_type = throughput;
 sample_period = 1000;
@@ -68,30 +112,36 @@ vc_alloc_delay = 1;
 sw_alloc_delay = 1;
 st_final_delay = 1;
 CFG
-        "$BOOKSIM" "$T/bs.cfg" > "$T/bs.out" 2>&1
-        acc=$(sed -n 's/^Accepted flit rate average = \([0-9.e+-]*\) .*/\1/p' "$T/bs.out" | tail -1)
-        lat=$(sed -n 's/^Packet latency average = \([0-9.e+-]*\) .*/\1/p' "$T/bs.out" | tail -1)
-        echo "$1,booksim,$load,${acc:-nan},${lat:-nan}" >> "$CSV"
-    done
+    "$BOOKSIM" "$T/bs.cfg" > "$T/bs.out" 2>&1
+    acc=$(sed -n 's/^Accepted flit rate average = \([0-9.e+-]*\) .*/\1/p' "$T/bs.out" | tail -1)
+    lat=$(sed -n 's/^Packet latency average = \([0-9.e+-]*\) .*/\1/p' "$T/bs.out" | tail -1)
+    echo "$1,booksim,$2,${acc:-nan},${lat:-nan}" >> "$CSV"
+}
+booksim() { # CASE TOPOLOGY-LINES VCS FLITS TRAFFIC
+    c=$1; shift
+    sweep "$c" booksim bs_run "$@"
 }
 
 json_count() { sed -n 's/.*"latency_packets": \([0-9]*\).*/\1/p' "$1"; }
 
-# warpnet CASE ROUTER FLITS ARGS...: one Warpnet run per load.
-warpnet() {
-    c=$1 r=$2 f=$3; shift 3
-    for load in $LOADS; do
-        "$W" --quiet "$@" --network.router="$r" --network.link_bandwidth=1GB/s \
-            --network.terminal_latency=1ns --network.router_delay=4ns --network.alloc_delay=2ns \
-            --network.lane_hold=1ns --network.injection_vcs=all \
-            --network.credit_unit=1B --network.packet_size=${f}B --network.vc_buffer=8B \
-            --workload.message_size=${f}B --workload.arrivals=poisson --workload.load="$load" \
-            --end=10us --workload.warmup=3us --out="$T/o" > "$T/w.out" 2>&1
-        acc=$(sed -n 's/.*"accepted_load": \([-0-9.eE+]*\).*/\1/p' "$T/o/summary.json")
-        lat=$(sed -n 's/.*"packet_latency_ns": {"mean": \([-0-9.eE+]*\).*/\1/p' "$T/o/summary.json")
-        [ "$(json_count "$T/o/summary.json")" = 0 ] && lat=nan # nothing sent after warm-up arrived
-        echo "$c,warpnet-$r,$load,${acc:-nan},${lat:-nan}" >> "$CSV"
-    done
+# wn_run CASE LOAD ROUTER FLITS ARGS...: one Warpnet run.
+wn_run() {
+    c=$1 load=$2 r=$3 f=$4; shift 4
+    "$W" --quiet "$@" --network.router="$r" --network.link_bandwidth=1GB/s \
+        --network.terminal_latency=1ns --network.router_delay=4ns --network.alloc_delay=2ns \
+        --network.lane_hold=1ns --network.injection_vcs=all \
+        --network.alloc_iters=1 --network.vc_allocation=before-switch \
+        --network.credit_unit=1B --network.packet_size=${f}B --network.vc_buffer=8B \
+        --workload.message_size=${f}B --workload.arrivals=poisson --workload.load="$load" \
+        --end=10us --workload.warmup=3us --out="$T/o" > "$T/w.out" 2>&1
+    acc=$(sed -n 's/.*"accepted_load": \([-0-9.eE+]*\).*/\1/p' "$T/o/summary.json")
+    lat=$(sed -n 's/.*"packet_latency_ns": {"mean": \([-0-9.eE+]*\).*/\1/p' "$T/o/summary.json")
+    [ "$(json_count "$T/o/summary.json")" = 0 ] && lat=nan # nothing sent after warm-up arrived
+    echo "$c,warpnet-$r,$load,${acc:-nan},${lat:-nan}" >> "$CSV"
+}
+warpnet() { # CASE ROUTER FLITS ARGS...
+    c=$1 r=$2; shift 2
+    sweep "$c" "warpnet-$r" wn_run "$r" "$@"
 }
 
 both() { # CASE FLITS ARGS...
@@ -111,6 +161,7 @@ routing_function = nca;"
 TORUS_W="$C/torus-8x8x8.ini --torus.dims=8,8 --torus.ties=random --torus.dateline=dimension --network.link_latency=2ns"
 FT_W="$C/fattree-8p3l.ini --fattree.ecmp=per-packet --fattree.host_bandwidth=1GB/s --fattree.switch_bandwidth=1GB/s --network.link_latency=1ns"
 
+[ "$TABLE_ONLY" != 1 ] && {
 for vcs in 2 4 8; do
     booksim "torus-uniform-1flit-${vcs}vc" "$TORUS_BS" $vcs 1 uniform
     # shellcheck disable=SC2086
@@ -125,46 +176,57 @@ for f in 1 8; do
     both "fattree-uniform-${f}flit-2vc" $f $FT_W --network.lanes=2
 done
 
-# Cost per event: the same 16x16 torus run under both routers.
-EV="$OUT/booksim-events.csv"
+# Cost per event: the same 16x16 torus run under both routers (and the
+# input-queued one with the allocation the comparison uses).
 echo "router,committed_events,run_s,events_per_s" > "$EV"
-for r in output-queued input-queued; do
+for r in output-queued input-queued input-queued-booksim; do
+    a="--network.router=$r"
+    [ $r = input-queued-booksim ] &&
+        a="--network.router=input-queued --network.alloc_iters=1 --network.vc_allocation=before-switch"
+    # shellcheck disable=SC2086
     "$W" "$C/torus-8x8x8.ini" --torus.dims=16,16 --workload.load=0.5 --end=20us \
-        --network.router=$r --stats-json="$T/st.json" > /dev/null 2>&1
+        $a --stats-json="$T/st.json" > /dev/null 2>&1
     j=$(tr -d '\n ' < "$T/st.json")
     get() { echo "$j" | sed -n "s/.*\"$1\":\([-0-9.eE+]*\).*/\1/p"; }
     echo "$r,$(get committed),$(get run_s),$(get event_rate)" >> "$EV"
 done
+}
 
-# The table: zero-load latency (lowest load), saturation (peak accepted) and
-# the accepted load at offered 1.
-lo=$(echo $LOADS | awk '{ print $1 }')
-awk -F, -v lo="$lo" -v ev="$EV" '
-    NR > 1 && $3 == lo { z[$1, $2] = $5 }
+# The table (TABLE_ONLY=1 redraws it and the plot from the CSVs): zero-load
+# latency (the curve's lowest load), saturation (peak accepted) and the
+# accepted load at offered 1.
+awk -F, -v ev="$EV" '
+    NR > 1 && (!(($1, $2) in lo) || $3 + 0 < lo[$1, $2]) { lo[$1, $2] = $3 + 0; z[$1, $2] = $5 }
     NR > 1 && $4 + 0 > s[$1, $2] + 0 { s[$1, $2] = $4 }
     NR > 1 && $3 == 1 { a[$1, $2] = $4 }
     NR > 1 && !($1 in seen) { seen[$1] = 1; order[++n] = $1 }
     END {
-        printf "| case | zero-load latency (cycles): BookSim / Warpnet OQ / Warpnet IQ | saturation, peak accepted (flits/cycle/node): BookSim / OQ / IQ | accepted at offered 1: BookSim / OQ / IQ | IQ vs BookSim |\n"
+        printf "| case | zero-load latency (cycles): BookSim / Warpnet OQ / Warpnet IQ | saturation, peak accepted (flits/cycle/node): BookSim / OQ / IQ | accepted at offered 1: BookSim / OQ / IQ | IQ vs BookSim: zero-load, peak, at offered 1 |\n"
         printf "| --- | --- | --- | --- | --- |\n"
         for (i = 1; i <= n; i++) {
             c = order[i]; b = "booksim"; o = "warpnet-output-queued"; q = "warpnet-input-queued"
-            printf "| %s | %.1f / %.1f / %.1f | %.3f / %.3f / %.3f | %.3f / %.3f / %.3f | %+.1f cycles, %+.0f %% |\n", c,
+            printf "| %s | %.1f / %.1f / %.1f | %.3f / %.3f / %.3f | %.3f / %.3f / %.3f | %+.1f cycles, %+.0f %%, %+.0f %% |\n", c,
                 z[c, b], z[c, o], z[c, q], s[c, b], s[c, o], s[c, q], a[c, b], a[c, o], a[c, q], z[c, q] - z[c, b],
-                (s[c, b] > 0 ? 100 * (s[c, q] - s[c, b]) / s[c, b] : 0)
+                (s[c, b] > 0 ? 100 * (s[c, q] - s[c, b]) / s[c, b] : 0),
+                (a[c, b] > 0 ? 100 * (a[c, q] - a[c, b]) / a[c, b] : 0)
         }
         while ((getline line < ev) > 0)
             if (line !~ /^router/) { split(line, f, ","); rate[f[1]] = f[4] }
         if (rate["input-queued"] > 0)
-            printf "\nCost per committed event, 16x16 torus at 50 %% load (seq): output-queued %.0f events/s, input-queued %.0f events/s (%.2fx the time per event).\n",
+            printf "\nCost per committed event, 16x16 torus at 50 %% load (seq): output-queued %.0f events/s, input-queued %.0f events/s (%.2fx the time per event)",
                 rate["output-queued"], rate["input-queued"], rate["output-queued"] / rate["input-queued"]
+        if (rate["input-queued-booksim"] > 0)
+            printf ", with before-switch VC allocation and 1 allocator round %.0f events/s (%.2fx)",
+                rate["input-queued-booksim"], rate["output-queued"] / rate["input-queued-booksim"]
+        if (rate["input-queued"] > 0)
+            printf ".\n"
     }' "$CSV" > "$OUT/booksim.md"
 cat "$OUT/booksim.md"
 
 if command -v gnuplot > /dev/null; then
     for c in $(awk -F, 'NR > 1 { print $1 }' "$CSV" | sort -u); do
         for s in booksim warpnet-output-queued warpnet-input-queued; do
-            awk -F, -v c="$c" -v s="$s" '$1 == c && $2 == s { print $3, $4, $5 }' "$CSV" > "$T/$c-$s.dat"
+            awk -F, -v c="$c" -v s="$s" '$1 == c && $2 == s { print $3, $4, $5 }' "$CSV" | sort -g > "$T/$c-$s.dat"
         done
     done
     {

@@ -8,12 +8,29 @@
  * the packet network, its only LPs besides the terminals). Chosen by
  * model.c. */
 #include <math.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "net/net_impl.h"
 
 static const char *const switching_names[] = {"cut-through", "store-forward", NULL};
 static const char *const router_names[] = {"output-queued", "input-queued", NULL};
 static const char *const injection_vcs_names[] = {"lanes", "all", NULL};
+static const char *const vc_allocation_names[] = {"with-switch", "before-switch", NULL};
+
+/* [network] alloc_iters = maximal | N (0 stands for maximal). */
+static void read_alloc_iters(warp_ini *ini, net_params *p)
+{
+    const char *v = warp_ini_get(ini, "network", "alloc_iters");
+    p->alloc_iters = 0;
+    if (!v || !strcmp(v, "maximal"))
+        return;
+    char *end;
+    long k = strtol(v, &end, 10);
+    if (end == v || *end || k < 1 || k > 64)
+        warp_ini_fail(ini, "network", "alloc_iters", "must be maximal or a number of rounds from 1 to 64");
+    p->alloc_iters = (int32_t)k;
+}
 
 static void read_params(warp_ini *ini, net_params *p)
 {
@@ -46,6 +63,8 @@ static void read_params(warp_ini *ini, net_params *p)
     if (p->lane_hold < 0 || p->lane_hold > p->router_delay)
         warp_ini_fail(ini, "network", "lane_hold", "must lie in [0, router_delay] (router_delay is %g ns)",
                       p->router_delay);
+    read_alloc_iters(ini, p);
+    p->vc_first = warp_ini_choice(ini, "network", "vc_allocation", vc_allocation_names, 0);
     p->vc_buffer = 0;
 }
 

@@ -6,7 +6,9 @@
  * (an arrival, a credit, a link or input falling free), sent with zero
  * delay so that every change of that instant is in: iSLIP-style requests,
  * grants (each output round-robin over input ports) and accepts (each input
- * round-robin over its VCs), repeated to a maximal matching. An input port
+ * round-robin over its VCs), repeated to a maximal matching or for
+ * [network] alloc_iters rounds (what a hardware allocator does in a
+ * cycle; heads left over try again a cycle later). An input port
  * sends at most [network] speedup packets at once (from different VCs), an
  * output link one; a VC FIFO starts its next packet once the previous tail
  * has left, and its next head may go [network] alloc_delay after that (route
@@ -29,7 +31,7 @@ typedef struct inode {
     double arrived;   /* it entered this router's input buffer */
     int32_t port;     /* output port */
     int32_t vc, span; /* lanes vc .. vc+span-1 at the next hop */
-    int32_t pad;
+    int32_t lane;     /* vc_allocation = before-switch: the output lane it holds (-1: none yet) */
 } inode;
 
 typedef struct iin {
@@ -51,8 +53,10 @@ typedef struct iq_state {
 
 /* State layout: header, max_radix iin, max_radix iout, max_radix*vcs fifo
  * and twice as many busy-until times (the last tail of that input VC FIFO
- * leaves; the last tail sent on that output lane leaves), then the shared
- * arrays (router_core.h). */
+ * leaves; the last tail sent on that output lane leaves, LANE_TAKEN while a
+ * head waiting for the switch holds it), as many output-lane round-robin
+ * pointers (the input VC to grant first), then the shared arrays
+ * (router_core.h). */
 typedef struct iview {
     iq_state *s;
     iin *in;
@@ -60,6 +64,7 @@ typedef struct iview {
     net_fifo *q;
     double *vc_busy;
     double *lane_busy;
+    uint32_t *lane_rr;
     net_rcore c;
     int32_t vcs, radix;
 } iview;
@@ -74,7 +79,8 @@ static iview view(const net_model *n, void *state)
     v.q = (net_fifo *)(v.out + n->max_radix);
     v.vc_busy = (double *)(v.q + pv);
     v.lane_busy = v.vc_busy + pv;
-    v.c = net_rcore_at(n, v.lane_busy + pv);
+    v.lane_rr = (uint32_t *)(v.lane_busy + pv);
+    v.c = net_rcore_at(n, v.lane_rr + 2 * pv); /* 2: keeps the shared arrays 8-byte aligned */
     v.vcs = n->vcs;
     v.radix = n->max_radix;
     return v;
@@ -84,7 +90,7 @@ static size_t iq_state_size(const net_model *n)
 {
     size_t pv = (size_t)n->max_radix * n->vcs;
     return sizeof(iq_state) + n->max_radix * (sizeof(iin) + sizeof(iout)) +
-           pv * (sizeof(net_fifo) + 2 * sizeof(double)) + net_rcore_bytes(n);
+           pv * (sizeof(net_fifo) + 2 * sizeof(double) + 2 * sizeof(uint32_t)) + net_rcore_bytes(n);
 }
 
 /* Departures one allocation records for --sample (in the event's payload);
@@ -97,6 +103,8 @@ typedef struct iq_scratch {
     int64_t *key;
     int32_t *gp, *gv, *active;
     int32_t *best, *best_d; /* per input: the grant it takes next, its VC distance */
+    int64_t *lkey;          /* per output lane (before-switch VC allocation): best request */
+    int32_t *lgrant;        /* its input VC (p * vcs + vc) */
 } iq_scratch;
 
 /* Asks for an allocation at time t (>= now), unless one already comes
@@ -117,20 +125,26 @@ static void request_alloc(warp_lp *lp, iq_state *s, double t)
  * take every packet, so their credit never runs out (set by iq_init). */
 #define NO_CREDIT_LIMIT (INT64_MAX / 4)
 
+/* lane_busy of an output lane a head holds before the switch (before-switch
+ * VC allocation): it frees when that head is sent. */
+#define LANE_TAKEN 1e300
+
 /* The lane a head packet would take now: of the lanes its route allows
- * with room for all of it (virtual cut-through) and not held, the one with
- * the most credit (-1: none). An output lane is held by one packet at a time
- * from VC allocation until its tail has left, as a VC of a wormhole/VCT
- * router is: the next packet may start on it lane_hold after that tail
- * (its own VC allocation). *free_at: when the first lane with room falls
- * free (-1: none has room; a credit will ask again). */
-static int32_t lane_for(const net_model *n, const iview *v, const inode *h, double now, double *free_at)
+ * with room for all of it (virtual cut-through; any lane without room) and
+ * not held, the one with the most credit (-1: none). An output lane is held
+ * by one packet at a time from VC allocation until its tail has left, as a
+ * VC of a wormhole/VCT router is: the next packet may start on it lane_hold
+ * after that tail (its own VC allocation). *free_at: when the first lane
+ * with room falls free (-1: none has room, a credit will ask again, or each
+ * is held by a waiting head, whose departure will). */
+static int32_t lane_with(const net_model *n, const iview *v, const inode *h, int room, double now,
+                         double *free_at)
 {
     int32_t best = -1;
     *free_at = -1;
     for (int32_t vc = h->vc; vc < h->vc + h->span; vc++) {
         int32_t i = h->port * v->vcs + vc;
-        if (v->c.credits[i] < h->pkt.size)
+        if ((room && v->c.credits[i] < h->pkt.size) || v->lane_busy[i] == LANE_TAKEN)
             continue;
         double t = v->lane_busy[i] + n->params.lane_hold;
         if (t > now) {
@@ -143,6 +157,17 @@ static int32_t lane_for(const net_model *n, const iview *v, const inode *h, doub
     if (best >= 0)
         *free_at = now;
     return best;
+}
+
+/* The lane head h may be sent on now (-1: none): with-switch VC allocation
+ * the best with room, before-switch the one it holds, once it has room. */
+static int32_t lane_for(const net_model *n, const iview *v, const inode *h, double now, double *free_at)
+{
+    if (!n->params.vc_first)
+        return lane_with(n, v, h, 1, now, free_at);
+    int ok = h->lane >= 0 && v->c.credits[h->port * v->vcs + h->lane] >= (int64_t)h->pkt.size;
+    *free_at = ok ? now : -1;
+    return ok ? h->lane : -1;
 }
 
 /* Starts sending the head of VC FIFO (p, vc) out of its port. */
@@ -183,6 +208,61 @@ static void start(warp_lp *lp, const net_model *n, iview *v, uint64_t router, in
                            .vc = (uint8_t)vc,
                            .valid = 1};
     warp_free_on_commit(lp, x);
+}
+
+/* Before-switch VC allocation, one round: every free output lane grants
+ * the first head in its round-robin order over input VCs that asks for it
+ * (a head without a lane whose FIFO may start it, for any free lane of its
+ * VC class, room or not, as BookSim's VCs are allocated without credits);
+ * each head takes the granted lane with the most credit and holds it until
+ * it is sent. Returns the grants declined (another round may match more). */
+static int vc_round(warp_lp *lp, const net_model *n, iview *v, iq_scratch *w)
+{
+    double now = warp_now(lp);
+    int32_t V = v->vcs, RV = v->radix * V;
+    for (int32_t i = 0; i < RV; i++)
+        w->lkey[i] = INT64_MAX;
+    for (int32_t iv = 0; iv < RV; iv++) {
+        const inode *h = (const inode *)v->q[iv].head;
+        if (!h || h->lane >= 0 || h->ready > now || v->vc_busy[iv] + n->params.alloc_delay > now)
+            continue;
+        for (int32_t l = h->vc; l < h->vc + h->span; l++) {
+            int32_t i = h->port * V + l;
+            if (v->lane_busy[i] == LANE_TAKEN || v->lane_busy[i] + n->params.lane_hold > now)
+                continue;
+            int64_t key = (int64_t)(((uint32_t)(iv + RV) - v->lane_rr[i]) % (uint32_t)RV);
+            if (key < w->lkey[i]) {
+                w->lkey[i] = key;
+                w->lgrant[i] = iv;
+            }
+        }
+    }
+    int granted = 0, taken = 0;
+    for (int32_t i = 0; i < RV; i++)
+        granted += w->lkey[i] != INT64_MAX;
+    for (int32_t iv = 0; iv < RV && taken < granted; iv++) {
+        inode *h = (inode *)v->q[iv].head;
+        int32_t best = -1;
+        if (!h || h->lane >= 0)
+            continue;
+        for (int32_t l = h->vc; l < h->vc + h->span; l++) {
+            int32_t i = h->port * V + l;
+            if (w->lkey[i] != INT64_MAX && w->lgrant[i] == iv &&
+                (best < 0 || v->c.credits[i] > v->c.credits[h->port * V + best]))
+                best = l;
+        }
+        if (best < 0)
+            continue;
+        int32_t i = h->port * V + best;
+        warp_save(lp, &h->lane, sizeof h->lane);
+        h->lane = best;
+        warp_save(lp, &v->lane_busy[i], sizeof v->lane_busy[i]);
+        v->lane_busy[i] = LANE_TAKEN;
+        warp_save(lp, &v->lane_rr[i], sizeof v->lane_rr[i]);
+        v->lane_rr[i] = (uint32_t)(iv + 1) % (uint32_t)RV;
+        taken++;
+    }
+    return granted - taken;
 }
 
 /* One round of requests, grants and accepts; its departures go to
@@ -252,6 +332,17 @@ static int match_round(warp_lp *lp, const net_model *n, iview *v, uint64_t route
     return declined ? started : 0;
 }
 
+/* With alloc_iters rounds an allocation may leave a head unmatched that
+ * could go now (its output granted another input, which accepted a
+ * different grant); it tries again an allocator cycle later: the time a
+ * link takes for a credit unit (a flit), or for a packet without
+ * credit_unit. */
+static double alloc_cycle(const net_model *n)
+{
+    uint64_t unit = n->params.credit_unit ? n->params.credit_unit : n->params.packet_size;
+    return (double)unit / n->params.link_bandwidth;
+}
+
 /* The earliest time a waiting head may be granted without a credit first
  * (-1: none); after a maximal matching every such time lies after now. */
 static double next_chance(const net_model *n, const iview *v, const iq_scratch *w, double now)
@@ -273,16 +364,24 @@ static double next_chance(const net_model *n, const iview *v, const iq_scratch *
             double lane_free;
             if (!h) /* without a lane with room, a credit will ask again */
                 continue;
-            lane_for(n, v, h, now, &lane_free);
+            int vc_alloc = n->params.vc_first && h->lane < 0; /* next: VC allocation */
+            if (vc_alloc)
+                lane_with(n, v, h, 0, now, &lane_free);
+            else
+                lane_for(n, v, h, now, &lane_free);
             if (lane_free < 0)
                 continue;
             double t = h->ready > lane_free ? h->ready : lane_free;
             if (v->vc_busy[p * V + vc] + n->params.alloc_delay > t)
                 t = v->vc_busy[p * V + vc] + n->params.alloc_delay;
-            if (v->out[h->port].busy_until > t)
+            /* A head still to get its lane needs neither output nor input
+             * yet: the switch comes after, in the same allocation. */
+            if (!vc_alloc && v->out[h->port].busy_until > t)
                 t = v->out[h->port].busy_until;
-            if (in_free > t)
+            if (!vc_alloc && in_free > t)
                 t = in_free;
+            if (t <= now && n->params.alloc_iters) /* left unmatched by the rounds: the next cycle's */
+                t = now + alloc_cycle(n);
             if (t > now && (best < 0 || t < best))
                 best = t;
         }
@@ -301,6 +400,8 @@ static iq_scratch scratch(const net_model *n)
     w.active = w.gv + R;
     w.best = w.active + R;
     w.best_d = w.best + R;
+    w.lkey = (int64_t *)(w.best_d + R + (R & 1)); /* 8-byte aligned */
+    w.lgrant = (int32_t *)(w.lkey + R * (size_t)n->vcs);
     return w;
 }
 
@@ -322,8 +423,13 @@ static void allocate(warp_lp *lp, const net_model *n, iview *v, net_event *e)
     }
     net_departure *dep = (net_departure *)e->u.user;
     memset(&e->u, 0, sizeof e->u); /* all of it: the digest hashes the payload */
-    int ndep = 0;
-    while (match_round(lp, n, v, router, &w, dep, &ndep) > 0 && ndep < IQ_DEPS)
+    int ndep = 0, rounds = 0;
+    if (n->params.vc_first)
+        while (vc_round(lp, n, v, &w) > 0 && ++rounds != n->params.alloc_iters)
+            ;
+    rounds = 0;
+    while (match_round(lp, n, v, router, &w, dep, &ndep) > 0 && ndep < IQ_DEPS &&
+           ++rounds != n->params.alloc_iters)
         ;
     if (ndep == IQ_DEPS) { /* the payload is full: match the rest in a second round now */
         request_alloc(lp, v->s, now);
@@ -352,7 +458,7 @@ static void arrive(warp_lp *lp, const net_model *n, iview *v, const net_packet *
         x->vc = 0;
         x->span = v->vcs;
     }
-    x->pad = 0;
+    x->lane = -1;
     double now = warp_now(lp);
     x->ready = net_rcore_ready(n, router, p, &down, now);
     x->arrived = now;
@@ -450,7 +556,8 @@ void net_router_iq_type(net_model *n, warp_lp_type *t)
 {
     size_t R = (size_t)n->max_radix;
     free(n->scratch);
-    n->scratch = warp_xcalloc(1, R * (sizeof(int64_t) + 5 * sizeof(int32_t)));
+    n->scratch = warp_xcalloc(1, R * (sizeof(int64_t) + 6 * sizeof(int32_t)) +
+                                     R * (size_t)n->vcs * (sizeof(int64_t) + sizeof(int32_t)));
     memset(t, 0, sizeof *t);
     t->name = "router";
     t->state_size = iq_state_size(n);

@@ -76,6 +76,10 @@ typedef struct net_params {
                              * takes after a tail has left to get its next head going */
     double lane_hold;       /* [network] lane_hold: ns an input-queued router's output lane
                              * stays held after a tail has left (VC allocation) */
+    int32_t alloc_iters;    /* [network] alloc_iters: request-grant-accept rounds per
+                             * input-queued allocation (0: maximal, repeat until none fits) */
+    int vc_first;           /* [network] vc_allocation: 1 before-switch (a head takes an
+                             * output lane before it competes for the switch), 0 with-switch */
 } net_params;
 
 /* What a routing function sees about the packet and the router it is at. */

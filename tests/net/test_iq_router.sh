@@ -13,6 +13,9 @@
 #    the head-of-line limit, towards the output-queued switch and never
 #    above it; more lanes (VCs) per class lift a congested 8x8 torus
 #    (head-of-line blocking shrinks);
+#  - allocator rounds (alloc_iters): as many as the switch has ports give
+#    the maximal matching's digest, one lies between the HOL limit and it;
+#    VC allocation before the switch keeps a one-FIFO switch at that limit;
 #  - configuration errors name the key;
 #  - the input-queued router is rollback-safe: torus, fat-tree, Slim Fly
 #    and dragonfly at high load commit the same digest and summary in seq,
@@ -105,6 +108,30 @@ awk -v h="$want" -v a="$two" -v b="$four" -v o="$oq" \
     echo "ok   4-port switch, lanes lift the HOL limit $want: 2 lanes $two, 4 lanes $four, output-queued $oq" ||
     bad "4-port switch, lanes do not lift the HOL limit $want towards output-queued $oq: 2 lanes $two, 4 lanes $four"
 
+# Allocator rounds ([network] alloc_iters): a round that leaves a grant
+# declined starts at least one packet and an output starts at most one, so
+# as many rounds as the switch has ports (4 terminals and the ring's 2)
+# always end in the maximal matching: alloc_iters = 6 runs exactly what
+# maximal does (same digest). One round, as BookSim's iSLIP, leaves an
+# output idle for a cycle whenever the input it granted took another grant:
+# with 4 lanes it stays above the one-FIFO limit (each input still offers
+# several heads) and below the maximal matching.
+dig() { json "$TMP/sw/engine.json" committed_digest; }
+switch_run input-queued 4 --network.lanes=4 --end=50us > /dev/null; dmax=$(dig)
+switch_run input-queued 4 --network.lanes=4 --end=50us --network.alloc_iters=6 > /dev/null; d6=$(dig)
+[ -n "$dmax" ] && [ "$dmax" = "$d6" ] &&
+    echo "ok   alloc_iters = 6 (the switch's ports) is the maximal matching: digest $d6" ||
+    bad "alloc_iters = 6 differs from maximal: digest '$d6' against '$dmax'"
+one=$(switch_run input-queued 4 --network.lanes=4 --network.alloc_iters=1)
+awk -v h="$want" -v a="$one" -v b="$four" 'BEGIN { exit !(a > h + 0.03 && a < b - 0.05) }' &&
+    echo "ok   4-port switch, 4 lanes, one allocator round: $one, between the HOL limit $want and maximal $four" ||
+    bad "4-port switch, 4 lanes, one allocator round: $one, not between the HOL limit $want + 0.03 and maximal $four - 0.05"
+# VC allocation before the switch: with one lane an output has one VC, and
+# the head that takes it is the one the output serves next, so a one-FIFO
+# switch still saturates at the head-of-line limit (lanes must free again).
+got=$(switch_run input-queued 4 --network.vc_allocation=before-switch --network.alloc_iters=1)
+close "input-queued 4-port switch, VC allocation before the switch, one round: the HOL limit" "$got" "$want" 0.03
+
 # Lanes: an 8x8 torus at full uniform load, one-byte packets at 1 GB/s,
 # BookSim's per-hop costs (a cycle per flit, a 3-cycle allocation pipeline
 # per VC), 8-packet VC buffers: a VC FIFO passes a packet at most every
@@ -126,7 +153,8 @@ RUNS="seq check opt2 opt4"
 IQ="--network.router=input-queued --end=4us --workload.warmup=1us"
 same_everywhere "torus" "$RUNS" "$CONF/torus-8x8x8.ini" --torus.dims=4,4 --workload.load=0.9 \
     --network.lanes=2 --network.credit_unit=64B --network.alloc_delay=20ns --network.lane_hold=10ns \
-    --network.injection_vcs=all --torus.dateline=dimension $IQ
+    --network.injection_vcs=all --torus.dateline=dimension --network.alloc_iters=1 \
+    --network.vc_allocation=before-switch $IQ
 echo "ok   torus: $(grep 'committed digest' "$TMP/same.res" | tr -s ' ') in $RUNS"
 same_everywhere "fattree" "$RUNS" "$CONF/fattree-8p3l.ini" --workload.load=0.9 --network.speedup=2 \
     --network.lanes=2 $IQ
@@ -141,6 +169,10 @@ refused "alloc_delay beyond router_delay" "must lie in \[0, router_delay\]" "$WA
     "$CONF/torus-8x8x8.ini" --network.alloc_delay=200ns
 refused "lane_hold beyond router_delay" "lane_hold = 200ns: must lie in \[0, router_delay\]" "$WARPNET" \
     "$CONF/torus-8x8x8.ini" --network.lane_hold=200ns
+refused "alloc_iters 0" "alloc_iters = 0: must be maximal or a number of rounds from 1 to 64" "$WARPNET" \
+    "$CONF/torus-8x8x8.ini" --network.alloc_iters=0
+refused "unknown vc_allocation" "vc_allocation = first: not one of" "$WARPNET" "$CONF/torus-8x8x8.ini" \
+    --network.vc_allocation=first
 refused "unknown injection_vcs" "injection_vcs = any: not one of" "$WARPNET" "$CONF/torus-8x8x8.ini" \
     --network.injection_vcs=any
 refused "unknown dateline" "dateline = wrap: not one of" "$WARPNET" "$CONF/torus-8x8x8.ini" --torus.dateline=wrap
