@@ -207,16 +207,19 @@ static void gen_stencil(const gen_spec *g, int32_t rank, replay_rank *r, int dim
     if (tasks < 0x7fffffff)
         replay_rank_reserve(r, (uint32_t)tasks, (uint32_t)(iters * (3 + 2 * nrecv + 2 * rounds)),
                             (uint32_t)(iters * (nrecv + rounds)));
+    /* The parameters once, not by name per iteration (a string search). */
+    uint64_t compute = (uint64_t)val(g, "compute"), bytes = (uint64_t)val(g, "bytes");
+    uint64_t arbytes = (uint64_t)val(g, "arbytes"), reduce = (uint64_t)val(g, "reduce");
+    int allreduce = val(g, "allreduce") != 0;
     uint32_t last = UINT32_MAX;
     for (int64_t it = 0; it < iters; it++) {
         int32_t base = (int32_t)(it * 64);
-        uint32_t comp = replay_add_task(r, (uint64_t)val(g, "compute"), 0, 0, 0);
+        uint32_t comp = replay_add_task(r, compute, 0, 0, 0);
         if (last != UINT32_MAX)
             replay_add_dep(r, comp, last, 0);
-        last = halo(r, comp, nb, nnb, (uint64_t)val(g, "bytes"), base);
-        if (val(g, "allreduce"))
-            last = allreduce_recdbl(r, last, n, (uint64_t)val(g, "arbytes"), (uint64_t)val(g, "reduce"),
-                                    base + 16);
+        last = halo(r, comp, nb, nnb, bytes, base);
+        if (allreduce)
+            last = allreduce_recdbl(r, last, n, arbytes, reduce, base + 16);
     }
 }
 
