@@ -372,6 +372,7 @@ void warp_run(warp_ctx *w, const warp_model *m)
         MPI_Barrier(w->comm);
         if (w->nranks > 1)
             MPI_Abort(MPI_COMM_WORLD, WARP_EXIT_SIGNAL);
+        MPI_Finalize(); /* alone: mpiexec reports an exit without it as exit 1 */
         exit(WARP_EXIT_SIGNAL);
     }
 
