@@ -166,7 +166,11 @@ typedef struct warp_queue {
 typedef struct warp_pool {
     char *base;
     size_t ev_size;
-    uint64_t cap;   /* events reserved (--events) */
+    uint64_t cap;   /* events reserved (--events, or from the rank's memory) */
+    uint64_t work;  /* the working size: what the GVT interval and the remote
+                       table are tuned for (the old fixed default) */
+    uint64_t mem;   /* the rank's memory the default reservation came from */
+    bool given;     /* the size was given (--events), not derived from mem */
     uint64_t bump;  /* events ever handed out from base */
     warp_event *free;
     uint64_t in_use, peak;
@@ -347,7 +351,16 @@ void warp_fatal_lp(const warp_lp *lp, const char *what, ...) __attribute__((nore
 void warp_internal_error(const char *file, int line, const char *invariant) __attribute__((noreturn));
 
 /* pool.c */
-void pool_init(warp_ctx *w, uint64_t cap);
+/* The working size for nlocal LPs: 4 per LP + 64 Ki, at least 1 Mi. */
+uint64_t pool_work_size(uint64_t nlocal);
+/* Events of ev_size bytes the default pool reserves: 3/4 of the rank's
+ * memory mem (bytes; 0: unknown), and never fewer than work. */
+uint64_t pool_default_cap(uint64_t work, size_t ev_size, uint64_t mem);
+/* Reserves the pool: cap events (--events), or 0 for the default from
+ * mem, the rank's memory left after its LPs. */
+void pool_init(warp_ctx *w, uint64_t cap, uint64_t mem);
+/* Stops the run, out of event memory, naming what ran out and the fix. */
+void pool_exhausted(const warp_ctx *w, const char *how) __attribute__((noreturn));
 warp_event *pool_get(warp_ctx *w);
 void pool_put(warp_ctx *w, warp_event *e);
 bool pool_low(const warp_ctx *w);

@@ -281,7 +281,7 @@ static const warp_cfg_opt engine_opts[] = {
      "(PHOLD), or for the network models (warpnet) a time with its unit, e.g. 20us: there the default "
      "100 means 100ns, and a replay without an end runs until every task has completed", set_end},
     {"seed", "N", "1", "seed of every LP's random stream", set_seed},
-    {"events", "N", NULL, "event pool size per rank (default: automatic, at least 1M)", set_events},
+    {"events", "N", NULL, "event pool cap per rank (default: 3/4 of the rank's memory, at least 1M; reserved, touched as used)", set_events},
     {"queue", "NAME", "heap", "pending-event queue: heap (4-ary) or splay", set_queue},
     {"batch", "N", "16", "events run between network polls", set_batch},
     {"gvt-interval", "N|auto", "16", "batches between GVT rounds; auto: fewer rounds while little event memory is in use (4 .. 1024)", set_gvt_interval},

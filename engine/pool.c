@@ -1,24 +1,93 @@
 /* engine/pool.c — the per-PE event pool: fixed-size event slots reserved once
- * (--events of them) and handed out from a free list, so the hot path never
- * calls malloc. Slots are touched only when first used, so a large reservation
- * costs address space, not memory. Exhaustion stops the run naming --events. */
+ * and handed out from a free list, so the hot path never calls malloc. The
+ * reservation is address space (an mmap with no swap reserved), touched only
+ * when a slot is first used: by default it is 3/4 of the rank's share of the
+ * node's memory, so a run stops for event memory only when the memory is
+ * really gone, and what it touches (its RSS) is what it used. --events=N caps
+ * it. Exhaustion stops the run naming what ran out and the fix. */
 #include "internal.h"
 
 #include <stdlib.h>
+#include <sys/mman.h>
 
-void pool_init(warp_ctx *w, uint64_t cap)
+#ifndef MAP_NORESERVE
+#define MAP_NORESERVE 0
+#endif
+#ifndef MAP_ANONYMOUS
+#define MAP_ANONYMOUS MAP_ANON
+#endif
+
+uint64_t pool_work_size(uint64_t nlocal)
+{
+    uint64_t n = 4 * nlocal + 65536;
+    return n < (UINT64_C(1) << 20) ? UINT64_C(1) << 20 : n;
+}
+
+uint64_t pool_default_cap(uint64_t work, size_t ev_size, uint64_t mem)
+{
+    uint64_t n = mem / 4 * 3 / (ev_size ? ev_size : 1);
+    return n > work ? n : work;
+}
+
+static char *reserve(uint64_t bytes)
+{
+    if (!bytes || bytes > SIZE_MAX)
+        return NULL;
+    /* No swap reserved: the kernel's overcommit heuristic would refuse a
+     * reservation near the memory size, though only what is touched counts. */
+    void *p = mmap(NULL, (size_t)bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE,
+                   -1, 0);
+    return p == MAP_FAILED ? NULL : p;
+}
+
+void pool_init(warp_ctx *w, uint64_t cap, uint64_t mem)
 {
     warp_pool *p = &w->pool;
     p->ev_size = (sizeof(warp_event) + w->msg_size + 15) & ~(size_t)15;
-    p->cap = cap;
-    p->base = malloc(cap * p->ev_size);
+    bool given = cap != 0;
+    p->given = given;
+    p->work = pool_work_size(w->nlocal);
+    p->mem = given ? 0 : mem;
+    if (!given)
+        cap = pool_default_cap(p->work, p->ev_size, mem);
+    p->base = reserve(cap * p->ev_size);
+    /* A default larger than the address space allows (ulimit -v, strict
+     * overcommit) halves down to the working size rather than failing. */
+    while (!p->base && !given && cap / 2 >= p->work) {
+        cap /= 2;
+        p->base = reserve(cap * p->ev_size);
+    }
     if (!p->base)
         warp_fatal(WARP_EXIT_RESOURCE,
-                   "cannot reserve %llu events of %zu bytes on rank %d: lower --events",
-                   (unsigned long long)cap, p->ev_size, w->rank);
+                   "cannot reserve %llu events of %zu bytes (%.2f GiB of address space) on rank %d: "
+                   "lower --events or raise the address-space limit (ulimit -v)",
+                   (unsigned long long)cap, p->ev_size, (double)(cap * p->ev_size) / 1073741824.0, w->rank);
+    /* An explicit --events is the working size too, as it always was. */
+    if (given || p->work > cap)
+        p->work = cap;
+    p->cap = cap;
     p->bump = 0;
     p->free = NULL;
     p->in_use = p->peak = 0;
+}
+
+void pool_exhausted(const warp_ctx *w, const char *how)
+{
+    const warp_pool *p = &w->pool;
+    double gib = (double)(p->cap * p->ev_size) / 1073741824.0;
+    if (p->given || !p->mem)
+        warp_fatal(WARP_EXIT_RESOURCE,
+                   "out of event memory on rank %d at GVT %g%s: all %llu events (%.2f GiB) of %s are in use; "
+                   "raise --events (now %llu per rank)%s",
+                   w->rank, w->gvt_value, how, (unsigned long long)p->cap, gib,
+                   p->given ? "--events" : "the pool", (unsigned long long)p->cap,
+                   p->given ? ", or leave it out to use 3/4 of the rank's memory" : "");
+    warp_fatal(WARP_EXIT_RESOURCE,
+               "out of event memory on rank %d at GVT %g%s: all %llu events (%.2f GiB, 3/4 of the %.2f GiB "
+               "the rank had: %s) are in use; run on more nodes or fewer ranks per node, or raise "
+               "--mem-per-rank or --events if the node has more memory free",
+               w->rank, w->gvt_value, how, (unsigned long long)p->cap, gib, (double)p->mem / 1073741824.0,
+               w->mem_per_rank ? "--mem-per-rank" : "available memory / ranks on the node");
 }
 
 warp_event *pool_get(warp_ctx *w)
@@ -35,9 +104,7 @@ warp_event *pool_get(warp_ctx *w)
         e = (warp_event *)(p->base + p->bump * p->ev_size);
         p->bump++;
     } else {
-        warp_fatal(WARP_EXIT_RESOURCE,
-                   "out of event memory on rank %d at GVT %g: raise --events (now %llu per rank)",
-                   w->rank, w->gvt_value, (unsigned long long)p->cap);
+        pool_exhausted(w, "");
     }
     if (++p->in_use > p->peak)
         p->peak = p->in_use;
@@ -58,7 +125,9 @@ void pool_put(warp_ctx *w, warp_event *e)
 }
 
 /* Low means: less than an eighth of the reservation left. The optimistic
- * scheduler then forces a GVT round instead of running further ahead. */
+ * scheduler then forces a GVT round instead of running further ahead. With
+ * the default reservation that is when about 2/3 of the rank's memory holds
+ * events: real memory pressure, not a guessed count. */
 bool pool_low(const warp_ctx *w)
 {
     const warp_pool *p = &w->pool;
@@ -67,6 +136,7 @@ bool pool_low(const warp_ctx *w)
 
 void pool_destroy(warp_ctx *w)
 {
-    free(w->pool.base);
+    if (w->pool.base)
+        munmap(w->pool.base, (size_t)(w->pool.cap * w->pool.ev_size));
     w->pool.base = NULL;
 }

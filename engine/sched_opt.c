@@ -139,10 +139,12 @@ static void adapt_window(warp_ctx *w, double dg, uint64_t dc, uint64_t dr, doubl
  * whatever it commits, so while the events not yet committed after a
  * round hold little of the pool, rounds become rarer (up to 1,024 batches
  * apart); when they hold a quarter, more frequent again (down to 4). The
- * committed result does not depend on the interval. */
+ * committed result does not depend on the interval. Measured against the
+ * pool's working size, not the whole reservation: that would let rounds
+ * grow rare and uncommitted events fill the rank's memory. */
 static void adapt_interval(warp_ctx *w)
 {
-    uint64_t in_use = w->pool.in_use, cap = w->pool.cap;
+    uint64_t in_use = w->pool.in_use, cap = w->pool.work;
     if (in_use * 16 < cap && w->gvt_interval < 1024)
         w->gvt_interval *= 2;
     else if (in_use * 4 > cap && w->gvt_interval > 4)
@@ -190,12 +192,11 @@ static void run_distributed(warp_ctx *w)
             last_gvt = w->gvt_value;
             last_committed = c;
             last_rolled = w->gvt_rolled;
-            if (stalled >= 64)
-                warp_fatal(WARP_EXIT_RESOURCE,
-                           "out of event memory on rank %d at GVT %g: no progress in %llu GVT rounds; "
-                           "raise --events (now %llu per rank)",
-                           w->rank, w->gvt_value, (unsigned long long)stalled,
-                           (unsigned long long)w->pool.cap);
+            if (stalled >= 64) {
+                char how[64];
+                snprintf(how, sizeof how, ", no progress in %llu GVT rounds", (unsigned long long)stalled);
+                pool_exhausted(w, how);
+            }
         } else if (idle) {
             sched_yield(); /* oversubscribed ranks share cores */
         }

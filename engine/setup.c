@@ -128,7 +128,8 @@ static void check_memory(const warp_ctx *w, uint64_t lp_bytes)
                w->on_node);
 }
 
-static void build_lps(warp_ctx *w)
+/* Returns the bytes its LPs take (records, states, outputs). */
+static uint64_t build_lps(warp_ctx *w)
 {
     const warp_model *m = w->m;
     uint64_t n = w->nlocal;
@@ -146,7 +147,8 @@ static void build_lps(warp_ctx *w)
         state_bytes += (t->state_size + 15) & ~(size_t)15;
         out_bytes += (t->out_size + 15) & ~(size_t)15;
     }
-    check_memory(w, n * sizeof(warp_lp) + state_bytes + out_bytes);
+    uint64_t lp_bytes = n * sizeof(warp_lp) + state_bytes + out_bytes;
+    check_memory(w, lp_bytes);
     w->lps = calloc(n ? n : 1, sizeof *w->lps);
     if (!w->lps)
         warp_fatal(WARP_EXIT_RESOURCE, "out of memory for %llu LPs on rank %d", (unsigned long long)n,
@@ -189,6 +191,7 @@ static void build_lps(warp_ctx *w)
         o += (lp->type->out_size + 15) & ~(size_t)15;
         lp->rng = warp_rng_stream(w->seed, lp->gid);
     }
+    return lp_bytes;
 }
 
 static void check_mode(const warp_ctx *w)
@@ -293,15 +296,12 @@ void warp_run(warp_ctx *w, const warp_model *m)
         w->progress = true;
 
     place_lps(w);
-    build_lps(w);
+    uint64_t lp_bytes = build_lps(w);
     check_groups(w);
-    uint64_t cap = w->events_opt;
-    if (!cap) {
-        cap = 4 * w->nlocal + 65536;
-        if (cap < (1u << 20))
-            cap = 1u << 20;
-    }
-    pool_init(w, cap);
+    /* The states are not touched yet, so the memory still reads as free:
+     * the pool's share is what is left after them. */
+    uint64_t mem = w->events_opt ? 0 : warp_memory_per_rank(w);
+    pool_init(w, w->events_opt, mem > lp_bytes ? mem - lp_bytes : 0);
     queue_init(&w->queue, w->qkind, w->nlocal + 16, &w->pool, w->total_lps);
     alloc_init(&w->alloc);
     w->debug_rng = warp_rng_stream(w->seed ^ 0xDEB06DEB06ull, (uint64_t)w->rank);

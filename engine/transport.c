@@ -61,7 +61,7 @@ void transport_init(warp_ctx *w)
     t->rbuf = malloc(NRECV * sizeof *t->rbuf);
     t->rpost = calloc(NRECV, sizeof *t->rpost);
     uint64_t buckets = 1024;
-    while (buckets < w->pool.cap / 4)
+    while (buckets < w->pool.work / 4) /* the reservation can be far larger */
         buckets <<= 1;
     t->table = calloc(buckets, sizeof *t->table);
     t->table_mask = buckets - 1;

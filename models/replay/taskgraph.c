@@ -15,6 +15,24 @@ void replay_rank_begin(replay_rank *r, int32_t rank)
     r->rank = rank;
 }
 
+void replay_rank_reserve(replay_rank *r, uint32_t ntasks, uint32_t ndeps, uint32_t nmsgs)
+{
+    if (ntasks > r->cap_tasks) {
+        r->cap_tasks = ntasks;
+        r->tasks = warp_xrealloc(r->tasks, (size_t)ntasks * sizeof *r->tasks);
+    }
+    if (ndeps > r->b_cap_deps) {
+        r->b_cap_deps = ndeps;
+        r->b_dep_task = warp_xrealloc(r->b_dep_task, (size_t)ndeps * sizeof(uint32_t));
+        r->b_dep_val = warp_xrealloc(r->b_dep_val, (size_t)ndeps * sizeof(uint32_t));
+    }
+    if (nmsgs > r->b_cap_msgs) {
+        r->b_cap_msgs = nmsgs;
+        r->b_msg_task = warp_xrealloc(r->b_msg_task, (size_t)nmsgs * sizeof(uint32_t));
+        r->b_msg = warp_xrealloc(r->b_msg, (size_t)nmsgs * sizeof(replay_msg));
+    }
+}
+
 uint32_t replay_add_task(replay_rank *r, uint64_t dur_ns, uint8_t flags,
                          int32_t trig_src, int32_t trig_tag)
 {
@@ -83,6 +101,17 @@ void replay_rank_dependants(const replay_rank *r, uint32_t **out_end, uint32_t *
 static uint32_t find_cycle(const replay_rank *r)
 {
     uint32_t n = r->ntasks;
+    /* Every dependency on an earlier task (as generators and most traces
+     * write them): index order is a topological order, no cycle. */
+    int forward = 1;
+    for (uint32_t i = 0; i < n && forward; i++)
+        for (uint32_t k = replay_dep_begin(r, i); k < r->tasks[i].dep_end; k++)
+            if (REPLAY_DEP_INDEX(r->deps[k]) >= i) {
+                forward = 0;
+                break;
+            }
+    if (forward)
+        return UINT32_MAX;
     uint32_t *indeg = warp_xcalloc(n, sizeof *indeg);
     uint32_t *out_end, *out;
     replay_rank_dependants(r, &out_end, &out);
@@ -112,6 +141,14 @@ static uint32_t find_cycle(const replay_rank *r)
     return bad;
 }
 
+static int in_task_order(const uint32_t *task, uint32_t n)
+{
+    for (uint32_t k = 1; k < n; k++)
+        if (task[k] < task[k - 1])
+            return 0;
+    return 1;
+}
+
 int replay_rank_end(replay_rank *r, const char *place, replay_err *err)
 {
     uint32_t n = r->ntasks;
@@ -125,37 +162,63 @@ int replay_rank_end(replay_rank *r, const char *place, replay_err *err)
                                "fix the trace's dependency lists", place, r->rank,
                                r->b_dep_task[k], d == r->b_dep_task[k] ? "itself as" : "nonexistent", d);
     }
-    /* Counting sort by owning task, stable, for deps and messages. */
-    uint32_t *cnt = warp_xcalloc((size_t)n + 1, sizeof *cnt);
-    r->deps = warp_xrealloc(r->deps, (r->b_ndeps ? r->b_ndeps : 1) * sizeof *r->deps);
-    for (uint32_t k = 0; k < r->b_ndeps; k++)
-        cnt[r->b_dep_task[k] + 1]++;
-    for (uint32_t i = 0; i < n; i++) {
-        cnt[i + 1] += cnt[i];
-        r->tasks[i].dep_end = cnt[i + 1];
-    }
-    for (uint32_t k = 0; k < r->b_ndeps; k++)
-        r->deps[cnt[r->b_dep_task[k]]++] = r->b_dep_val[k];
-    r->ndeps = r->b_ndeps;
-
-    memset(cnt, 0, ((size_t)n + 1) * sizeof *cnt);
     for (uint32_t k = 0; k < r->b_nmsgs; k++)
-        if (r->b_msg_task[k] >= n) {
-            free(cnt);
+        if (r->b_msg_task[k] >= n)
             return replay_errf(err, "%s: rank %d: a message names task %u of only %u",
                                place, r->rank, r->b_msg_task[k], n);
-        }
-    r->msgs = warp_xrealloc(r->msgs, (r->b_nmsgs ? r->b_nmsgs : 1) * sizeof *r->msgs);
-    for (uint32_t k = 0; k < r->b_nmsgs; k++)
-        cnt[r->b_msg_task[k] + 1]++;
-    for (uint32_t i = 0; i < n; i++) {
-        cnt[i + 1] += cnt[i];
-        r->tasks[i].msg_end = cnt[i + 1];
-    }
-    for (uint32_t k = 0; k < r->b_nmsgs; k++)
-        r->msgs[cnt[r->b_msg_task[k]]++] = r->b_msg[k];
+    r->ndeps = r->b_ndeps;
     r->nmsgs = r->b_nmsgs;
-    free(cnt);
+    /* Edges added in task order (every generator and reader but GOAL's
+     * out-of-order lines) are already the CSR arrays: they are kept as
+     * they are, not copied. Otherwise a stable counting sort by task. */
+    if (in_task_order(r->b_dep_task, r->b_ndeps) && in_task_order(r->b_msg_task, r->b_nmsgs)) {
+        uint32_t d = 0, m = 0;
+        for (uint32_t i = 0; i < n; i++) {
+            while (d < r->b_ndeps && r->b_dep_task[d] == i)
+                d++;
+            while (m < r->b_nmsgs && r->b_msg_task[m] == i)
+                m++;
+            r->tasks[i].dep_end = d;
+            r->tasks[i].msg_end = m;
+        }
+        free(r->deps);
+        free(r->msgs);
+        /* Capacity well above the count (growth by doubling) is given back. */
+        if (r->b_cap_deps > r->b_ndeps + r->b_ndeps / 4 && r->b_ndeps)
+            r->b_dep_val = warp_xrealloc(r->b_dep_val, (size_t)r->b_ndeps * sizeof *r->deps);
+        if (r->b_cap_msgs > r->b_nmsgs + r->b_nmsgs / 4 && r->b_nmsgs)
+            r->b_msg = warp_xrealloc(r->b_msg, (size_t)r->b_nmsgs * sizeof *r->msgs);
+        r->deps = r->b_dep_val;
+        r->msgs = r->b_msg;
+        r->b_dep_val = NULL;
+        r->b_msg = NULL;
+        if (!r->deps)
+            r->deps = warp_xcalloc(1, sizeof *r->deps);
+        if (!r->msgs)
+            r->msgs = warp_xcalloc(1, sizeof *r->msgs);
+    } else {
+        uint32_t *cnt = warp_xcalloc((size_t)n + 1, sizeof *cnt);
+        r->deps = warp_xrealloc(r->deps, (r->b_ndeps ? r->b_ndeps : 1) * sizeof *r->deps);
+        for (uint32_t k = 0; k < r->b_ndeps; k++)
+            cnt[r->b_dep_task[k] + 1]++;
+        for (uint32_t i = 0; i < n; i++) {
+            cnt[i + 1] += cnt[i];
+            r->tasks[i].dep_end = cnt[i + 1];
+        }
+        for (uint32_t k = 0; k < r->b_ndeps; k++)
+            r->deps[cnt[r->b_dep_task[k]]++] = r->b_dep_val[k];
+        memset(cnt, 0, ((size_t)n + 1) * sizeof *cnt);
+        r->msgs = warp_xrealloc(r->msgs, (r->b_nmsgs ? r->b_nmsgs : 1) * sizeof *r->msgs);
+        for (uint32_t k = 0; k < r->b_nmsgs; k++)
+            cnt[r->b_msg_task[k] + 1]++;
+        for (uint32_t i = 0; i < n; i++) {
+            cnt[i + 1] += cnt[i];
+            r->tasks[i].msg_end = cnt[i + 1];
+        }
+        for (uint32_t k = 0; k < r->b_nmsgs; k++)
+            r->msgs[cnt[r->b_msg_task[k]]++] = r->b_msg[k];
+        free(cnt);
+    }
 
     free(r->b_dep_task);
     free(r->b_dep_val);
@@ -235,7 +298,18 @@ int replay_rank_repeat(replay_rank *r, uint32_t times, const char *place, replay
     uint8_t *has_dependant = warp_xcalloc(n, 1);
     for (uint32_t k = 0; k < src.ndeps; k++)
         has_dependant[REPLAY_DEP_INDEX(src.deps[k])] = 1;
+    uint64_t roots = 0, sinks = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        roots += replay_dep_begin(&src, i) == src.tasks[i].dep_end;
+        sinks += !has_dependant[i];
+    }
     replay_rank_begin(r, src.rank);
+    /* Exact sizes: each copy, plus a join per copy after the first that
+     * needs the previous copy's sinks and is needed by this copy's roots. */
+    uint64_t deps = (uint64_t)src.ndeps * times + (roots + sinks) * (times - 1),
+             msgs = (uint64_t)src.nmsgs * times;
+    if (deps <= UINT32_MAX && msgs <= UINT32_MAX) /* else the builder's counts overflow anyway */
+        replay_rank_reserve(r, (uint32_t)((n + 1) * times - 1), (uint32_t)deps, (uint32_t)msgs);
     uint32_t base = 0, join = 0;
     for (uint32_t it = 0; it < times; it++) {
         if (it > 0) { /* a zero-length join: the end of the previous copy */

@@ -69,6 +69,11 @@ typedef struct replay_rank {
 /* Starts an empty graph for `rank` (any previous content must be freed). */
 void replay_rank_begin(replay_rank *r, int32_t rank);
 
+/* Sizes the builder for about ntasks tasks, ndeps dependencies and nmsgs
+ * messages (a hint: more still grow the arrays), so a reader that knows
+ * its counts builds the graph without reallocating. */
+void replay_rank_reserve(replay_rank *r, uint32_t ntasks, uint32_t ndeps, uint32_t nmsgs);
+
 /* Appends a task; returns its index. trig_src/trig_tag matter only with
  * REPLAY_TRIGGERED in flags. */
 uint32_t replay_add_task(replay_rank *r, uint64_t dur_ns, uint8_t flags,

@@ -286,12 +286,24 @@ static bool rp_build(warp_lp *lp, rp_state *s, rp_out *o)
     s->gr = load_graph(c, c->rank_job[r], c->rank_local[r]);
     o->gr = s->gr;
     uint32_t n = s->gr->g.ntasks;
-    s->left = warp_xcalloc(n, sizeof *s->left);
-    s->tf = warp_xcalloc(n, 1);
-    s->ready = warp_xcalloc((size_t)n + s->gr->ntrig + 1, sizeof *s->ready);
-    s->rx = warp_xcalloc((size_t)s->gr->ntrig + 1, sizeof *s->rx);
-    s->posted = warp_xcalloc(s->gr->ntrig, sizeof *s->posted);
-    s->ux = warp_xcalloc(3 * ((size_t)s->gr->ntrig + 1), sizeof *s->ux);
+    /* One zeroed block for the six arrays (s->left is its start, the one
+     * pointer rp_finish frees): six callocs per rank were a tenth of a
+     * large replay's setup. Zeroed, as checkpoints write them whole. */
+    size_t t = s->gr->ntrig, at[6], end = 0;
+    const size_t len[6] = {(size_t)n * sizeof *s->left, ((size_t)n + t + 1) * sizeof *s->ready,
+                           (t + 1) * sizeof *s->rx, t * sizeof *s->posted, 3 * (t + 1) * sizeof *s->ux,
+                           (size_t)n};
+    for (int k = 0; k < 6; k++) {
+        at[k] = end;
+        end = (end + len[k] + 15) & ~(size_t)15;
+    }
+    char *blk = warp_xcalloc(1, end);
+    s->left = (uint32_t *)(void *)(blk + at[0]);
+    s->ready = (uint32_t *)(void *)(blk + at[1]);
+    s->rx = (struct rp_rx *)(void *)(blk + at[2]);
+    s->posted = (uint32_t *)(void *)(blk + at[3]);
+    s->ux = (int32_t *)(void *)(blk + at[4]);
+    s->tf = (uint8_t *)(blk + at[5]);
     for (uint32_t i = 0; i < n; i++)
         s->left[i] = s->gr->g.tasks[i].dep_end - replay_dep_begin(&s->gr->g, i);
     return true;
@@ -479,12 +491,7 @@ static void rp_finish(warp_lp *lp, void *state, void *out)
         free(s->gr->out);
         free(s->gr);
     }
-    free(s->left);
-    free(s->tf);
-    free(s->ready);
-    free(s->posted);
-    free(s->ux);
-    free(s->rx);
+    free(s->left); /* the block of all six arrays (rp_build) */
     memset(s, 0, sizeof *s);
 }
 

@@ -4,8 +4,11 @@ EXTRA_DIST += tests/engine/test_phold_basics.sh
 
 # --- ini/units (ini helper) ---
 if HAVE_CRITERION
-check_PROGRAMS += tests/engine/test_ini tests/engine/test_units
-TESTS += tests/engine/test_ini tests/engine/test_units
+check_PROGRAMS += tests/engine/test_ini tests/engine/test_units tests/engine/test_pool_size
+TESTS += tests/engine/test_ini tests/engine/test_units tests/engine/test_pool_size
+tests_engine_test_pool_size_CFLAGS = $(AM_CFLAGS) $(CRITERION_CFLAGS)
+tests_engine_test_pool_size_LDADD = libwarp.la $(CRITERION_LIBS) -lm
+tests_engine_test_pool_size_LDFLAGS = -static
 tests_engine_test_ini_CFLAGS = $(AM_CFLAGS) $(CRITERION_CFLAGS)
 tests_engine_test_ini_LDADD = libwarp.la $(CRITERION_LIBS) -lm
 tests_engine_test_units_CFLAGS = $(AM_CFLAGS) $(CRITERION_CFLAGS)
@@ -28,7 +31,7 @@ EXTRA_DIST += tests/engine/test_torture_lib.sh tests/engine/test_matrix_full.sh 
 	tests/engine/test_event_pool_pressure.sh tests/engine/test_engine_options_rejected.sh \
 	tests/engine/test_event_pool_monotonic.sh tests/engine/test_event_pool_small_no_hang.sh \
 	tests/engine/test_splay_mpi_stream_order.sh tests/engine/test_torture_stress.sh \
-	tests/engine/test_send_burst.sh
+	tests/engine/test_send_burst.sh tests/engine/test_event_pool_default.sh
 TESTS += tests/engine/test_rollback_debug_check_match_seq.sh \
 	tests/engine/test_rollback_broken_model_detected.sh \
 	tests/engine/test_determinism_matrix.sh \
@@ -38,7 +41,8 @@ TESTS += tests/engine/test_rollback_debug_check_match_seq.sh \
 	tests/engine/test_event_pool_monotonic.sh \
 	tests/engine/test_event_pool_small_no_hang.sh \
 	tests/engine/test_splay_mpi_stream_order.sh \
-	tests/engine/test_send_burst.sh
+	tests/engine/test_send_burst.sh \
+	tests/engine/test_event_pool_default.sh
 # KNOWN ENGINE BUGS: these fail until the engine is fixed (see each script's
 # header); remove a line here when its test passes (make check reports XPASS).
 LONG_CHECKS += tests/engine/test_matrix_full.sh tests/engine/test_phold_ties_stress.sh \

@@ -16,7 +16,7 @@ static warp_ctx *queue_ctx_lps(queue_kind kind, uint64_t cap, uint64_t total_lps
     warp_ctx *w = calloc(1, sizeof *w);
     cr_assert_not_null(w);
     w->msg_size = 8;
-    pool_init(w, cap);
+    pool_init(w, cap, 0);
     queue_init(&w->queue, kind, 16, &w->pool, total_lps);
     return w;
 }

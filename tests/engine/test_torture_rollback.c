@@ -106,7 +106,7 @@ static warp_ctx *relay_ctx(uint64_t nlps, queue_kind qk)
         lp->out = calloc(1, relay_type.out_size);
         lp->rng = warp_rng_stream(1, i);
     }
-    pool_init(w, 256);
+    pool_init(w, 256, 0);
     queue_init(&w->queue, qk, 16, &w->pool, nlps);
     alloc_init(&w->alloc);
     return w;

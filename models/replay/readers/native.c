@@ -305,7 +305,7 @@ static int bin_load(replay_source *s, int32_t rank, replay_rank *out, replay_err
     uint8_t *b = NULL;
     int rc = -1;
     replay_rank_begin(out, rank);
-    b = warp_xcalloc((size_t)len, 1);
+    b = warp_xrealloc(NULL, len ? (size_t)len : 1); /* read over whole: not cleared */
     if (fseek(f, at, SEEK_SET) != 0 || fread(b, 1, (size_t)len, f) != (size_t)len) {
         replay_errf(err, "%s: truncated record of rank %d at byte %ld (file ends at %ld)", s->path,
                     rank, at, nf->size);
@@ -327,8 +327,8 @@ static int bin_load(replay_source *s, int32_t rank, replay_rank *out, replay_err
     out->ndeps = (uint32_t)nd;
     out->nmsgs = (uint32_t)nm;
     out->tasks = warp_xcalloc(nt, sizeof *out->tasks);
-    out->deps = warp_xcalloc(nd, sizeof *out->deps);
-    out->msgs = warp_xcalloc(nm, sizeof *out->msgs);
+    out->deps = warp_xrealloc(NULL, (nd ? nd : 1) * sizeof *out->deps); /* decoded over whole */
+    out->msgs = warp_xrealloc(NULL, (nm ? nm : 1) * sizeof *out->msgs);
     const uint8_t *p = b + BIN_RANK_HEAD;
     for (uint64_t i = 0; i < nt; i++, p += BIN_TASK_BYTES) {
         replay_task *t = &out->tasks[i];
