@@ -141,6 +141,17 @@ static uint32_t find_cycle(const replay_rank *r)
     return bad;
 }
 
+/* Counting sort's first half: cnt[i] becomes the first CSR index of task
+ * i's entries (cnt[n] their total), given each entry's task. */
+static void csr_starts(uint32_t *cnt, uint32_t n, const uint32_t *task, uint32_t m)
+{
+    memset(cnt, 0, ((size_t)n + 1) * sizeof *cnt);
+    for (uint32_t k = 0; k < m; k++)
+        cnt[task[k] + 1]++;
+    for (uint32_t i = 0; i < n; i++)
+        cnt[i + 1] += cnt[i];
+}
+
 static int in_task_order(const uint32_t *task, uint32_t n)
 {
     for (uint32_t k = 1; k < n; k++)
@@ -199,22 +210,15 @@ int replay_rank_end(replay_rank *r, const char *place, replay_err *err)
     } else {
         uint32_t *cnt = warp_xcalloc((size_t)n + 1, sizeof *cnt);
         r->deps = warp_xrealloc(r->deps, (r->b_ndeps ? r->b_ndeps : 1) * sizeof *r->deps);
-        for (uint32_t k = 0; k < r->b_ndeps; k++)
-            cnt[r->b_dep_task[k] + 1]++;
-        for (uint32_t i = 0; i < n; i++) {
-            cnt[i + 1] += cnt[i];
+        csr_starts(cnt, n, r->b_dep_task, r->b_ndeps);
+        for (uint32_t i = 0; i < n; i++)
             r->tasks[i].dep_end = cnt[i + 1];
-        }
         for (uint32_t k = 0; k < r->b_ndeps; k++)
             r->deps[cnt[r->b_dep_task[k]]++] = r->b_dep_val[k];
-        memset(cnt, 0, ((size_t)n + 1) * sizeof *cnt);
         r->msgs = warp_xrealloc(r->msgs, (r->b_nmsgs ? r->b_nmsgs : 1) * sizeof *r->msgs);
-        for (uint32_t k = 0; k < r->b_nmsgs; k++)
-            cnt[r->b_msg_task[k] + 1]++;
-        for (uint32_t i = 0; i < n; i++) {
-            cnt[i + 1] += cnt[i];
+        csr_starts(cnt, n, r->b_msg_task, r->b_nmsgs);
+        for (uint32_t i = 0; i < n; i++)
             r->tasks[i].msg_end = cnt[i + 1];
-        }
         for (uint32_t k = 0; k < r->b_nmsgs; k++)
             r->msgs[cnt[r->b_msg_task[k]]++] = r->b_msg[k];
         free(cnt);
