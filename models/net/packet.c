@@ -17,6 +17,7 @@ static const char *const switching_names[] = {"cut-through", "store-forward", NU
 static const char *const router_names[] = {"output-queued", "input-queued", NULL};
 static const char *const injection_vcs_names[] = {"lanes", "all", NULL};
 static const char *const vc_allocation_names[] = {"with-switch", "before-switch", NULL};
+static const char *const alloc_timing_names[] = {"on-change", "per-cycle", NULL};
 
 /* [network] alloc_iters = maximal | N (0 stands for maximal). */
 static void read_alloc_iters(warp_ini *ini, net_params *p)
@@ -65,6 +66,10 @@ static void read_params(warp_ini *ini, net_params *p)
                       p->router_delay);
     read_alloc_iters(ini, p);
     p->vc_first = warp_ini_choice(ini, "network", "vc_allocation", vc_allocation_names, 0);
+    p->per_cycle = warp_ini_choice(ini, "network", "alloc_timing", alloc_timing_names, 0);
+    p->alloc_cycle = warp_ini_time_ns(ini, "network", "alloc_cycle", 0);
+    if (p->alloc_cycle < 0 || (p->alloc_cycle == 0 && warp_ini_get(ini, "network", "alloc_cycle")))
+        warp_ini_fail(ini, "network", "alloc_cycle", "must be a positive time (e.g. 1ns)");
     p->vc_buffer = 0;
 }
 
