@@ -1,8 +1,10 @@
 /* traffic/traffic.c — the synthetic traffic workload: one LP per rank
- * generating messages with Poisson or fixed inter-arrival times towards
+ * generating messages with Poisson, fixed or slotted Bernoulli inter-arrival
+ * times towards
  * pattern destinations. State is a few counters saved by full copy, so
  * rollback needs no reverse handler; the RNG is rewound by the engine.
  * Called through traffic_workload by the network layer. */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -15,7 +17,8 @@ enum pattern {
 static const char *const pattern_names[] = {"uniform",   "neighbor", "permutation", "bitcomplement",
                                             "transpose", "alltoall", "incast",      "pair",
                                             "pingpong",  "worst",    NULL};
-static const char *const arrival_names[] = {"poisson", "fixed", NULL};
+enum arrivals { A_POISSON, A_FIXED, A_BERNOULLI };
+static const char *const arrival_names[] = {"poisson", "fixed", "bernoulli", NULL};
 
 /* EV_REPLY: a ping-pong message goes out once the receiver's CPU has taken
  * the previous one (cpu_ns of the arrival, 0 except on loggp). */
@@ -23,9 +26,10 @@ enum { EV_GEN = NET_EV_WORKLOAD, EV_REPLY };
 enum { TAG_PING = 1, TAG_PONG = 2 };
 
 typedef struct traffic {
-    int pattern, fixed;
+    int pattern, arrivals;
     uint64_t size, count, ranks, src, dst, distance;
     double interval, start;
+    double slot, log_q; /* bernoulli: the slot, ln(1 - p) (p = slot / interval) */
     int bits;             /* log2(ranks) for bitcomplement / transpose */
     uint64_t *dst_of;     /* permutation and worst: each rank's destination */
     warp_lp_type type;
@@ -88,9 +92,39 @@ static uint64_t destination(const traffic *t, warp_lp *lp, uint64_t r, uint64_t 
     }
 }
 
+/* Bernoulli: the number of slots to the next arrival, >= 1, geometric with
+ * success probability p by inverse transform, so that it costs one draw like
+ * the exponential gap and rolls back the same way. */
+static double slots(const traffic *t, warp_lp *lp)
+{
+    double u = warp_rng_unif(warp_lp_rng(lp));
+    return t->log_q < 0 ? 1 + floor(log(u) / t->log_q) : 1;
+}
+
+/* The slot boundary at or after time x (slots count from time 0; within
+ * rounding of a boundary counts as on it). */
+static double slot_index(const traffic *t, double x) { return ceil(x / t->slot - 1e-9); }
+
 static double gap(const traffic *t, warp_lp *lp)
 {
-    return t->fixed ? t->interval : warp_rng_exp(warp_lp_rng(lp), t->interval);
+    if (t->arrivals == A_FIXED)
+        return t->interval;
+    if (t->arrivals == A_POISSON)
+        return warp_rng_exp(warp_lp_rng(lp), t->interval);
+    double now = warp_now(lp);
+    return (slot_index(t, now) + slots(t, lp)) * t->slot - now;
+}
+
+/* The first arrival: at start (fixed, pingpong), a gap after it (poisson),
+ * or at the first slot boundary from start on which the Bernoulli trial
+ * succeeds (bernoulli). */
+static double first(const traffic *t, warp_lp *lp)
+{
+    if (t->arrivals == A_FIXED || t->pattern == P_PINGPONG)
+        return t->start;
+    if (t->arrivals == A_POISSON)
+        return t->start + gap(t, lp);
+    return (slot_index(t, t->start) + slots(t, lp) - 1) * t->slot;
 }
 
 static void schedule(const traffic *t, warp_lp *lp, double delay)
@@ -106,7 +140,7 @@ static void tr_init(warp_lp *lp, void *state)
     const traffic *t = net_workload_of(lp);
     memset(state, 0, sizeof(traffic_state));
     if (active(t, net_rank_of(lp)))
-        schedule(t, lp, t->start + (t->fixed || t->pattern == P_PINGPONG ? 0 : gap(t, lp)));
+        schedule(t, lp, first(t, lp));
 }
 
 static void tr_forward(warp_lp *lp, void *state, void *msg, warp_bits *bits)
@@ -224,7 +258,7 @@ static void *tr_setup(warp_ini *ini, const net_model *net)
     traffic *t = warp_xcalloc(1, sizeof *t);
     t->ranks = net_ranks(net);
     t->pattern = warp_ini_choice(ini, "workload", "pattern", pattern_names, P_UNIFORM);
-    t->fixed = warp_ini_choice(ini, "workload", "arrivals", arrival_names, 0);
+    t->arrivals = warp_ini_choice(ini, "workload", "arrivals", arrival_names, A_POISSON);
     t->size = warp_ini_bytes(ini, "workload", "message_size", 1024);
     if (t->size == 0)
         warp_ini_fail(ini, "workload", "message_size", "must be at least 1B");
@@ -247,6 +281,25 @@ static void *tr_setup(warp_ini *ini, const net_model *net)
     } else {
         double load = warp_ini_double(ini, "workload", "load", 0.1, 1e-9, 1.0);
         t->interval = (double)t->size / (load * net_injection_bandwidth(net));
+    }
+    if (warp_ini_string(ini, "workload", "arrival_slot", NULL) && t->arrivals != A_BERNOULLI)
+        warp_ini_fail(ini, "workload", "arrival_slot", "applies to arrivals = bernoulli only (arrivals is %s)",
+                      arrival_names[t->arrivals]);
+    if (t->arrivals == A_BERNOULLI) {
+        /* Default slot: one message's time on the injection link, so that
+         * p = load (a slotted source offering load of its link). */
+        double msg_time = (double)t->size / net_injection_bandwidth(net);
+        t->slot = warp_ini_time_ns(ini, "workload", "arrival_slot", msg_time);
+        if (!(t->slot > 0))
+            warp_ini_fail(ini, "workload", "arrival_slot", "must be a positive time (e.g. 1ns)");
+        double p = t->slot / t->interval;
+        if (p > 1 + 1e-12)
+            warp_ini_fail(ini, "workload", "arrival_slot",
+                          "a slot of %g ns at a mean inter-arrival of %g ns needs %.3g messages a slot "
+                          "(p = slot / inter-arrival > 1): lower the slot to at most %g ns, or lower "
+                          "load (or raise interval)",
+                          t->slot, t->interval, p, t->interval);
+        t->log_q = p >= 1 ? 0 : log1p(-p);
     }
     t->bits = log2_exact(t->ranks);
     if (t->pattern == P_BITCOMP && t->bits < 0)

@@ -32,9 +32,9 @@ $extra
 pattern = pair
 src = 0
 dst = $dst
-count = 1
+count = ${COUNT:-1}
 message_size = ${M}B
-start = 1us
+start = ${START:-1us}
 interval = 1us
 ${WLX:-}
 INI
@@ -98,6 +98,16 @@ ROUTER=input-queued WLX="arrivals = fixed" NETX="alloc_timing = per-cycle
 alloc_cycle = 40ns"
 check 8 3 1 cut-through 3 linear "" "$(awk 'BEGIN { print '$P'/'$B' + 5*'$LAT' + 4*('$D' + 10) }')"
 check 8 6 1 cut-through 2 linear "" "$(awk 'BEGIN { print '$P'/'$B' + 4*'$LAT' + 3*('$D' + 10) }')"
+# Bernoulli arrivals on the cycle's grid (arrival_slot = c), 50 messages from
+# 1010 ns, off the grid: each leaves on a boundary (the first from 1040 ns),
+# so every one takes the same time (Poisson arrivals would wait [0, c) more).
+COUNT=50 START=1010ns WLX="arrivals = bernoulli
+arrival_slot = 40ns"
+check 8 3 1 cut-through 3 linear "" "$(awk 'BEGIN { print '$P'/'$B' + 5*'$LAT' + 4*('$D' + 10) }')"
+close "  each of the 50 messages" "$(json "$TMP/o/summary.json" message_latency_ns max)" \
+    "$(json "$TMP/o/summary.json" message_latency_ns mean)"
+close "  all delivered" "$(json "$TMP/o/summary.json" delivered_messages)" 50
+COUNT="" START=""
 NETX="" WLX=""
 printf '7\n7\n' > "$TMP/bad"
 printf '[engine]\nend = 1us\n[network]\ntopology = torus\nplacement = %s\n[torus]\ndims = 8\n' "$TMP/bad" > "$TMP/p.ini"
