@@ -17,7 +17,10 @@
 # default (islip allocators of one iteration, speculative = 0), and that
 # allocation once per cycle at the cycle boundary over every request of the
 # cycle (alloc_timing = per-cycle; the cycle is the credit unit's 1 ns), as
-# BookSim's clocked router runs its allocators;
+# BookSim's clocked router runs its allocators; sources that inject on the
+# cycle grid as BookSim's do, each cycle a packet with probability
+# load / packet flits (arrivals = bernoulli, arrival_slot = 1 ns), latency
+# counted from that cycle;
 # 8-flit VC buffers; credits per flit (credit_unit = 1B). Cases: 8x8 torus,
 # dimension order, uniform (1-flit packets with 2, 4, 8 VCs; 8-flit packets
 # with 2 VCs) and transpose (1-flit, 4 VCs); fat-tree uniform (Warpnet
@@ -135,7 +138,7 @@ wn_run() {
         --network.lane_hold=1ns --network.injection_vcs=all \
         --network.alloc_iters=1 --network.vc_allocation=before-switch --network.alloc_timing=per-cycle \
         --network.credit_unit=1B --network.packet_size=${f}B --network.vc_buffer=8B \
-        --workload.message_size=${f}B --workload.arrivals=poisson --workload.load="$load" \
+        --workload.message_size=${f}B --workload.arrivals=bernoulli --workload.arrival_slot=1ns --workload.load="$load" \
         --end=10us --workload.warmup=3us --out="$T/o" > "$T/w.out" 2>&1
     acc=$(sed -n 's/.*"accepted_load": \([-0-9.eE+]*\).*/\1/p' "$T/o/summary.json")
     lat=$(sed -n 's/.*"packet_latency_ns": {"mean": \([-0-9.eE+]*\).*/\1/p' "$T/o/summary.json")
