@@ -50,7 +50,7 @@ static void read_params(warp_ini *ini, net_params *p)
     if (p->packet_size == 0 || p->packet_size > (1u << 30))
         warp_ini_fail(ini, "network", "packet_size", "must be between 1B and 1GiB");
     p->store_forward = warp_ini_choice(ini, "network", "switching", switching_names, 0);
-    p->input_queued = warp_ini_choice(ini, "network", "router", router_names, 0);
+    p->input_queued = warp_ini_choice(ini, "network", "router", router_names, 1);
     p->lanes = (int32_t)warp_ini_int(ini, "network", "lanes", 1, 1, NET_MAX_VCS);
     p->speedup = (int32_t)warp_ini_int(ini, "network", "speedup", 1, 1, NET_MAX_VCS);
     p->inject_all_vcs = warp_ini_choice(ini, "network", "injection_vcs", injection_vcs_names, 0);
