@@ -14,7 +14,10 @@
 # any VC (injection_vcs = all), as dim_order_torus and BookSim's sources do;
 # one allocator round (alloc_iters = 1) and the output VC allocated before
 # the switch (vc_allocation = before-switch), as BookSim's iq_router does by
-# default (islip allocators of one iteration, speculative = 0);
+# default (islip allocators of one iteration, speculative = 0), and that
+# allocation once per cycle at the cycle boundary over every request of the
+# cycle (alloc_timing = per-cycle; the cycle is the credit unit's 1 ns), as
+# BookSim's clocked router runs its allocators;
 # 8-flit VC buffers; credits per flit (credit_unit = 1B). Cases: 8x8 torus,
 # dimension order, uniform (1-flit packets with 2, 4, 8 VCs; 8-flit packets
 # with 2 VCs) and transpose (1-flit, 4 VCs); fat-tree uniform (Warpnet
@@ -130,7 +133,7 @@ wn_run() {
     "$W" --quiet "$@" --network.router="$r" --network.link_bandwidth=1GB/s \
         --network.terminal_latency=1ns --network.router_delay=4ns --network.alloc_delay=2ns \
         --network.lane_hold=1ns --network.injection_vcs=all \
-        --network.alloc_iters=1 --network.vc_allocation=before-switch \
+        --network.alloc_iters=1 --network.vc_allocation=before-switch --network.alloc_timing=per-cycle \
         --network.credit_unit=1B --network.packet_size=${f}B --network.vc_buffer=8B \
         --workload.message_size=${f}B --workload.arrivals=poisson --workload.load="$load" \
         --end=10us --workload.warmup=3us --out="$T/o" > "$T/w.out" 2>&1
@@ -182,7 +185,7 @@ echo "router,committed_events,run_s,events_per_s" > "$EV"
 for r in output-queued input-queued input-queued-booksim; do
     a="--network.router=$r"
     [ $r = input-queued-booksim ] &&
-        a="--network.router=input-queued --network.alloc_iters=1 --network.vc_allocation=before-switch"
+        a="--network.router=input-queued --network.alloc_iters=1 --network.vc_allocation=before-switch --network.alloc_timing=per-cycle"
     # shellcheck disable=SC2086
     "$W" "$C/torus-8x8x8.ini" --torus.dims=16,16 --workload.load=0.5 --end=20us \
         $a --stats-json="$T/st.json" > /dev/null 2>&1
@@ -216,7 +219,7 @@ awk -F, -v ev="$EV" '
             printf "\nCost per committed event, 16x16 torus at 50 %% load (seq): output-queued %.0f events/s, input-queued %.0f events/s (%.2fx the time per event)",
                 rate["output-queued"], rate["input-queued"], rate["output-queued"] / rate["input-queued"]
         if (rate["input-queued-booksim"] > 0)
-            printf ", with before-switch VC allocation and 1 allocator round %.0f events/s (%.2fx)",
+            printf ", with before-switch VC allocation, 1 allocator round, per cycle %.0f events/s (%.2fx)",
                 rate["input-queued-booksim"], rate["output-queued"] / rate["input-queued-booksim"]
         if (rate["input-queued"] > 0)
             printf ".\n"

@@ -17,6 +17,7 @@ static const char *const switching_names[] = {"cut-through", "store-forward", NU
 static const char *const router_names[] = {"output-queued", "input-queued", NULL};
 static const char *const injection_vcs_names[] = {"lanes", "all", NULL};
 static const char *const vc_allocation_names[] = {"with-switch", "before-switch", NULL};
+static const char *const alloc_timing_names[] = {"on-change", "per-cycle", NULL};
 
 /* [network] alloc_iters = maximal | N (0 stands for maximal). */
 static void read_alloc_iters(warp_ini *ini, net_params *p)
@@ -50,7 +51,7 @@ static void read_params(warp_ini *ini, net_params *p)
     if (p->packet_size == 0 || p->packet_size > (1u << 30))
         warp_ini_fail(ini, "network", "packet_size", "must be between 1B and 1GiB");
     p->store_forward = warp_ini_choice(ini, "network", "switching", switching_names, 0);
-    p->input_queued = warp_ini_choice(ini, "network", "router", router_names, 0);
+    p->input_queued = warp_ini_choice(ini, "network", "router", router_names, 1);
     p->lanes = (int32_t)warp_ini_int(ini, "network", "lanes", 1, 1, NET_MAX_VCS);
     p->speedup = (int32_t)warp_ini_int(ini, "network", "speedup", 1, 1, NET_MAX_VCS);
     p->inject_all_vcs = warp_ini_choice(ini, "network", "injection_vcs", injection_vcs_names, 0);
@@ -65,6 +66,10 @@ static void read_params(warp_ini *ini, net_params *p)
                       p->router_delay);
     read_alloc_iters(ini, p);
     p->vc_first = warp_ini_choice(ini, "network", "vc_allocation", vc_allocation_names, 0);
+    p->per_cycle = warp_ini_choice(ini, "network", "alloc_timing", alloc_timing_names, 0);
+    p->alloc_cycle = warp_ini_time_ns(ini, "network", "alloc_cycle", 0);
+    if (p->alloc_cycle < 0 || (p->alloc_cycle == 0 && warp_ini_get(ini, "network", "alloc_cycle")))
+        warp_ini_fail(ini, "network", "alloc_cycle", "must be a positive time (e.g. 1ns)");
     p->vc_buffer = 0;
 }
 

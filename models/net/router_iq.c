@@ -8,7 +8,10 @@
  * grants (each output round-robin over input ports) and accepts (each input
  * round-robin over its VCs), repeated to a maximal matching or for
  * [network] alloc_iters rounds (what a hardware allocator does in a
- * cycle; heads left over try again a cycle later). An input port
+ * cycle; heads left over try again a cycle later); with [network]
+ * alloc_timing = per-cycle only once per allocator cycle, at its boundary,
+ * after every change of that instant (a wake-up event there asks for the
+ * allocation with zero delay). An input port
  * sends at most [network] speedup packets at once (from different VCs), an
  * output link one; a VC FIFO starts its next packet once the previous tail
  * has left, and its next head may go [network] alloc_delay after that (route
@@ -18,6 +21,7 @@
  * Invariant: every state write is logged with warp_save (no reverse
  * handler); statistics are written only by commit. Built by model.c. */
 #include <assert.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -49,6 +53,7 @@ typedef struct iout {
 typedef struct iq_state {
     uint64_t queued_pkts;
     double alloc_at; /* time of the latest NET_EV_ALLOC scheduled and not yet run (-1: none) */
+    double last_pass; /* alloc_timing = per-cycle: time of the latest allocation (-1: none) */
 } iq_state;
 
 /* State layout: header, max_radix iin, max_radix iout, max_radix*vcs fifo
@@ -107,18 +112,62 @@ typedef struct iq_scratch {
     int32_t *lgrant;        /* its input VC (p * vcs + vc) */
 } iq_scratch;
 
-/* Asks for an allocation at time t (>= now), unless one already comes
- * between now and t (that one asks again for whatever still waits). */
-static void request_alloc(warp_lp *lp, iq_state *s, double t)
+/* NET_EV_ALLOC's port: an allocation; a wake-up (per-cycle: at a cycle
+ * boundary it asks, with zero delay, for the allocation that then comes
+ * after every change of that instant); the rest of an allocation whose
+ * payload filled up. */
+enum { IQ_PASS, IQ_WAKE, IQ_MORE };
+
+/* With alloc_iters rounds an allocation may leave a head unmatched that
+ * could go now (its output granted another input, which accepted a
+ * different grant); it tries again an allocator cycle later: alloc_cycle,
+ * or the time a link takes for a credit unit (a flit), or for a packet
+ * without credit_unit. Per-cycle allocation runs at multiples of it. */
+static double alloc_cycle(const net_model *n)
 {
-    double now = warp_now(lp);
-    if (s->alloc_at >= now && s->alloc_at <= t)
-        return;
+    if (n->params.alloc_cycle > 0)
+        return n->params.alloc_cycle;
+    uint64_t unit = n->params.credit_unit ? n->params.credit_unit : n->params.packet_size;
+    return (double)unit / n->params.link_bandwidth;
+}
+
+/* Times within this many cycles of a boundary count as on it (rounding). */
+#define CYCLE_EPS 1e-9
+
+/* The first allocator cycle boundary at or after t. */
+static double cycle_at(const net_model *n, double t)
+{
+    double c = alloc_cycle(n);
+    return ceil(t / c - CYCLE_EPS) * c;
+}
+
+static void send_alloc(warp_lp *lp, iq_state *s, double t, int32_t kind)
+{
     warp_save(lp, &s->alloc_at, sizeof s->alloc_at);
     s->alloc_at = t;
-    net_event *e = warp_event_new(lp, warp_lp_id(lp), t - now);
+    net_event *e = warp_event_new(lp, warp_lp_id(lp), t - warp_now(lp));
     e->kind = NET_EV_ALLOC;
+    e->port = kind;
     warp_event_send(lp, e);
+}
+
+/* Asks for an allocation at time t (>= now), unless one already comes
+ * between now and t (that one asks again for whatever still waits).
+ * Per-cycle: at the first cycle boundary from t whose allocation has not
+ * run yet. */
+static void request_alloc(warp_lp *lp, const net_model *n, iq_state *s, double t)
+{
+    double now = warp_now(lp);
+    int32_t kind = IQ_PASS;
+    if (n->params.per_cycle) {
+        t = cycle_at(n, t);
+        if (t <= s->last_pass) /* this cycle's allocation is over: the next one's */
+            t = cycle_at(n, s->last_pass + alloc_cycle(n));
+        kind = t > now ? IQ_WAKE : IQ_PASS;
+    }
+    if (s->alloc_at >= now && s->alloc_at <= t)
+        return;
+    send_alloc(lp, s, t, kind);
 }
 
 /* Credit of a port that leads to a terminal or gateway (or nowhere): they
@@ -332,17 +381,6 @@ static int match_round(warp_lp *lp, const net_model *n, iview *v, uint64_t route
     return declined ? started : 0;
 }
 
-/* With alloc_iters rounds an allocation may leave a head unmatched that
- * could go now (its output granted another input, which accepted a
- * different grant); it tries again an allocator cycle later: the time a
- * link takes for a credit unit (a flit), or for a packet without
- * credit_unit. */
-static double alloc_cycle(const net_model *n)
-{
-    uint64_t unit = n->params.credit_unit ? n->params.credit_unit : n->params.packet_size;
-    return (double)unit / n->params.link_bandwidth;
-}
-
 /* The earliest time a waiting head may be granted without a credit first
  * (-1: none); after a maximal matching every such time lies after now. */
 static double next_chance(const net_model *n, const iview *v, const iq_scratch *w, double now)
@@ -411,6 +449,22 @@ static void allocate(warp_lp *lp, const net_model *n, iview *v, net_event *e)
 {
     double now = warp_now(lp);
     uint64_t router = warp_lp_id(lp) - n->nodes;
+    if (e->port == IQ_WAKE) { /* the allocation comes after this instant's changes */
+        net_event *a = warp_event_new(lp, warp_lp_id(lp), 0);
+        a->kind = NET_EV_ALLOC;
+        a->port = IQ_PASS;
+        warp_event_send(lp, a);
+        memset(&e->u, 0, sizeof e->u);
+        return;
+    }
+    if (n->params.per_cycle && e->port == IQ_PASS) {
+        if (v->s->last_pass == now) { /* a stale wake-up's: this cycle's has run */
+            memset(&e->u, 0, sizeof e->u);
+            return;
+        }
+        warp_save(lp, &v->s->last_pass, sizeof v->s->last_pass);
+        v->s->last_pass = now;
+    }
     if (v->s->alloc_at == now) {
         warp_save(lp, &v->s->alloc_at, sizeof v->s->alloc_at);
         v->s->alloc_at = -1;
@@ -432,12 +486,12 @@ static void allocate(warp_lp *lp, const net_model *n, iview *v, net_event *e)
            ++rounds != n->params.alloc_iters)
         ;
     if (ndep == IQ_DEPS) { /* the payload is full: match the rest in a second round now */
-        request_alloc(lp, v->s, now);
+        send_alloc(lp, v->s, now, n->params.per_cycle ? IQ_MORE : IQ_PASS); /* on-change: as any */
         return;
     }
     double t = next_chance(n, v, &w, now);
     if (t > now)
-        request_alloc(lp, v->s, t);
+        request_alloc(lp, n, v->s, t);
 }
 
 static void arrive(warp_lp *lp, const net_model *n, iview *v, const net_packet *p, warp_bits *bits)
@@ -476,7 +530,7 @@ static void arrive(warp_lp *lp, const net_model *n, iview *v, const net_packet *
     bits->b = net_rcore_bits(r.port, *queued);
     net_rcore_status(lp, n, &v->c, router, r.port);
     if (head) /* behind another packet it waits for that one's allocation */
-        request_alloc(lp, v->s, now);
+        request_alloc(lp, n, v->s, now);
 }
 
 static void iq_init(warp_lp *lp, void *state)
@@ -485,6 +539,7 @@ static void iq_init(warp_lp *lp, void *state)
     memset(state, 0, iq_state_size(n));
     iview v = view(n, state);
     v.s->alloc_at = -1;
+    v.s->last_pass = -1;
     uint64_t router = warp_lp_id(lp) - n->nodes;
     net_rcore_init(n, router, &v.c);
     for (int32_t p = 0; p < n->max_radix; p++)
@@ -508,7 +563,7 @@ static void iq_forward(warp_lp *lp, void *state, void *msg, warp_bits *bits)
     {
         int32_t port = net_rcore_event(lp, n, &v.c, e);
         if (port >= 0 && v.c.queued[port] > 0) /* only when a packet waits for that port */
-            request_alloc(lp, v.s, warp_now(lp));
+            request_alloc(lp, n, v.s, warp_now(lp));
         break;
     }
     case NET_EV_ALLOC:

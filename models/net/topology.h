@@ -80,6 +80,10 @@ typedef struct net_params {
                              * input-queued allocation (0: maximal, repeat until none fits) */
     int vc_first;           /* [network] vc_allocation: 1 before-switch (a head takes an
                              * output lane before it competes for the switch), 0 with-switch */
+    int per_cycle;          /* [network] alloc_timing: 1 per-cycle (one input-queued allocation
+                             * per alloc_cycle boundary), 0 on-change */
+    double alloc_cycle;     /* [network] alloc_cycle: ns per allocator cycle (0: a credit
+                             * unit's, or without credit_unit a packet's, link time) */
 } net_params;
 
 /* What a routing function sees about the packet and the router it is at. */

@@ -102,21 +102,21 @@ phold() {
         { echo "FAIL phold $* on $np: got $got, want $want"; fail=1; }
 }
 
-golden dragonfly-a4.ini 2 "--end=2us --workload.warmup=0ns" 657201d25a176306 40992 3619 2442 2442 644.282144 1999.99214
-golden dragonfly-a4.ini 2 "--end=2us --workload.warmup=0ns --dragonfly.routing=par --workload.pattern=worst" 01e6c1c6e820f1de 45565 3583 1804 1804 898.952716 1999.10993
-golden dragonfly-codes-1056.ini 2 "" e48df61343c2bc59 74122 5280 5280 5280 309.625327 16087.2194
-golden dragonfly-codes-1056.ini 2 "--dragonfly.routing=ugal-g" bc25eaa140a9fe8f 158765 5280 5280 5280 316.321469 16087.2194
-golden fattree-8p3l.ini 2 "--end=2us --workload.warmup=0ns" 1fff91830c370b03 26397 2647 1266 267 914.75606 1997.80056
-golden fattree-8p3l-codes.ini 1 "--end=2us" 5cad7782f4ea3579 36719 3076 1467 1467 977.20165 1999.78541
-golden fattree-32p3l.ini 1 "--end=1us --workload.warmup=0ns" fe0cd4194a3df58b 483979 59028 4534 4534 863.494136 999.994843
+golden dragonfly-a4.ini 2 "--end=2us --workload.warmup=0ns" 4577691fc0346082 57907 3619 2353 2353 674.371428 1999.9507
+golden dragonfly-a4.ini 2 "--end=2us --workload.warmup=0ns --dragonfly.routing=par --workload.pattern=worst" b6fbb7146f785894 65750 3583 1605 1605 948.248815 1999.15092
+golden dragonfly-codes-1056.ini 2 "" f645d3aae3c04744 96301 5280 5280 5280 310.90936 16087.2194
+golden dragonfly-codes-1056.ini 2 "--dragonfly.routing=ugal-g" 4eb037dee856bd6b 181611 5280 5280 5280 317.628414 16087.2194
+golden fattree-8p3l.ini 2 "--end=2us --workload.warmup=0ns" 3db8ee1f5d236f12 36417 2645 1122 229 945.419701 1990.74483
+golden fattree-8p3l-codes.ini 1 "--end=2us" ebdb2ceb0fc7e365 52542 3076 1380 1380 999.96045 1999.61579
+golden fattree-32p3l.ini 1 "--end=1us --workload.warmup=0ns" 91518311a1e7b745 667419 59028 4252 4252 860.879582 999.994843
 golden loggp-64.ini 2 "--end=100us" 15c7fd2bd9170da1 1600 320 320 320 4000 84000
 golden simplenet-64.ini 2 "--end=20us --workload.warmup=0ns" 2301f4d82b982134 6030 1242 1163 1163 1474.21478 20201.2417
-golden slimfly-q5.ini 2 "--end=2us --workload.warmup=0ns" 995ab219517ec25f 76296 7242 5312 5312 520.43587 1999.86996
-golden slimfly-q13.ini 1 "--end=2us --workload.warmup=0ns" c382ea82ae3c28b8 288920 29796 22175 22175 513.767846 1999.99883
-golden optical-rack-pair.ini 2 "" 9cc0b7b52f6a6c95 260 20 20 20 7833 156660
-golden optical-dc-32x32.ini 2 "--end=51ms" d376916a1319d363 477056 101184 73728 3072 147332.914 50523243.2
-golden torus-8x8x8.ini 2 "--end=2us --workload.warmup=0ns" d8ba0ea56b453ff2 296643 24116 8825 1980 1096.61911 1999.82343
-golden torus-16x16x16.ini 1 "--end=1us --workload.warmup=0ns" d696b6d63714b01b 127487 18849 105 22 700.399991 997.52781
+golden slimfly-q5.ini 2 "--end=2us --workload.warmup=0ns" 2a9d38fef2fd13b9 107244 7242 5241 5241 539.624204 1999.81292
+golden slimfly-q13.ini 1 "--end=2us --workload.warmup=0ns" 63a28dfacf859dea 373088 29796 22167 22167 514.140736 1999.99883
+golden optical-rack-pair.ini 2 "" 742f90191342d4e7 300 20 20 20 7833 156660
+golden optical-dc-32x32.ini 2 "--end=51ms" 6f07233196c2733e 508576 101184 73728 3072 202480.97 50882273.6
+golden torus-8x8x8.ini 2 "--end=2us --workload.warmup=0ns" 00a4176f61984edf 438059 24000 8111 1801 1113.09175 1999.49018
+golden torus-16x16x16.ini 1 "--end=1us --workload.warmup=0ns" 2468d28c98fe7823 178282 18849 105 22 700.399991 997.52781
 if [ -d "$TRACES/bigsim-jacobi2d-32" ]; then
     # Replay over LogGOPS with an eager limit below the trace's larger
     # messages: every rank's CPU waits in a rendezvous send while the
@@ -138,15 +138,15 @@ if [ -d "$TRACES/bigsim-jacobi2d-32" ]; then
             echo "FAIL replay-loggp on $np: exit $rc (want 2, '$want', no summary.json)"; cat "$TMP/err"; fail=1
         fi
     done
-    golden replay-jacobi-torus.ini 2 "--job.0.trace=$TRACES/bigsim-jacobi2d-32" 1f5b76514bd6579e 17636 1680 1680 1008 366.219433 47750
+    golden replay-jacobi-torus.ini 2 "--job.0.trace=$TRACES/bigsim-jacobi2d-32" 0ebb62e2faa95a77 20911 1680 1680 1008 366.219433 47750
 else
     echo "skip the BigSim sample replays: $TRACES is absent"
 fi
 # The shipped 2-D halo exchange (examples/traces, 32 ranks, 2,240 tasks) on
 # the 4x4x2 torus: the run file as it is in a plain clone.
-golden replay-jacobi-torus.ini 2 "--job.0.trace=${top_srcdir:-.}/examples/traces/stencil2d-32.wtt" 864cbe7d54c76752 25692 2560 2560 1280 561.199989 15709.6
+golden replay-jacobi-torus.ini 2 "--job.0.trace=${top_srcdir:-.}/examples/traces/stencil2d-32.wtt" 658e7d1736dadcf9 32892 2560 2560 1280 560.862984 15744.16
 # The Dimemas test stencil (16 tasks, rendezvous halos, collectives) on a fat-tree.
-golden replay-dimemas-fattree.ini 2 "--job.0.trace=${top_srcdir:-.}/tests/replay/dimemas/stencil.dim" ceceee1d272a874f 286844 20277 20277 498 20305.5635 202264.8
+golden replay-dimemas-fattree.ini 2 "--job.0.trace=${top_srcdir:-.}/tests/replay/dimemas/stencil.dim" 2353b2850eb2585e 397092 20277 20277 498 20796.2046 202264.64
 described dragonfly-a16p8h8.ini <<'EOF'
 topology: dragonfly
 nodes: 16512
@@ -167,8 +167,8 @@ vcs: 3
 injection_bandwidth_GBps: 12.5
 router_links_GBps: 12.5 x 23736
 terminal_links_GBps: 12.5 x 16512
-memory_state_bytes: 20970376 (20.0 MiB, 1270 bytes per node; LP states, outputs, tables)
-memory_bound_bytes: 1541725576 (1470.3 MiB, 93370 bytes per node; every buffer full of events)
+memory_state_bytes: 25081864 (23.9 MiB, 1519 bytes per node; LP states, outputs, tables)
+memory_bound_bytes: 1545837064 (1474.2 MiB, 93619 bytes per node; every buffer full of events)
 EOF
 described fattree-128p3l.ini <<'EOF'
 topology: fattree
@@ -181,8 +181,8 @@ vcs: 1
 injection_bandwidth_GBps: 12.5
 router_links_GBps: 12.5 x 1048576
 terminal_links_GBps: 12.5 x 524288
-memory_state_bytes: 667058752 (636.2 MiB, 1272 bytes per node; LP states, outputs, tables)
-memory_bound_bytes: 4945248832 (4716.2 MiB, 9432 bytes per node; every buffer full of events)
+memory_state_bytes: 709165632 (676.3 MiB, 1353 bytes per node; LP states, outputs, tables)
+memory_bound_bytes: 4987355712 (4756.3 MiB, 9513 bytes per node; every buffer full of events)
 EOF
 described slimfly-q37.ini <<'EOF'
 topology: slimfly
@@ -195,8 +195,8 @@ vcs: 2
 injection_bandwidth_GBps: 12.5
 router_links_GBps: 12.5 x 75295
 terminal_links_GBps: 12.5 x 73926
-memory_state_bytes: 75687324 (72.2 MiB, 1024 bytes per node; LP states, outputs, tables)
-memory_bound_bytes: 21269121564 (20283.8 MiB, 287708 bytes per node; every buffer full of events)
+memory_state_bytes: 84689868 (80.8 MiB, 1146 bytes per node; LP states, outputs, tables)
+memory_bound_bytes: 21278124108 (20292.4 MiB, 287830 bytes per node; every buffer full of events)
 EOF
 described torus-32k-codes.ini <<'EOF'
 topology: torus
@@ -209,8 +209,8 @@ vcs: 2
 injection_bandwidth_GBps: 2.14748
 router_links_GBps: 2.14748 x 98304
 terminal_links_GBps: 2.14748 x 32768
-memory_state_bytes: 58458424 (55.8 MiB, 1784 bytes per node; LP states, outputs, tables)
-memory_bound_bytes: 1080820024 (1030.8 MiB, 32984 bytes per node; every buffer full of events)
+memory_state_bytes: 67895608 (64.8 MiB, 2072 bytes per node; LP states, outputs, tables)
+memory_bound_bytes: 1090257208 (1039.8 MiB, 33272 bytes per node; every buffer full of events)
 EOF
 # The scale cases of issue 18 (their scaled-down runs: tests/replay/test_scale_cases.sh).
 described replay-stencil-512k-torus.ini <<'EOF'
@@ -224,8 +224,8 @@ vcs: 2
 injection_bandwidth_GBps: 11.9
 router_links_GBps: 11.9 x 1572864
 terminal_links_GBps: 11.9 x 524288
-memory_state_bytes: 1010827576 (964.0 MiB, 1928 bytes per node; LP states, outputs, tables)
-memory_bound_bytes: 17368613176 (16564.0 MiB, 33128 bytes per node; every buffer full of events)
+memory_state_bytes: 1161822520 (1108.0 MiB, 2216 bytes per node; LP states, outputs, tables)
+memory_bound_bytes: 17519608120 (16708.0 MiB, 33416 bytes per node; every buffer full of events)
 EOF
 described replay-stencil-512k-simplenet.ini <<'EOF'
 topology: simplenet
@@ -248,8 +248,8 @@ vcs: 2
 injection_bandwidth_GBps: 11.9
 router_links_GBps: 11.9 x 98304
 terminal_links_GBps: 11.9 x 32768
-memory_state_bytes: 63177016 (60.3 MiB, 1928 bytes per node; LP states, outputs, tables)
-memory_bound_bytes: 1085538616 (1035.3 MiB, 33128 bytes per node; every buffer full of events)
+memory_state_bytes: 72614200 (69.3 MiB, 2216 bytes per node; LP states, outputs, tables)
+memory_bound_bytes: 1094975800 (1044.3 MiB, 33416 bytes per node; every buffer full of events)
 EOF
 described replay-stencil-32k-simplenet.ini <<'EOF'
 topology: simplenet
@@ -270,8 +270,8 @@ radix: 264
 ranks: 1009622
 vcs: 2
 injection_bandwidth_GBps: 12.5
-memory_state_bytes: 4159805260 (3967.1 MiB, 4120 bytes per node; LP states, outputs, tables)
-memory_bound_bytes: 1324923924940 (1263545.9 MiB, 1312297 bytes per node; every buffer full of events)
+memory_state_bytes: 4721367644 (4502.6 MiB, 4676 bytes per node; LP states, outputs, tables)
+memory_bound_bytes: 1325485487324 (1264081.5 MiB, 1312853 bytes per node; every buffer full of events)
 EOF
 described slimfly-q41.ini <<'EOF'
 topology: slimfly
@@ -284,8 +284,8 @@ vcs: 2
 injection_bandwidth_GBps: 12.5
 router_links_GBps: 12.5 x 102541
 terminal_links_GBps: 12.5 x 63878
-memory_state_bytes: 80107220 (76.4 MiB, 1254 bytes per node; LP states, outputs, tables)
-memory_bound_bytes: 25445186900 (24266.4 MiB, 398340 bytes per node; every buffer full of events)
+memory_state_bytes: 90892516 (86.7 MiB, 1423 bytes per node; LP states, outputs, tables)
+memory_bound_bytes: 25455972196 (24276.7 MiB, 398509 bytes per node; every buffer full of events)
 EOF
 described fattree-128p3l-fts.ini <<'EOF'
 topology: fattree
@@ -298,8 +298,8 @@ vcs: 1
 injection_bandwidth_GBps: 12.5
 router_links_GBps: 12.5 x 1048576
 terminal_links_GBps: 12.5 x 524288
-memory_state_bytes: 667058752 (636.2 MiB, 1272 bytes per node; LP states, outputs, tables)
-memory_bound_bytes: 4945248832 (4716.2 MiB, 9432 bytes per node; every buffer full of events)
+memory_state_bytes: 709165632 (676.3 MiB, 1353 bytes per node; LP states, outputs, tables)
+memory_bound_bytes: 4987355712 (4756.3 MiB, 9513 bytes per node; every buffer full of events)
 EOF
 described fattree-50p3l-fts.ini <<'EOF'
 topology: fattree
@@ -312,8 +312,8 @@ vcs: 1
 injection_bandwidth_GBps: 12.5
 router_links_GBps: 12.5 x 62500
 terminal_links_GBps: 12.5 x 31250
-memory_state_bytes: 39775576 (37.9 MiB, 1273 bytes per node; LP states, outputs, tables)
-memory_bound_bytes: 294775576 (281.1 MiB, 9433 bytes per node; every buffer full of events)
+memory_state_bytes: 42300576 (40.3 MiB, 1354 bytes per node; LP states, outputs, tables)
+memory_bound_bytes: 297300576 (283.5 MiB, 9514 bytes per node; every buffer full of events)
 EOF
 phold 1 8b1f73df7e39e90c 6336 --total-lps=64 --end=100 --seed=1
 phold 1 e3646663e1b76baa 12544 --total-lps=256 --end=50 --seed=7 --remote=0.5

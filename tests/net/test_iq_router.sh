@@ -16,6 +16,9 @@
 #  - allocator rounds (alloc_iters): as many as the switch has ports give
 #    the maximal matching's digest, one lies between the HOL limit and it;
 #    VC allocation before the switch keeps a one-FIFO switch at that limit;
+#  - per-cycle allocation (alloc_timing): one allocation per cycle is the
+#    slotted switch the Markov chain models, so a one-FIFO switch stays at
+#    the head-of-line limit;
 #  - configuration errors name the key;
 #  - the input-queued router is rollback-safe: torus, fat-tree, Slim Fly
 #    and dragonfly at high load commit the same digest and summary in seq,
@@ -132,6 +135,12 @@ awk -v h="$want" -v a="$one" -v b="$four" 'BEGIN { exit !(a > h + 0.03 && a < b 
 got=$(switch_run input-queued 4 --network.vc_allocation=before-switch --network.alloc_iters=1)
 close "input-queued 4-port switch, VC allocation before the switch, one round: the HOL limit" "$got" "$want" 0.03
 
+# Per-cycle allocation ([network] alloc_timing): the switch allocates once
+# per packet time, after every arrival of that instant, as the chain's
+# slots do; with the fixed arrivals here the HOL limit stays.
+got=$(switch_run input-queued 4 --network.alloc_timing=per-cycle --network.alloc_iters=1)
+close "input-queued 4-port switch, per-cycle allocation, one round: the HOL limit" "$got" "$want" 0.03
+
 # Lanes: an 8x8 torus at full uniform load, one-byte packets at 1 GB/s,
 # BookSim's per-hop costs (a cycle per flit, a 3-cycle allocation pipeline
 # per VC), 8-packet VC buffers: a VC FIFO passes a packet at most every
@@ -156,6 +165,13 @@ same_everywhere "torus" "$RUNS" "$CONF/torus-8x8x8.ini" --torus.dims=4,4 --workl
     --network.injection_vcs=all --torus.dateline=dimension --network.alloc_iters=1 \
     --network.vc_allocation=before-switch $IQ
 echo "ok   torus: $(grep 'committed digest' "$TMP/same.res" | tr -s ' ') in $RUNS"
+# Per-cycle allocation with Poisson arrivals (off the cycle grid), a cycle
+# that is not the packet time and before-switch VC allocation.
+same_everywhere "torus per-cycle" "$RUNS" "$CONF/torus-8x8x8.ini" --torus.dims=4,4 --workload.load=0.9 \
+    --network.lanes=2 --network.credit_unit=64B --network.alloc_delay=20ns --network.lane_hold=10ns \
+    --network.alloc_timing=per-cycle --network.alloc_cycle=7ns --workload.arrivals=poisson \
+    --network.alloc_iters=1 --network.vc_allocation=before-switch $IQ
+echo "ok   torus per-cycle: $(grep 'committed digest' "$TMP/same.res" | tr -s ' ') in $RUNS"
 same_everywhere "fattree" "$RUNS" "$CONF/fattree-8p3l.ini" --workload.load=0.9 --network.speedup=2 \
     --network.lanes=2 $IQ
 echo "ok   fattree: $(grep 'committed digest' "$TMP/same.res" | tr -s ' ') in $RUNS"
@@ -173,6 +189,10 @@ refused "alloc_iters 0" "alloc_iters = 0: must be maximal or a number of rounds 
     "$CONF/torus-8x8x8.ini" --network.alloc_iters=0
 refused "unknown vc_allocation" "vc_allocation = first: not one of" "$WARPNET" "$CONF/torus-8x8x8.ini" \
     --network.vc_allocation=first
+refused "unknown alloc_timing" "alloc_timing = cycle: not one of" "$WARPNET" "$CONF/torus-8x8x8.ini" \
+    --network.alloc_timing=cycle
+refused "alloc_cycle 0" "alloc_cycle = 0ns: must be a positive time" "$WARPNET" "$CONF/torus-8x8x8.ini" \
+    --network.alloc_cycle=0ns
 refused "unknown injection_vcs" "injection_vcs = any: not one of" "$WARPNET" "$CONF/torus-8x8x8.ini" \
     --network.injection_vcs=any
 refused "unknown dateline" "dateline = wrap: not one of" "$WARPNET" "$CONF/torus-8x8x8.ini" --torus.dateline=wrap

@@ -36,6 +36,7 @@ count = 1
 message_size = ${M}B
 start = 1us
 interval = 1us
+${WLX:-}
 INI
     "$WARPNET" --quiet "$TMP/z.ini" --out="$TMP/o" > "$TMP/log" 2>&1 || { cat "$TMP/log"; fail=1; return; }
     if [ -n "$expected" ]; then
@@ -89,6 +90,15 @@ check 8 3 2 cut-through 3 linear "" "$(awk 'BEGIN { print 2*'$P'/'$B' + 2*20 + 3
 check 8 1 2 cut-through 0 linear "nodes_per_router = 2" "$(awk 'BEGIN { print 2*'$P'/'$B' + 2*20 + '$D' }')"
 NETX=""
 done
+# Per-cycle allocation (input-queued, alloc_cycle c = 40 ns), the message
+# sent at 1000 ns (fixed arrivals): a packet reaches each router λ + d =
+# 150 ns after a cycle boundary (the send, then each allocation), 30 ns past
+# one, and waits w = 10 ns for the next: M/B + (H+2)λ + (H+1)(d + w).
+ROUTER=input-queued WLX="arrivals = fixed" NETX="alloc_timing = per-cycle
+alloc_cycle = 40ns"
+check 8 3 1 cut-through 3 linear "" "$(awk 'BEGIN { print '$P'/'$B' + 5*'$LAT' + 4*('$D' + 10) }')"
+check 8 6 1 cut-through 2 linear "" "$(awk 'BEGIN { print '$P'/'$B' + 4*'$LAT' + 3*('$D' + 10) }')"
+NETX="" WLX=""
 printf '7\n7\n' > "$TMP/bad"
 printf '[engine]\nend = 1us\n[network]\ntopology = torus\nplacement = %s\n[torus]\ndims = 8\n' "$TMP/bad" > "$TMP/p.ini"
 "$WARPNET" --quiet "$TMP/p.ini" --network.ranks=2 > "$TMP/log" 2>&1
