@@ -297,6 +297,7 @@ struct warp_ctx {
     warp_kp **live_kps;
     uint64_t nlive;
     size_t msg_size;
+    size_t digest_size; /* warp_model.digest_size, never below msg_size */
     /* machinery */
     warp_pool pool;
     warp_queue queue;
