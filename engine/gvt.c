@@ -49,7 +49,6 @@ static void new_gvt(warp_ctx *w, double gvt, int64_t committed, int64_t rolled)
 
 double gvt_sync(warp_ctx *w)
 {
-    double t0 = warp_wtime();
     int64_t c[4];
     for (;;) {
         transport_flush(w);
@@ -65,7 +64,6 @@ double gvt_sync(warp_ctx *w)
     }
     double lm = local_min_ts(w), gvt;
     MPI_Allreduce(&lm, &gvt, 1, MPI_DOUBLE, MPI_MIN, w->comm);
-    w->t.gvt += warp_wtime() - t0;
     new_gvt(w, gvt, c[1], c[2]);
     return gvt;
 }
@@ -73,7 +71,6 @@ double gvt_sync(warp_ctx *w)
 bool gvt_step(warp_ctx *w, bool idle)
 {
     warp_gvt *g = &w->gvt;
-    double t0 = warp_wtime();
     bool done = false;
     if (g->kind == 1) {
         if (++g->batches_since >= w->gvt_interval || pool_low(w) || idle) {
@@ -111,6 +108,5 @@ bool gvt_step(warp_ctx *w, bool idle)
             }
         }
     }
-    w->t.gvt += warp_wtime() - t0;
     return done;
 }

@@ -86,7 +86,7 @@ static inline bool ev_less(const warp_event *a, const warp_event *b)
 /* ---- undo log (undo.c) ---------------------------------------------------- */
 struct undo_chunk {
     undo_chunk *next, *prev; /* oldest -> newest */
-    uint32_t used, cap;
+    uint32_t cap;
     char data[];
 };
 struct undo_rec {
@@ -95,8 +95,12 @@ struct undo_rec {
     size_t len;
     char bytes[];
 };
+/* The newest chunk's fill and size live here, in the KP, not in the chunk:
+ * every event reads them (undo_mark, warp_save), and chunk headers, all at
+ * the same offset within a page, collide in the cache. */
 typedef struct undo_arena {
     undo_chunk *oldest, *newest;
+    uint32_t used, cap; /* of newest; 0, 0 without one */
 } undo_arena;
 
 /* ---- rollback-safe allocations (alloc.c) ---------------------------------- */
@@ -130,6 +134,15 @@ struct warp_lp {
     uint64_t seq;    /* send sequence number */
     uint64_t digest; /* ordered hash of this LP's committed events */
 };
+
+/* The KP of local LP `lp`, from its index alone: delivery asks for the
+ * destination's KP on every send, and reading lp->kp there is a cache miss
+ * on an LP record that the event will only need when it runs. Setup
+ * assigns lp->kp with this same rule. */
+static inline warp_kp *kp_of_index(warp_kp *kps, uint64_t nkps, uint64_t i, uint64_t nlocal)
+{
+    return &kps[nlocal ? i * nkps / nlocal : 0];
+}
 
 /* ---- pending queue (queue.c) ---------------------------------------------- */
 typedef enum queue_kind { QUEUE_HEAP = 0, QUEUE_SPLAY = 1 } queue_kind;
@@ -284,6 +297,7 @@ struct warp_ctx {
     warp_kp **live_kps;
     uint64_t nlive;
     size_t msg_size;
+    size_t digest_size; /* warp_model.digest_size, never below msg_size */
     /* machinery */
     warp_pool pool;
     warp_queue queue;
@@ -438,7 +452,10 @@ void remote_forget(warp_ctx *w, warp_event *e);
 
 /* gvt.c */
 void gvt_init(warp_ctx *w);
-bool gvt_step(warp_ctx *w, bool idle); /* true when a new GVT was computed */
+/* True when a new GVT was computed. Untimed: its caller adds the time to
+ * w->t.gvt, from the clock reading it takes anyway (sched_opt.c). */
+bool gvt_step(warp_ctx *w, bool idle);
+/* The blocking GVT computation (--gvt=sync); part of gvt_step's time. */
 double gvt_sync(warp_ctx *w);
 double local_min_ts(warp_ctx *w);
 void counts_reduce(warp_ctx *w, int64_t *local3, int64_t *global3);

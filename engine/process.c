@@ -48,8 +48,10 @@ void kp_append(warp_ctx *w, warp_kp *kp, warp_event *e)
 
 void deliver_local(warp_ctx *w, warp_event *e)
 {
-    warp_kp *kp = e->lp->kp;
-    if (w->tracking && e->ts <= kp->tail_ts && kp->tail && ev_less(e, kp->tail))
-        rollback_kp(w, kp, e, false);
+    if (w->tracking) {
+        warp_kp *kp = kp_of_index(w->kps, w->nkps, (uint64_t)(e->lp - w->lps), w->nlocal);
+        if (e->ts <= kp->tail_ts && kp->tail && ev_less(e, kp->tail))
+            rollback_kp(w, kp, e, false);
+    }
     queue_insert(w, e);
 }

@@ -184,7 +184,7 @@ static uint64_t build_lps(warp_ctx *w)
     for (uint64_t i = 0; i < n; i++) {
         warp_lp *lp = &w->lps[i];
         lp->w = w;
-        lp->kp = &w->kps[n ? i * w->nkps / n : 0];
+        lp->kp = kp_of_index(w->kps, w->nkps, i, n);
         lp->state = s;
         lp->out = o;
         s += (lp->type->state_size + 15) & ~(size_t)15;
@@ -285,6 +285,7 @@ void warp_run(warp_ctx *w, const warp_model *m)
     w->m = m;
     w->total_lps = m->total_lps;
     w->msg_size = m->msg_size;
+    w->digest_size = m->digest_size > m->msg_size ? m->digest_size : m->msg_size;
     check_mode(w);
     ckpt_setup(w);
     w->tracking = w->synch == SYNCH_OPT || w->synch == SYNCH_CHECK || w->synch == SYNCH_DEBUG;

@@ -28,6 +28,23 @@ static inline uint64_t lane(uint64_t acc, uint64_t v)
     return rotl64(acc, 31) * 0x9E3779B185EBCA87ull;
 }
 
+/* Copies len bytes of the payload from offset i, reading bytes at or past m
+ * (the slot's end) as zeros. */
+static inline void load_padded(void *dst, const unsigned char *p, size_t m, size_t i, size_t len)
+{
+    if (i + len <= m) {
+        memcpy(dst, p + i, len);
+        return;
+    }
+    memset(dst, 0, len);
+    if (i < m)
+        memcpy(dst, p + i, m - i);
+}
+
+/* The digest of one committed event: its key, its destination and an
+ * n-byte payload (digest_size) of which the slot holds the first m
+ * (msg_size), the rest hashed as zeros, so that a trimmed slot digests as
+ * the zero-filled full layout did. */
 uint64_t digest_event(const warp_ctx *w, const warp_event *e)
 {
     uint64_t tsbits;
@@ -37,11 +54,11 @@ uint64_t digest_event(const warp_ctx *w, const warp_event *e)
     h = mix64(h ^ e->src);
     h = mix64(h ^ e->dst);
     const unsigned char *p = EV_PAYLOAD(e);
-    size_t n = w->msg_size, i = 0;
+    size_t n = w->digest_size, m = w->msg_size, i = 0;
     uint64_t a = h, b = h ^ 0x60EA27EEADC0B5D6ull, c = h ^ 0x1B8730A4D0A86D4Dull, d = ~h;
     for (; i + 32 <= n; i += 32) {
         uint64_t v[4];
-        memcpy(v, p + i, 32);
+        load_padded(v, p, m, i, 32);
         a = lane(a, v[0]);
         b = lane(b, v[1]);
         c = lane(c, v[2]);
@@ -49,12 +66,12 @@ uint64_t digest_event(const warp_ctx *w, const warp_event *e)
     }
     for (; i + 8 <= n; i += 8) {
         uint64_t v;
-        memcpy(&v, p + i, 8);
+        load_padded(&v, p, m, i, 8);
         a = lane(a, v);
     }
     if (i < n) {
         uint64_t v = 0;
-        memcpy(&v, p + i, n - i);
+        load_padded(&v, p, m, i, n - i);
         b = lane(b, v);
     }
     return mix64(a ^ rotl64(b, 17) ^ rotl64(c, 31) ^ rotl64(d, 47) ^ n);

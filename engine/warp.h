@@ -84,6 +84,11 @@ typedef struct warp_model {
     const char *name;
     uint64_t total_lps;
     size_t msg_size; /* maximum payload bytes of one event */
+    /* Optional (0: msg_size): the payload bytes the committed digest covers,
+     * >= msg_size, those past msg_size hashed as zeros. A model that trims
+     * msg_size to what a configuration's events use (smaller pool slots)
+     * keeps the digest of the untrimmed layout with it. */
+    size_t digest_size;
     /* Minimum delay of every event this model sends (conservative mode needs
      * it > 0; the engine refuses any send closer than it in that mode). */
     double lookahead;

@@ -294,7 +294,10 @@ void net_model_complete(net_model *n, warp_ini *ini, const net_catalog *cat)
                    (unsigned long long)n->nodes);
     n->model.name = "warpnet";
     n->model.total_lps = n->nodes + n->lps + n->ranks;
-    n->model.msg_size = sizeof(net_event);
+    /* Slots as large as the events this network sends, digests as the full
+     * layout's, so trimming changes no result. */
+    n->model.msg_size = n->net_ops->whole_messages ? NET_MSG_EVENT_BYTES : sizeof(net_event);
+    n->model.digest_size = sizeof(net_event);
     set_lookahead(n);
     n->model.group = group_of;
     n->model.lp_type = lp_type_of;

@@ -65,6 +65,11 @@ typedef struct net_network_ops {
      * terminal's events to and from the ranks it holds; 0 when some such
      * event may take no time. The run's lookahead (conservative mode). */
     double (*lookahead)(const void *net);
+    /* Whole messages, no packets (the analytic networks): the network's
+     * events carry at most a net_message, so the run's event slots end
+     * there (NET_MSG_EVENT_BYTES) instead of holding a packet and a
+     * departure record none of its events fills. 0: packet events. */
+    int whole_messages;
 
     /* Optional (NULL: no breakdown): names of the network's paths, path 0
      * first, NULL-terminated, at most NET_PATHS. Packets carry their path
@@ -82,6 +87,11 @@ typedef struct net_network_ops {
      * `  "name": VALUE,` on its own line. */
     void (*json)(const void *net, const net_model *n, FILE *f);
 } net_network_ops;
+
+/* The payload bytes of a run of a whole-message network: the event header
+ * and the larger of a message and a workload's private bytes. */
+#define NET_MSG_EVENT_BYTES \
+    (offsetof(net_event, u) + (sizeof(net_message) > NET_USER_MAX ? sizeof(net_message) : NET_USER_MAX))
 
 /* ---- For a network's setup ------------------------------------------------ */
 

@@ -14,6 +14,7 @@
 #include "config.h"
 #endif
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -273,6 +274,15 @@ static rp_graph *load_graph(const rp_config *c, int32_t job, int32_t local)
     return gr;
 }
 
+/* Arrivals that may wait for the CPU at once (rx entries, which also pass
+ * through the ready FIFO): one per triggered task and one over, reported as
+ * an overflow; none where arrivals cost no CPU time (only LogGOPS charges
+ * it), which saves a third of the progress arrays of a large replay. */
+static size_t rx_slots(const rp_config *c, const rp_graph *gr)
+{
+    return c->loggops ? (size_t)gr->ntrig + 1 : 0;
+}
+
 /* The rank's task graph and its progress arrays, fresh: init, and a
  * restart before the checkpoint's progress is read back. False: idle rank. */
 static bool rp_build(warp_lp *lp, rp_state *s, rp_out *o)
@@ -289,9 +299,9 @@ static bool rp_build(warp_lp *lp, rp_state *s, rp_out *o)
     /* One zeroed block for the six arrays (s->left is its start, the one
      * pointer rp_finish frees): six callocs per rank were a tenth of a
      * large replay's setup. Zeroed, as checkpoints write them whole. */
-    size_t t = s->gr->ntrig, at[6], end = 0;
-    const size_t len[6] = {(size_t)n * sizeof *s->left, ((size_t)n + t + 1) * sizeof *s->ready,
-                           (t + 1) * sizeof *s->rx, t * sizeof *s->posted, 3 * (t + 1) * sizeof *s->ux,
+    size_t t = s->gr->ntrig, nrx = rx_slots(c, s->gr), at[6], end = 0;
+    const size_t len[6] = {(size_t)n * sizeof *s->left, ((size_t)n + nrx) * sizeof *s->ready,
+                           nrx * sizeof *s->rx, t * sizeof *s->posted, 3 * (t + 1) * sizeof *s->ux,
                            (size_t)n};
     for (int k = 0; k < 6; k++) {
         at[k] = end;
@@ -326,6 +336,14 @@ static void rp_forward(warp_lp *lp, void *state, void *msg, warp_bits *bits)
     const net_event *e = msg;
     if (!s->gr)
         return;
+    /* A send notice nobody waits for (every network but LogGOPS) changes
+     * nothing: no undo record, where six of a stencil rank's dozen events in
+     * flight are such notices. Every other event saves the counters (the
+     * pointers before them never change while the run goes); the arrays
+     * save what they change as they change it. */
+    if (e->kind == NET_EV_SENT && !s->waiting_sent)
+        return;
+    warp_save(lp, &s->ready_head, sizeof *s - offsetof(rp_state, ready_head));
     rp_user u;
     memcpy(&u, e->u.user, sizeof u);
     switch (e->kind) {
@@ -497,11 +515,11 @@ static void rp_finish(warp_lp *lp, void *state, void *out)
 
 /* Checkpoints: the task progress lives in malloc'd arrays the engine cannot
  * see (docs/checkpoint.md); the graph itself is read again from the trace. */
-#define RP_ARRAYS(s, n, t, X)                                                                      \
+#define RP_ARRAYS(s, n, t, r, X)                                                                   \
     X((s)->left, (size_t)(n) * sizeof *(s)->left)                                                  \
     X((s)->tf, (size_t)(n))                                                                        \
-    X((s)->ready, ((size_t)(n) + (t) + 1) * sizeof *(s)->ready)                                    \
-    X((s)->rx, ((size_t)(t) + 1) * sizeof *(s)->rx)                                                \
+    X((s)->ready, ((size_t)(n) + (r)) * sizeof *(s)->ready)                                        \
+    X((s)->rx, (size_t)(r) * sizeof *(s)->rx)                                                      \
     X((s)->posted, (size_t)(t) * sizeof *(s)->posted)                                              \
     X((s)->ux, 3 * ((size_t)(t) + 1) * sizeof *(s)->ux)
 
@@ -511,7 +529,7 @@ static void rp_ckpt_save(warp_lp *lp, const void *state, const void *out, warp_c
     if (!s->gr)
         return;
 #define RP_SAVE(p, len) warp_ckpt_write(c, (p), (len));
-    RP_ARRAYS(s, s->gr->g.ntasks, s->gr->ntrig, RP_SAVE)
+    RP_ARRAYS(s, s->gr->g.ntasks, s->gr->ntrig, rx_slots(net_workload_of(lp), s->gr), RP_SAVE)
 #undef RP_SAVE
 }
 
@@ -534,7 +552,7 @@ static void rp_ckpt_load(warp_lp *lp, void *state, void *out, warp_ckpt *c)
     *o = saved_out;
     o->gr = s->gr;
 #define RP_LOAD(p, len) warp_ckpt_read(c, (p), (len));
-    RP_ARRAYS(s, s->gr->g.ntasks, s->gr->ntrig, RP_LOAD)
+    RP_ARRAYS(s, s->gr->g.ntasks, s->gr->ntrig, rx_slots(net_workload_of(lp), s->gr), RP_LOAD)
 #undef RP_LOAD
 }
 
@@ -556,7 +574,7 @@ void replay_lp_type(warp_lp_type *t)
     *t = (warp_lp_type){.name = "replay",
                         .state_size = sizeof(rp_state),
                         .out_size = sizeof(rp_out),
-                        .save = WARP_SAVE_FULL,
+                        .save = WARP_SAVE_NONE, /* rp_forward saves the counters */
                         .init = rp_init,
                         .forward = rp_forward,
                         .commit = rp_commit,

@@ -224,6 +224,7 @@ const net_network_ops simplenet_network = {
     .destroy = nic_destroy,
     .lp_type = nic_lp_type,
     .lookahead = nic_lookahead,
+    .whole_messages = 1,
 };
 
 const net_network_ops loggp_network = {
@@ -234,4 +235,5 @@ const net_network_ops loggp_network = {
     .lp_type = nic_lp_type,
     .eager_limit = loggp_eager_limit,
     .lookahead = nic_lookahead,
+    .whole_messages = 1,
 };

@@ -6,7 +6,12 @@
 # latency + 6 x bytes / bandwidth. (2) The process grid mapped linearly onto
 # a torus of the same shape puts every neighbour one hop away (mean hops
 # exactly 1); random placement does not. (3) A 4,096-rank stencil commits
-# the same digest sequentially and on 2 and 4 processes.
+# the same digest sequentially and on 2 and 4 processes. (4) Event memory
+# of a sequential stencil on simplenet: every rank's six sends leave its NIC
+# back to back, each leaving a DELIVER and a SENT in the future, so at the
+# send instant 12 events per rank are pending at once; their slots are the
+# engine header and a message event (288 bytes on LP64: 184 + 104), not a
+# packet event's 368 (the analytic networks' trimmed slot).
 set -u
 W="${top_builddir:-.}/tools/warpnet/warpnet"
 [ -x "$W" ] || { echo "SKIP: $W not built"; exit 77; }
@@ -76,4 +81,19 @@ for np in 1 2 4; do
     elif [ "$d" = "$ref" ]; then echo "ok   4,096 ranks on $np processes: same digest"
     else die "$np processes: digest $d differs from $ref"; fi
 done
+# (4) peak event memory: (12 x ranks + a few) slots of one size, <= 288 bytes
+peak_bytes() { sed -n 's/.*"peak_event_bytes": *\([0-9]*\).*/\1/p' "$1/summary.json"; }
+for e in 4 8; do
+    n=$((e * e * e))
+    simplenet $n "gen:stencil3d:px=$e,py=$e,pz=$e,iters=2,bytes=131072,compute=1000,allreduce=0" > "$tmp/p.ini"
+    "$W" "$tmp/p.ini" --out="$tmp/p$n" > "$tmp/out" 2>&1 || die "peak $n: $(tail -3 "$tmp/out")"
+done
+b1=$(peak_bytes "$tmp/p64"); b2=$(peak_bytes "$tmp/p512")
+slot=$(( (b2 - b1) / (12 * (512 - 64)) ))
+if [ "$slot" -gt 0 ] && [ "$slot" -le 288 ] && [ $((b1 % slot)) = 0 ] && [ $((b2 % slot)) = 0 ] &&
+   [ $((b1 / slot)) -ge 768 ] && [ $((b1 / slot)) -le 776 ] && [ $((b2 / slot)) -ge 6144 ] && [ $((b2 / slot)) -le 6152 ]; then
+    echo "ok   peak event memory: $((b1 / slot)) / $((b2 / slot)) slots of $slot bytes for 64 / 512 ranks"
+else
+    die "peak event memory $b1 / $b2 bytes for 64 / 512 ranks: want 12 x ranks (+ <= 8) slots of <= 288 bytes (slot $slot)"
+fi
 exit $fail
