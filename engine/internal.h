@@ -86,9 +86,10 @@ static inline bool ev_less(const warp_event *a, const warp_event *b)
 /* ---- undo log (undo.c) ---------------------------------------------------- */
 struct undo_chunk {
     undo_chunk *next, *prev; /* oldest -> newest */
-    uint32_t cap;
+    uint64_t cap; /* 64 bits so that data[] stays 8-byte aligned for undo_rec */
     char data[];
 };
+_Static_assert(offsetof(undo_chunk, data) % 8 == 0, "undo records need 8-byte alignment");
 struct undo_rec {
     undo_rec *prev; /* older record of the same event */
     void *addr;

@@ -42,7 +42,7 @@ static undo_chunk *chunk_new(warp_ctx *w, size_t need)
         c = malloc(sizeof *c + cap);
         if (!c)
             warp_fatal(WARP_EXIT_RESOURCE, "out of memory for the undo log on rank %d", w->rank);
-        c->cap = (uint32_t)cap;
+        c->cap = cap;
     }
     c->next = c->prev = NULL;
     return c;
@@ -93,7 +93,7 @@ static __attribute__((noinline, cold)) undo_chunk *arena_grow(warp_ctx *w, undo_
         u->oldest = n;
     u->newest = n;
     u->used = 0;
-    u->cap = n->cap;
+    u->cap = (uint32_t)n->cap;
     return n;
 }
 
@@ -135,7 +135,7 @@ void undo_replay(warp_ctx *w, warp_kp *kp, warp_event *e)
         chunk_drop(w, c);
     }
     u->used = u->newest ? e->mark_off : 0;
-    u->cap = u->newest ? u->newest->cap : 0;
+    u->cap = u->newest ? (uint32_t)u->newest->cap : 0;
 }
 
 void undo_release_before(warp_ctx *w, warp_kp *kp, warp_event *oldest_live)
