@@ -388,6 +388,8 @@ const void *net_workload_of(const warp_lp *lp) { return net_of(lp)->wl; }
 uint64_t net_ranks(const net_model *n) { return n->ranks; }
 const warp_ctx *net_engine(const net_model *n) { return n->engine; }
 uint64_t net_nodes(const net_model *n) { return n->nodes; }
+double net_grid_index(double t, double period) { return ceil(t / period - 1e-9); }
+
 double net_injection_bandwidth(const net_model *n) { return n->inj_bandwidth; }
 double net_warmup(const net_model *n) { return n->warmup; }
 uint64_t net_rank_terminal(const net_model *n, uint64_t rank) { return n->rank_term[rank]; }

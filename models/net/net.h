@@ -181,6 +181,10 @@ const net_topology_ops *net_topology(const net_model *net, const void **topo);
 /* Bytes above which an MPI-like workload uses a rendezvous protocol on this
  * network (LogGOPS's S), or 0 when the network prescribes none. */
 uint64_t net_eager_limit(const net_model *net);
+/* The index of the first multiple of `period` at or after t (a cycle or
+ * slot grid from time 0); within 1e-9 periods of a multiple counts as on it,
+ * so that rounding in t does not skip a boundary. */
+double net_grid_index(double t, double period);
 
 #ifdef __cplusplus
 }

@@ -21,7 +21,6 @@
  * Invariant: every state write is logged with warp_save (no reverse
  * handler); statistics are written only by commit. Built by model.c. */
 #include <assert.h>
-#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -131,14 +130,11 @@ static double alloc_cycle(const net_model *n)
     return (double)unit / n->params.link_bandwidth;
 }
 
-/* Times within this many cycles of a boundary count as on it (rounding). */
-#define CYCLE_EPS 1e-9
-
 /* The first allocator cycle boundary at or after t. */
 static double cycle_at(const net_model *n, double t)
 {
     double c = alloc_cycle(n);
-    return ceil(t / c - CYCLE_EPS) * c;
+    return net_grid_index(t, c) * c;
 }
 
 static void send_alloc(warp_lp *lp, iq_state *s, double t, int32_t kind)

@@ -101,10 +101,6 @@ static double slots(const traffic *t, warp_lp *lp)
     return t->log_q < 0 ? 1 + floor(log(u) / t->log_q) : 1;
 }
 
-/* The slot boundary at or after time x (slots count from time 0; within
- * rounding of a boundary counts as on it). */
-static double slot_index(const traffic *t, double x) { return ceil(x / t->slot - 1e-9); }
-
 static double gap(const traffic *t, warp_lp *lp)
 {
     if (t->arrivals == A_FIXED)
@@ -112,7 +108,7 @@ static double gap(const traffic *t, warp_lp *lp)
     if (t->arrivals == A_POISSON)
         return warp_rng_exp(warp_lp_rng(lp), t->interval);
     double now = warp_now(lp);
-    return (slot_index(t, now) + slots(t, lp)) * t->slot - now;
+    return (net_grid_index(now, t->slot) + slots(t, lp)) * t->slot - now;
 }
 
 /* The first arrival: at start (fixed, pingpong), a gap after it (poisson),
@@ -124,7 +120,7 @@ static double first(const traffic *t, warp_lp *lp)
         return t->start;
     if (t->arrivals == A_POISSON)
         return t->start + gap(t, lp);
-    return (slot_index(t, t->start) + slots(t, lp) - 1) * t->slot;
+    return (net_grid_index(t->start, t->slot) + slots(t, lp) - 1) * t->slot;
 }
 
 static void schedule(const traffic *t, warp_lp *lp, double delay)
