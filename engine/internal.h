@@ -56,7 +56,18 @@ struct warp_event {
     warp_event *rsent;         /* records of remote events this one sent */
     warp_event *sibling;       /* next in the parent's children / rsent list */
     warp_event *hnext;         /* remote table chain */
-    struct { warp_event *l, *r; } sp;      /* splay links while pending */
+    union {
+        struct { warp_event *l, *r; } sp;  /* splay links while pending */
+        /* While processed: this execution's digest contribution, hashed
+         * right after the forward handler while the payload is hot
+         * (process_event), so that commit, long after on cold data in the
+         * optimistic modes, only folds one word into the LP's digest. No
+         * handler may write the payload after its forward handler (commit
+         * handlers get it const; check mode verifies); a rollback re-runs
+         * forward, which recomputes it. Shares the splay links' space:
+         * they are dead once the event has left the queue. */
+        uint64_t digest;
+    };
     /* Rollback record, valid while processed. */
     uint64_t rng_before, seq_before;
     warp_bits bits;

@@ -20,6 +20,9 @@ void process_event(warp_ctx *w, warp_event *e)
     if (w->tracking && lp->type->save == WARP_SAVE_FULL)
         warp_save(lp, lp->state, lp->type->state_size);
     lp->type->forward(lp, lp->state, EV_PAYLOAD(e), &e->bits);
+    /* The payload is final now and still hot; commit (cold, much later on
+     * several ranks) only folds this word into the LP's digest. */
+    e->digest = digest_event(w, e);
     w->cur = NULL;
     w->cur_lp = NULL;
     e->state = EV_PROCESSED;

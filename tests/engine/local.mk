@@ -31,8 +31,10 @@ EXTRA_DIST += tests/engine/test_torture_lib.sh tests/engine/test_matrix_full.sh 
 	tests/engine/test_event_pool_pressure.sh tests/engine/test_engine_options_rejected.sh \
 	tests/engine/test_event_pool_monotonic.sh tests/engine/test_event_pool_small_no_hang.sh \
 	tests/engine/test_splay_mpi_stream_order.sh tests/engine/test_torture_stress.sh \
-	tests/engine/test_send_burst.sh tests/engine/test_event_pool_default.sh
+	tests/engine/test_send_burst.sh tests/engine/test_event_pool_default.sh \
+	tests/engine/test_digest_forward_time.sh
 TESTS += tests/engine/test_rollback_debug_check_match_seq.sh \
+	tests/engine/test_digest_forward_time.sh \
 	tests/engine/test_rollback_broken_model_detected.sh \
 	tests/engine/test_determinism_matrix.sh \
 	tests/engine/test_phold_ties_stress.sh \

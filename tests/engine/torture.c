@@ -4,7 +4,11 @@
  * queue, WARP_SAVE_FULL), every RNG helper, zero-delay and equal-timestamp
  * sends to itself and to other LPs. Invariant: its summary line (and the
  * committed digest) is the same in every mode; --broken=1 skips one undo so
- * the check and debug modes must notice. Run by tests/engine/test_*.sh. */
+ * the check and debug modes must notice. --msg-facts=1 makes every forward
+ * handler write a fact into its event's payload (and the reverse handlers
+ * scribble over it), which the commit handler and the digest read;
+ * --msg-facts=2 also makes the commit handler write the payload, which
+ * --synch=check must refuse. Run by tests/engine/test_*.sh. */
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -25,6 +29,7 @@ typedef struct tort_cfg {
     double lookahead; /* smallest delay: 0 allows zero-delay sends */
     uint64_t start_events;
     int broken;       /* skip the undo of rev_state.count */
+    int msg_facts;    /* 1: forward writes a fact into the payload; 2: commit does too (a bug) */
     tort_acc *acc;    /* written by finish handlers only */
 } tort_cfg;
 
@@ -33,6 +38,7 @@ typedef struct tort_msg {
     uint32_t hops;
     uint64_t value; /* derived from the sender's state: state bugs show in the digest */
     double ts;      /* receive time, as the sender computed it: commit order check */
+    uint64_t fact;  /* --msg-facts: written by the forward handler, read by commit */
 } tort_msg;
 
 typedef struct tort_out {
@@ -109,7 +115,27 @@ static void send_one(warp_lp *lp, warp_lpid dest, double delay, uint32_t kind, u
     m->hops = hops;
     m->value = value;
     m->ts = warp_now(lp) + delay + 0.0;
+    m->fact = 0;
     warp_event_send(lp, m);
+}
+
+/* --msg-facts: forward leaves a fact derived from the state in the payload,
+ * as the network models do for their commit handlers; the committed digest
+ * covers it, so it must be the one of the execution that commits. */
+static void write_fact(warp_lp *lp, void *msg, uint64_t v)
+{
+    const tort_cfg *c = warp_model_arg(lp);
+    if (c->msg_facts)
+        ((tort_msg *)msg)->fact = tort_mix(v ^ 0x5A5A);
+}
+
+/* --msg-facts: a reverse handler may leave the payload in any state; the
+ * re-execution (if any) writes the fact again. */
+static void scribble_fact(warp_lp *lp, void *msg)
+{
+    const tort_cfg *c = warp_model_arg(lp);
+    if (c->msg_facts)
+        ((tort_msg *)msg)->fact = ~(uint64_t)0;
 }
 
 /* A job sends one successor job (population stays constant), sometimes an
@@ -155,6 +181,7 @@ static void rev_forward(warp_lp *lp, void *state, void *msg, warp_bits *bits)
     bits->b |= (v & 0xffffffffu) << 32;
     if (m->kind == TORT_JOB)
         send_followers(lp, m, v);
+    write_fact(lp, msg, v);
 }
 
 static void rev_reverse(warp_lp *lp, void *state, void *msg, warp_bits *bits)
@@ -162,6 +189,7 @@ static void rev_reverse(warp_lp *lp, void *state, void *msg, warp_bits *bits)
     rev_state *s = state;
     const tort_msg *m = msg;
     const tort_cfg *c = warp_model_arg(lp);
+    scribble_fact(lp, msg);
     uint64_t k = bits->b >> 8 & 1023;
     s->mode = (uint32_t)(bits->b >> 20 & 7);
     if (bits->b & 1)
@@ -235,14 +263,14 @@ static void inc_forward(warp_lp *lp, void *state, void *msg, warp_bits *bits)
     bits->b |= (tort_mix(v) & 0xffffffffu) << 32;
     if (m->kind == TORT_JOB)
         send_followers(lp, m, v);
+    write_fact(lp, msg, v ^ s->count);
 }
 
 static void inc_reverse(warp_lp *lp, void *state, void *msg, warp_bits *bits)
 {
     inc_state *s = state;
-    (void)lp;
-    (void)msg;
     (void)bits;
+    scribble_fact(lp, msg);
     s->count--;
 }
 
@@ -293,6 +321,7 @@ static void full_forward(warp_lp *lp, void *state, void *msg, warp_bits *bits)
     bits->b |= (v & 0xffffffffu) << 32;
     if (m->kind == TORT_JOB)
         send_followers(lp, m, v);
+    write_fact(lp, msg, v);
 }
 
 static uint64_t full_fingerprint(const void *state)
@@ -320,14 +349,16 @@ static void tort_commit(warp_lp *lp, void *out, const void *msg, const warp_bits
 {
     tort_out *o = out;
     const tort_msg *m = msg;
-    (void)lp;
+    const tort_cfg *c = warp_model_arg(lp);
     if (m->ts < o->last_ts) /* commits must come in timestamp order per LP */
         o->order_errors++;
     o->last_ts = m->ts;
     o->committed++;
     o->echoes += m->kind == TORT_ECHO;
     o->value_sum += m->value;
-    o->hash = tort_mix(o->hash ^ m->value ^ bits->b ^ (uint64_t)m->hops << 48);
+    o->hash = tort_mix(o->hash ^ m->value ^ bits->b ^ (uint64_t)m->hops << 48 ^ m->fact);
+    if (c->msg_facts == 2) /* the bug --synch=check must catch: commit writes the payload */
+        ((tort_msg *)(uintptr_t)msg)->fact ^= 1;
 }
 
 static void tort_finish_common(warp_lp *lp, const void *out, uint64_t fingerprint)
@@ -417,12 +448,15 @@ int main(int argc, char **argv)
     uint64_t total = 24, start = 2;
     double lookahead = 0.0;
     int broken = 0;
+    uint64_t msg_facts = 0;
     const warp_opt opts[] = {
         {"lps", WARP_OPT_UINT, &total, "total LPs, any rank count (default 24)"},
         {"lookahead", WARP_OPT_DOUBLE, &lookahead,
          "smallest delay; 0 (default) sends zero-delay events, > 0 allows --synch=cons"},
         {"start-events", WARP_OPT_UINT, &start, "jobs each LP starts with (default 2)"},
         {"broken", WARP_OPT_FLAG, &broken, "skip one undo in the reverse handler (tests only)"},
+        {"msg-facts", WARP_OPT_UINT, &msg_facts,
+         "1: forward handlers write a fact into the payload; 2: the commit handler writes it too (tests only)"},
         {0},
     };
     warp_parse_args(w, &argc, argv, opts, "torture", "usage: torture [options]");
@@ -430,6 +464,8 @@ int main(int argc, char **argv)
         warp_fatal(WARP_EXIT_USAGE, "unexpected argument '%s'; see --help", argv[1]);
     if (!total)
         warp_fatal(WARP_EXIT_USAGE, "--lps=0: the torture model needs at least one LP");
+    if (msg_facts > 2)
+        warp_fatal(WARP_EXIT_USAGE, "--msg-facts=%llu: must be 0, 1 or 2", (unsigned long long)msg_facts);
     if (!(lookahead >= 0))
         warp_fatal(WARP_EXIT_USAGE, "--lookahead=%g: must be >= 0", lookahead);
     tort_acc acc = {0};
@@ -438,6 +474,7 @@ int main(int argc, char **argv)
         .lookahead = lookahead,
         .start_events = start,
         .broken = broken,
+        .msg_facts = (int)msg_facts,
         .acc = &acc,
     };
     warp_model m = {
