@@ -7,6 +7,7 @@
 #include "internal.h"
 
 #include <math.h>
+#include <stdarg.h>
 #include <stdlib.h>
 
 static bool skipped(const warp_lp_type *t, size_t off)
@@ -15,6 +16,30 @@ static bool skipped(const warp_lp_type *t, size_t off)
         if (off >= t->check_skip[i].offset && off < t->check_skip[i].offset + t->check_skip[i].len)
             return true;
     return false;
+}
+
+/* Stops the run with the check's exit code, leaving nothing behind. */
+static void check_fail(warp_ctx *w, const char *fmt, ...) __attribute__((noreturn, format(printf, 2, 3)));
+static void check_fail(warp_ctx *w, const char *fmt, ...)
+{
+    free(w->check_snap);
+    w->check_snap = NULL;
+    va_list ap;
+    va_start(ap, fmt);
+    warp_vfatal(WARP_EXIT_CHECK, fmt, ap);
+}
+
+void check_commit_digest(warp_ctx *w, const warp_event *e)
+{
+    if (digest_event(w, e) == e->digest)
+        return;
+    const warp_lp *lp = e->lp;
+    check_fail(w,
+               "--synch=check: LP %llu (type %s), event at time %.17g from LP %llu: its payload changed "
+               "after the forward handler ran (the commit handler wrote it, or a handler kept a pointer "
+               "to it): only the forward handler may write an event's payload",
+               (unsigned long long)lp->gid, lp->type->name ? lp->type->name : "?", e->ts,
+               (unsigned long long)e->src);
 }
 
 static void compare(warp_ctx *w, warp_event *e, const unsigned char *before)
@@ -29,9 +54,7 @@ static void compare(warp_ctx *w, warp_event *e, const unsigned char *before)
             continue;
         const char *ename = t->event_name ? t->event_name(EV_PAYLOAD(e)) : NULL;
         unsigned char was = before[i];
-        free(w->check_snap); /* the run ends here: leave nothing behind */
-        w->check_snap = NULL;
-        warp_fatal(WARP_EXIT_CHECK,
+        check_fail(w,
                    "--synch=check: LP %llu (type %s), event at time %.17g%s%s%s from LP %llu: state "
                    "byte %zu is 0x%02x after forward+rollback but was 0x%02x before: the reverse "
                    "handler or a warp_save misses a write there",

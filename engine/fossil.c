@@ -5,8 +5,6 @@
  * itself was hashed when the event's (last) forward handler ran. */
 #include "internal.h"
 
-#include <stdlib.h>
-
 void commit_event(warp_ctx *w, warp_event *e)
 {
     warp_lp *lp = e->lp;
@@ -21,16 +19,8 @@ void commit_event(warp_ctx *w, warp_event *e)
      * forward handler (by a commit handler casting away const, or through a
      * pointer a handler kept) would make the committed digest depend on
      * when it was hashed, so differ between modes. */
-    if (w->synch == SYNCH_CHECK && digest_event(w, e) != e->digest) {
-        free(w->check_snap); /* the run ends here: leave nothing behind */
-        w->check_snap = NULL;
-        warp_fatal(WARP_EXIT_CHECK,
-                   "--synch=check: LP %llu (type %s), event at time %.17g from LP %llu: its payload changed "
-                   "after the forward handler ran (the commit handler wrote it, or a handler kept a pointer "
-                   "to it): only the forward handler may write an event's payload",
-                   (unsigned long long)lp->gid, lp->type->name ? lp->type->name : "?", e->ts,
-                   (unsigned long long)e->src);
-    }
+    if (w->synch == SYNCH_CHECK)
+        check_commit_digest(w, e);
     lp->digest = (lp->digest ^ e->digest) * 0x100000001B3ull + 0x9E3779B97F4A7C15ull;
     for (alloc_hdr *h = e->frees, *n; h; h = n) {
         n = h->fnext;

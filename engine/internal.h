@@ -485,6 +485,9 @@ void sched_seq(warp_ctx *w);
 void sched_opt(warp_ctx *w);
 void sched_cons(warp_ctx *w);
 void sched_check(warp_ctx *w);
+/* check.c: stops a check run whose event's payload no longer hashes to
+ * the digest word its forward handler left (a write after forward). */
+void check_commit_digest(warp_ctx *w, const warp_event *e);
 
 /* stats.c */
 uint64_t digest_event(const warp_ctx *w, const warp_event *e);
