@@ -49,11 +49,18 @@ void commit_event(warp_ctx *w, warp_event *e)
 
 /* Commits events with ts < gvt, or with a key below `below` when given:
  * on one rank nothing can arrive below the smallest pending key, so
- * everything before it is final, ties with it included. Only KPs holding
- * processed events are visited (w->live_kps). */
-static void fossil(warp_ctx *w, double gvt, const warp_event *below)
+ * everything before it is final, ties with it included; on several, GVT's
+ * key bounds the same way (gvt.c). Only KPs holding processed events are
+ * visited (w->live_kps). */
+static inline bool ev_below(const warp_event *e, const gvt_key *k)
 {
-#define FINAL(x) (below ? ev_less((x), below) : (x)->ts < gvt)
+    gvt_key x = key_of(e);
+    return key_less(&x, k);
+}
+
+static void fossil(warp_ctx *w, double gvt, const gvt_key *below)
+{
+#define FINAL(x) (below ? ev_below((x), below) : (x)->ts < gvt)
     double t0 = warp_wtime();
     uint64_t kept = 0, k = 0;
     while (k < w->nlive) {
@@ -127,7 +134,7 @@ void fossil_collect(warp_ctx *w, double gvt)
     fossil(w, gvt, NULL);
 }
 
-void fossil_collect_below(warp_ctx *w, const warp_event *key)
+void fossil_collect_below(warp_ctx *w, const gvt_key *key)
 {
     fossil(w, 0, key);
 }

@@ -5,10 +5,52 @@
  * send) until no white message is in transit, while events keep running. The
  * synchronous variant (--gvt=sync) drains the network with blocking
  * all-reduces, as ROSS does. Counts per epoch live in 4 slots: slot r&3 is
- * cleared when round r completes, before any epoch r+4 message can exist. */
+ * cleared when round r completes, before any epoch r+4 message can exist.
+ *
+ * GVT is reduced as a key (ts, depth, src, seq), the minimum of the pending
+ * events' keys and of the keys of red sends (an anti-message with the key
+ * of the event it cancels), so that fossil collection commits every
+ * processed event whose key is below it, those of GVT's own instant
+ * included: in a lock-step replay each round's GVT lands on the instant
+ * being processed, and committing only ts < GVT kept that whole instant
+ * alive. Why that is safe, by the argument that makes the timestamp
+ * version safe, with keys in place of timestamps: (1) an event's children
+ * have larger keys (a zero delay raises depth: api.c), so whatever a
+ * pending or in-transit event or anti-message causes lies above its key;
+ * (2) a straggler of key k rolls back only events with keys above k, and
+ * an anti-message undoes its event (key k) and what lies above; (3) the
+ * anti-messages a rollback sends cancel children of undone events, so
+ * keys above the rollback's. Mattern's rounds bound every pending event,
+ * every white message (the counts wait until none is in transit) and every
+ * red send (red_min) from below by the reduced key K, and every later
+ * event or anti-message descends from one of those; so no rollback ever
+ * reaches below K, and a processed event with key < K is final. Keys are
+ * unique to an event (equal keys are the same event or its cancelled
+ * incarnation, whose anti-message then counts), so `<` is strict enough. */
 #include "internal.h"
 
 #include <math.h>
+
+gvt_key gvt_key_inf(void)
+{
+    return (gvt_key){.ts = INFINITY, .depth = UINT32_MAX, .src = UINT64_MAX, .seq = UINT64_MAX};
+}
+
+static void key_min_op(void *in, void *inout, int *len, MPI_Datatype *type)
+{
+    (void)type;
+    const gvt_key *a = in;
+    gvt_key *b = inout;
+    for (int i = 0; i < *len; i++)
+        if (key_less(&a[i], &b[i]))
+            b[i] = a[i];
+}
+
+static gvt_key local_min_key(warp_ctx *w)
+{
+    warp_event *m = queue_peek(w);
+    return m ? key_of(m) : gvt_key_inf();
+}
 
 double local_min_ts(warp_ctx *w)
 {
@@ -21,7 +63,24 @@ void gvt_init(warp_ctx *w)
     warp_gvt *g = &w->gvt;
     memset(g, 0, sizeof *g);
     g->kind = w->gvt_kind;
-    g->red_min = INFINITY;
+    g->red_min = gvt_key_inf();
+    memset(&w->gvt_key, 0, sizeof w->gvt_key);
+    g->key_type = MPI_DATATYPE_NULL;
+    g->key_min = MPI_OP_NULL;
+    if (w->nranks > 1) {
+        MPI_Type_contiguous((int)sizeof(gvt_key), MPI_BYTE, &g->key_type);
+        MPI_Type_commit(&g->key_type);
+        MPI_Op_create(key_min_op, 1, &g->key_min);
+    }
+}
+
+void gvt_destroy(warp_ctx *w)
+{
+    warp_gvt *g = &w->gvt;
+    if (g->key_type != MPI_DATATYPE_NULL)
+        MPI_Type_free(&g->key_type);
+    if (g->key_min != MPI_OP_NULL)
+        MPI_Op_free(&g->key_min);
 }
 
 static void start_reduction(warp_ctx *w)
@@ -31,16 +90,18 @@ static void start_reduction(warp_ctx *w)
     g->sum_in[1] = (int64_t)w->committed;
     g->sum_in[2] = (int64_t)w->rolled_back;
     g->sum_in[3] = warp_signal_pending();
-    double lm = local_min_ts(w);
-    g->min_in = lm < g->red_min ? lm : g->red_min;
+    gvt_key lm = local_min_key(w);
+    g->min_in = key_less(&lm, &g->red_min) ? lm : g->red_min;
     MPI_Iallreduce(g->sum_in, g->sum_out, 4, MPI_INT64_T, MPI_SUM, w->comm, &g->req[0]);
-    MPI_Iallreduce(&g->min_in, &g->min_out, 1, MPI_DOUBLE, MPI_MIN, w->comm, &g->req[1]);
+    MPI_Iallreduce(&g->min_in, &g->min_out, 1, g->key_type, g->key_min, w->comm, &g->req[1]);
 }
 
-static void new_gvt(warp_ctx *w, double gvt, int64_t committed, int64_t rolled)
+static void new_gvt(warp_ctx *w, gvt_key key, int64_t committed, int64_t rolled)
 {
+    double gvt = key.ts;
     WARP_ASSERT(gvt >= w->gvt_value, "GVT never decreases");
     w->gvt_value = gvt;
+    w->gvt_key = key;
     w->gvt_committed = (uint64_t)committed;
     w->gvt_rolled = (uint64_t)rolled;
     w->gvt_rounds++;
@@ -62,10 +123,10 @@ double gvt_sync(warp_ctx *w)
         if (c[0] == 0 || c[3])
             break;
     }
-    double lm = local_min_ts(w), gvt;
-    MPI_Allreduce(&lm, &gvt, 1, MPI_DOUBLE, MPI_MIN, w->comm);
+    gvt_key lm = local_min_key(w), gvt;
+    MPI_Allreduce(&lm, &gvt, 1, w->gvt.key_type, w->gvt.key_min, w->comm);
     new_gvt(w, gvt, c[1], c[2]);
-    return gvt;
+    return gvt.ts;
 }
 
 bool gvt_step(warp_ctx *w, bool idle)
@@ -85,7 +146,7 @@ bool gvt_step(warp_ctx *w, bool idle)
             return false;
         g->active = true;
         g->white_sent = (int64_t)w->tr.sent[g->round & 3];
-        g->red_min = INFINITY;
+        g->red_min = gvt_key_inf();
         start_reduction(w);
     } else {
         int flag = 0;

@@ -253,15 +253,43 @@ typedef struct warp_transport {
 } warp_transport;
 
 /* ---- GVT (gvt.c) ---------------------------------------------------------- */
+/* An event's total order key (ts, depth, src, seq) on its own: GVT is
+ * computed as one, so that fossil collection on several ranks can commit
+ * the processed events of GVT's own instant that come before it (gvt.c). */
+typedef struct gvt_key {
+    double ts;
+    uint32_t depth, pad_;
+    uint64_t src, seq;
+} gvt_key;
+
+static inline gvt_key key_of(const warp_event *e)
+{
+    return (gvt_key){.ts = e->ts, .depth = e->depth, .src = e->src, .seq = e->seq};
+}
+
+/* ev_less on keys: a < b. */
+static inline bool key_less(const gvt_key *a, const gvt_key *b)
+{
+    if (a->ts != b->ts)
+        return a->ts < b->ts;
+    if (a->depth != b->depth)
+        return a->depth < b->depth;
+    if (a->src != b->src)
+        return a->src < b->src;
+    return a->seq < b->seq;
+}
+
 typedef struct warp_gvt {
     int kind;         /* 0 mattern, 1 sync */
     uint64_t round;   /* current white epoch */
     bool active;
     int64_t white_sent;
-    double red_min;
+    gvt_key red_min;  /* smallest key sent (events and anti-messages) while red */
     MPI_Request req[2];
     int64_t sum_in[4], sum_out[4]; /* white in transit, committed, rolled back, interrupted */
-    double min_in, min_out;
+    gvt_key min_in, min_out;
+    MPI_Datatype key_type; /* gvt_key as bytes, reduced by key_min */
+    MPI_Op key_min;
     uint64_t batches_since;
     bool forced;
 } warp_gvt;
@@ -335,6 +363,7 @@ struct warp_ctx {
     const warp_event *in_commit; /* the event whose commit handler runs */
     double now_init;
     double gvt_value;
+    gvt_key gvt_key;  /* GVT as a key on several ranks (gvt_value is its ts) */
     uint64_t gvt_committed; /* global committed count seen by the last GVT round */
     uint64_t gvt_rolled;    /* global rolled-back count seen by the last GVT round */
     warp_rng debug_rng;
@@ -453,7 +482,9 @@ void cancel_event(warp_ctx *w, warp_event *e);
 /* fossil.c */
 void commit_event(warp_ctx *w, warp_event *e);
 void fossil_collect(warp_ctx *w, double gvt);
-void fossil_collect_below(warp_ctx *w, const warp_event *key); /* one rank only */
+/* Commits the events whose key is below `key`: on one rank the smallest
+ * pending key, on several GVT's key (w->gvt_key; see gvt.c for why). */
+void fossil_collect_below(warp_ctx *w, const gvt_key *key);
 
 /* mapping (setup.c) */
 int map_pe_of(const warp_ctx *w, warp_lpid gid);
@@ -472,6 +503,9 @@ void remote_forget(warp_ctx *w, warp_event *e);
 
 /* gvt.c */
 void gvt_init(warp_ctx *w);
+void gvt_destroy(warp_ctx *w); /* frees what gvt_init made (teardown) */
+/* The key above every event's (ts = INFINITY). */
+gvt_key gvt_key_inf(void);
 /* True when a new GVT was computed. Untimed: its caller adds the time to
  * w->t.gvt, from the clock reading it takes anyway (sched_opt.c). */
 bool gvt_step(warp_ctx *w, bool idle);

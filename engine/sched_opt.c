@@ -83,7 +83,8 @@ static void run_local(warp_ctx *w)
             /* Low memory: commit what is final, then go on one event at a
              * time from the reserve; a pool that cannot hold the model ends
              * in pool_get's "raise --events". */
-            fossil_collect_below(w, m);
+            gvt_key k = key_of(m);
+            fossil_collect_below(w, &k);
             clock = warp_wtime(); /* fossil timed itself */
             ran = run_batch(w, true, INFINITY, 1, &clock);
         }
@@ -111,7 +112,8 @@ static void run_local(warp_ctx *w)
             }
             w->gvt_value = m->ts;
             w->gvt_rounds++;
-            fossil_collect_below(w, m);
+            gvt_key k = key_of(m);
+            fossil_collect_below(w, &k);
             round_report(w, w->gvt_value, w->committed, w->rolled_back, false);
             clock = warp_wtime();
         }
@@ -195,7 +197,7 @@ static void run_distributed(warp_ctx *w)
             }
             if (w->gvt_value >= w->end)
                 break;
-            fossil_collect(w, w->gvt_value);
+            fossil_collect_below(w, &w->gvt_key);
             transport_fossil(w, w->gvt_value);
             if (w->gvt_interval_auto)
                 adapt_interval(w);

@@ -240,6 +240,7 @@ static void teardown(warp_ctx *w)
     }
     if (w->nranks > 1)
         transport_destroy(w);
+    gvt_destroy(w);
     queue_destroy(&w->queue);
     alloc_destroy(&w->alloc);
     pool_destroy(w);

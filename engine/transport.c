@@ -177,11 +177,16 @@ static uint8_t send_epoch(warp_ctx *w)
     return (uint8_t)e;
 }
 
-static void note_red(warp_ctx *w, double ts)
+/* GVT's red minimum is a key (gvt.c): an anti-message counts with the key
+ * of the event it cancels, which is where it rolls its receiver back. */
+static void note_red(warp_ctx *w, const warp_event *e)
 {
     warp_gvt *g = &w->gvt;
-    if (g->active && ts < g->red_min)
-        g->red_min = ts;
+    if (g->active && e->ts <= g->red_min.ts) {
+        gvt_key k = key_of(e);
+        if (key_less(&k, &g->red_min))
+            g->red_min = k;
+    }
 }
 
 void transport_send_event(warp_ctx *w, warp_event *e, int pe)
@@ -192,7 +197,7 @@ void transport_send_event(warp_ctx *w, warp_event *e, int pe)
     wire_hdr h = {.ts = e->ts, .depth = e->depth, .kind = WIRE_EVENT, .epoch = send_epoch(w),
                   .src = e->src, .seq = e->seq, .dst = e->dst, .uid = e->uid,
                   .parent_uid = parent && parent->remote ? parent->uid : 0};
-    note_red(w, e->ts);
+    note_red(w, e);
     char *p = reserve(w, pe, sizeof h + w->msg_size);
     memcpy(p, &h, sizeof h);
     memcpy(p + sizeof h, EV_PAYLOAD(e), w->msg_size);
@@ -206,7 +211,7 @@ static void table_insert(warp_transport *t, warp_event *e);
 void transport_send_anti(warp_ctx *w, warp_event *rec)
 {
     wire_hdr h = {.ts = rec->ts, .kind = WIRE_ANTI, .epoch = send_epoch(w), .uid = rec->uid};
-    note_red(w, rec->ts);
+    note_red(w, rec);
     char *p = reserve(w, rec->dst_pe, sizeof h);
     memcpy(p, &h, sizeof h);
     w->anti_sent++;
