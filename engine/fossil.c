@@ -94,12 +94,7 @@ static void fossil(warp_ctx *w, double gvt, const gvt_key *below)
                  * and its successor load now, two rounds ahead. */
                 warp_event *n = e->next;
                 if (n) {
-                    /* Commit reads the whole header (digest and rsent in
-                     * its second line, bits and frees in its third) and
-                     * the payload's start. */
                     __builtin_prefetch(n->lp);
-                    __builtin_prefetch((const char *)n + 64);
-                    __builtin_prefetch((const char *)n + 128);
                     __builtin_prefetch(EV_PAYLOAD(n));
                     if (n->next)
                         __builtin_prefetch(n->next);

@@ -188,8 +188,6 @@ typedef struct warp_queue {
 } warp_queue;
 
 /* ---- event pool (pool.c) -------------------------------------------------- */
-#define POOL_STACK 8192 /* recently freed slots kept in an array (64 KiB) */
-#define POOL_AHEAD 8    /* pool_get prefetches the slot it hands out this many gets later */
 typedef struct warp_pool {
     char *base;
     size_t ev_size;
@@ -199,12 +197,6 @@ typedef struct warp_pool {
     uint64_t mem;   /* the rank's memory the default reservation came from */
     bool given;     /* the size was given (--events), not derived from mem */
     uint64_t bump;  /* events ever handed out from base */
-    /* Freed slots, newest on top: pool_get hands out the most recently
-     * freed first and prefetches the slot POOL_AHEAD below the top, which
-     * a list linked through the (cold) slots cannot do more than one slot
-     * ahead. Slots freed while it is full go to the `free` list. */
-    uint32_t top;
-    warp_event *stack[POOL_STACK];
     warp_event *free;
     uint64_t in_use, peak;
 } warp_pool;

@@ -67,7 +67,6 @@ void pool_init(warp_ctx *w, uint64_t cap, uint64_t mem)
         p->work = cap;
     p->cap = cap;
     p->bump = 0;
-    p->top = 0;
     p->free = NULL;
     p->in_use = p->peak = 0;
 }
@@ -91,27 +90,11 @@ void pool_exhausted(const warp_ctx *w, const char *how)
                w->mem_per_rank ? "--mem-per-rank" : "available memory / ranks on the node");
 }
 
-/* Warms the whole slot for writing: warp_event_new writes its header and
- * clears its payload right away. */
-static inline void prefetch_slot(const warp_pool *p, const warp_event *e)
-{
-    for (size_t off = 0; off < p->ev_size; off += 64)
-        __builtin_prefetch((const char *)e + off, 1);
-    __builtin_prefetch((const char *)e + p->ev_size - 1, 1);
-}
-
 warp_event *pool_get(warp_ctx *w)
 {
     warp_pool *p = &w->pool;
-    warp_event *e;
-    if (p->top) {
-        /* The top was freed last (in seq mode: the event that just
-         * committed, still hot); deeper slots were freed by fossil
-         * collection, on data that may have left the cache since. */
-        e = p->stack[--p->top];
-        if (p->top >= POOL_AHEAD)
-            prefetch_slot(p, p->stack[p->top - POOL_AHEAD]);
-    } else if ((e = p->free)) {
+    warp_event *e = p->free;
+    if (e) {
         /* Freed slots are cold (fossil collection frees them long after
          * they ran): the next one's link loads before it is needed. */
         p->free = e->next;
@@ -136,12 +119,8 @@ void pool_put(warp_ctx *w, warp_event *e)
     memset(EV_PAYLOAD(e), 0xA5, w->msg_size); /* use after free shows up in digests */
 #endif
     e->state = EV_FREE;
-    if (p->top < POOL_STACK) {
-        p->stack[p->top++] = e;
-    } else {
-        e->next = p->free;
-        p->free = e;
-    }
+    e->next = p->free;
+    p->free = e;
     p->in_use--;
 }
 
