@@ -1,6 +1,7 @@
 /* engine/fossil.c — commit and fossil collection. Invariant: an event is
- * committed exactly once, when its timestamp is below GVT (or in sequential
- * and conservative modes right after it ran); its commit handler and digest
+ * committed exactly once, when its key is below GVT's key (the smallest
+ * pending key on one rank; in sequential and conservative modes right after
+ * it ran); its commit handler and digest
  * update happen then and only then, in key order per LP. The digest word
  * itself was hashed when the event's (last) forward handler ran. */
 #include "internal.h"
