@@ -1,10 +1,13 @@
-/* engine/queue.c — the pending-event queue: a 4-ary heap (default) and a
- * top-down splay tree behind one interface, chosen with --queue. Invariant:
+/* engine/queue.c — the pending-event queue: a two-tier ladder (default: a
+ * small 4-ary heap for the near future over time buckets of unsorted
+ * entries), the plain 4-ary heap and a top-down splay tree behind one
+ * interface, chosen with --queue. Invariant:
  * queue_pop returns the pending event with the smallest key (ev_less), so
  * equal timestamps follow the tie key. Called by the schedulers, delivery and
  * rollback. */
 #include "internal.h"
 
+#include <math.h>
 #include <stdlib.h>
 
 int queue_parse(const char *name)
@@ -13,6 +16,8 @@ int queue_parse(const char *name)
         return QUEUE_HEAP;
     if (!strcmp(name, "splay"))
         return QUEUE_SPLAY;
+    if (!strcmp(name, "ladder"))
+        return QUEUE_LADDER;
     return -1;
 }
 
@@ -112,11 +117,10 @@ static void heap_alloc(warp_queue *q, size_t cap)
     q->cap = cap;
 }
 
-static void heap_insert(warp_queue *q, warp_event *e)
+static void heap_push(warp_queue *q, heap_ent x)
 {
     if (q->n == q->cap)
         heap_alloc(q, q->cap ? 2 * q->cap : 1024);
-    heap_ent x = ent_of(q, e);
     size_t i = q->n++;
     while (i > 0) {
         size_t parent = (i - 1) / 4;
@@ -336,6 +340,308 @@ static warp_event *splay_pop(warp_queue *q)
     return t;
 }
 
+/* Floyd's O(n) heapify of the whole array. */
+static void heap_heapify(warp_queue *q)
+{
+    heap_ent *h = q->heap;
+    size_t m = q->n;
+    for (size_t i = m / 4 + 1; i-- > 0;) {
+        if (4 * i + 1 >= m)
+            continue;
+        heap_ent x = h[i];
+        size_t j = i;
+        for (;;) {
+            size_t c = 4 * j + 1;
+            if (c >= m)
+                break;
+            size_t best = min_child(q, h, c, c + 4 < m ? c + 4 : m);
+            if (!ent_less(q, &h[best], &x))
+                break;
+            h[j] = h[best];
+            j = best;
+        }
+        h[j] = x;
+    }
+}
+
+/* ---- ladder: the heap is the near tier; later events wait unsorted in
+ * time buckets and enter the heap a bucket at a time, when it runs empty.
+ * A pending set of 10^5..10^6 events then costs a heap of a few thousand
+ * entries (in cache) per pop plus one streaming write and read per event,
+ * instead of a heap whose bottom levels miss the cache on every pop.
+ *
+ * Bucket numbers come from ladder_bucket, monotone (non-decreasing) in the
+ * timestamp: so every heap entry (bucket <= cur) is at most every ring or
+ * overflow entry in timestamp, equal timestamps never straddle two tiers,
+ * and the heap's minimum is the queue's (ev_less, ties included) whatever
+ * rounding does to the bucket edges. The width adapts (ladder_rebuild):
+ * from a sample of the pending timestamps when the ring runs out or a
+ * bucket comes out too large, at most once per half pending-count of pops
+ * except when the ring is exhausted, so its O(pending) cost is amortised. */
+enum {
+    LADDER_NB = 512,      /* ring buckets per epoch */
+    LADDER_T = 4096,      /* target entries per bucket (64 KiB of heap) */
+    LADDER_HI = 8 * LADDER_T, /* a heap this large asks for a rebuild */
+    LADDER_SAMPLE = 128,  /* timestamps sampled to set the width */
+    QCHUNK = 255,         /* entries per 4 KiB chunk */
+};
+
+struct q_chunk {
+    q_chunk *next;
+    uint64_t n;
+    heap_ent e[QCHUNK];
+};
+
+static inline double key_ts(uint64_t k)
+{
+    double ts;
+    memcpy(&ts, &k, sizeof ts);
+    return ts;
+}
+
+static inline uint64_t ladder_bucket(const warp_queue *q, double ts)
+{
+    if (!(ts >= q->origin)) /* before the epoch (or no epoch yet): the heap's */
+        return 0;
+    double x = (ts - q->origin) * q->inv_w;
+    return x < 0x1p62 ? 1 + (uint64_t)x : (uint64_t)1 << 62;
+}
+
+static q_chunk *bucket_extend(warp_queue *q, q_bucket *b)
+{
+    q_chunk *c = q->spare;
+    if (c)
+        q->spare = c->next;
+    else if (!(c = aligned_alloc(64, sizeof *c)))
+        warp_fatal(WARP_EXIT_RESOURCE, "out of memory for the pending queue's buckets");
+    c->next = NULL;
+    c->n = 0;
+    if (b->tail)
+        b->tail->next = c;
+    else
+        b->head = c;
+    b->tail = c;
+    return c;
+}
+
+static inline void bucket_add(warp_queue *q, q_bucket *b, heap_ent x)
+{
+    q_chunk *c = b->tail;
+    if (__builtin_expect(!c || c->n == QCHUNK, 0))
+        c = bucket_extend(q, b);
+    c->e[c->n++] = x;
+    b->n++;
+}
+
+/* Hands a list of chunks to the free list. */
+static void chunks_release(warp_queue *q, q_chunk *head, q_chunk *tail)
+{
+    if (!head)
+        return;
+    tail->next = q->spare;
+    q->spare = head;
+}
+
+static void chunks_free(q_chunk *c)
+{
+    while (c) {
+        q_chunk *next = c->next;
+        free(c);
+        c = next;
+    }
+}
+
+/* Drops the dead entries of a bucket (freeing their events); returns how
+ * many. Kept entries slide forward in place, so only whole chunks at the
+ * end are released and only the tail may be partial. */
+static size_t bucket_filter(warp_ctx *w, q_bucket *b)
+{
+    warp_queue *q = &w->queue;
+    if (!b->head)
+        return 0;
+    q_chunk *wc = b->head;
+    size_t wi = 0, kept = 0, was = b->n;
+    for (q_chunk *c = b->head; c; c = c->next)
+        for (size_t j = 0; j < c->n; j++) {
+            warp_event *e = ent_ev(q, &c->e[j]);
+            if (e->state == EV_DEAD) {
+                pool_put(w, e);
+                continue;
+            }
+            if (wi == QCHUNK) {
+                wc = wc->next;
+                wi = 0;
+            }
+            wc->e[wi++] = c->e[j];
+            kept++;
+        }
+    if (!kept) {
+        chunks_release(q, b->head, b->tail);
+        *b = (q_bucket){0};
+        return was;
+    }
+    if (wc != b->tail)
+        chunks_release(q, wc->next, b->tail);
+    wc->next = NULL;
+    wc->n = wi;
+    b->tail = wc;
+    b->n = kept;
+    return was - kept;
+}
+
+/* Moves bucket b into the (empty) heap and heapifies it; true when its
+ * timestamps are not all equal (a finer width could split it). */
+static bool ladder_pull(warp_queue *q, q_bucket *b)
+{
+    size_t cap = q->cap;
+    while (cap < b->n)
+        cap *= 2;
+    if (cap != q->cap)
+        heap_alloc(q, cap);
+    heap_ent *h = q->heap;
+    size_t m = 0;
+    uint64_t lo = UINT64_MAX, hi = 0;
+    for (q_chunk *c = b->head; c; c = c->next)
+        for (size_t j = 0; j < c->n; j++) {
+            uint64_t k = c->e[j].key;
+            lo = k < lo ? k : lo;
+            hi = k > hi ? k : hi;
+            h[m++] = c->e[j];
+        }
+    chunks_release(q, b->head, b->tail);
+    q->far -= b->n;
+    *b = (q_bucket){0};
+    q->n = m;
+    heap_heapify(q);
+    return lo < hi;
+}
+
+static void bucket_concat(q_bucket *to, q_bucket *from)
+{
+    if (!from->head)
+        return;
+    if (to->tail)
+        to->tail->next = from->head;
+    else
+        to->head = from->head;
+    to->tail = from->tail;
+    to->n += from->n;
+    *from = (q_bucket){0};
+}
+
+/* Sets a new epoch from everything pending: origin at the smallest
+ * timestamp, a width that puts about LADDER_T of the sampled density in a
+ * bucket (robust to a few far outliers: it reads the front of the sorted
+ * sample), then deals every entry into the ring or the overflow. The heap
+ * ends empty; the next pop pulls the first bucket. */
+static void ladder_rebuild(warp_queue *q)
+{
+    q_bucket all = {0};
+    for (size_t i = 0; i < q->n; i++)
+        bucket_add(q, &all, q->heap[i]);
+    q->n = 0;
+    for (uint64_t b = q->cur + 1; b <= LADDER_NB; b++)
+        bucket_concat(&all, &q->ring[b]);
+    bucket_concat(&all, &q->over);
+    q->far = 0;
+    size_t n = all.n;
+    uint64_t kmin = UINT64_MAX, sample[LADDER_SAMPLE];
+    size_t ns = 0, stride = n / LADDER_SAMPLE + 1, next = 0, i = 0;
+    for (q_chunk *c = all.head; c; c = c->next)
+        for (size_t j = 0; j < c->n; j++, i++) {
+            uint64_t k = c->e[j].key;
+            kmin = k < kmin ? k : kmin;
+            if (i == next && ns < LADDER_SAMPLE) {
+                sample[ns++] = k;
+                next += stride;
+            }
+        }
+    for (size_t a = 1; a < ns; a++) /* insertion sort: a rebuild is rare */
+        for (size_t b = a; b > 0 && sample[b - 1] > sample[b]; b--) {
+            uint64_t t = sample[b];
+            sample[b] = sample[b - 1];
+            sample[b - 1] = t;
+        }
+    q->origin = key_ts(kmin);
+    /* The ring should cover the front f of the events (half the ring at
+     * the target density), read where the sample leaves the minimum. */
+    double f = (double)LADDER_NB * LADDER_T / 2 / (n ? n : 1);
+    if (f > 0.9)
+        f = 0.9;
+    size_t idx = ns > 1 ? (size_t)(f * (double)(ns - 1)) : 0;
+    while (idx < ns && sample[idx] == kmin)
+        idx++;
+    if (idx < ns && ns > 1) {
+        double span = key_ts(sample[idx]) - q->origin;
+        double covered = ((double)idx + 0.5) / (double)ns * (double)n;
+        double inv = covered / (span * LADDER_T);
+        if (span > 0 && isfinite(inv) && inv > 0)
+            q->inv_w = inv;
+    }
+    q->cur = 0;
+    q->heap_hi = LADDER_HI;
+    q->rebuilt_at = q->pops;
+    for (q_chunk *c = all.head; c;) {
+        q_chunk *next_c = c->next;
+        for (size_t j = 0; j < c->n; j++) {
+            uint64_t b = ladder_bucket(q, key_ts(c->e[j].key));
+            bucket_add(q, b <= LADDER_NB ? &q->ring[b] : &q->over, c->e[j]);
+        }
+        c->next = q->spare;
+        q->spare = c;
+        c = next_c;
+    }
+    q->far = n;
+}
+
+/* Rebuilding costs O(pending): allowed once the pops since the last one
+ * pay for it (the first, which ends the start-up's plain heap, at once). */
+static inline bool ladder_may_rebuild(const warp_queue *q)
+{
+    return q->pops - q->rebuilt_at >= (q->n + q->far) / 2 || q->origin == INFINITY;
+}
+
+/* Refills the empty heap from the first non-empty bucket; false when
+ * nothing is pending. */
+static bool ladder_advance(warp_queue *q)
+{
+    while (q->far) {
+        if (q->far > q->over.n) {
+            uint64_t b = q->cur + 1;
+            while (!q->ring[b].n) /* stops at or before LADDER_NB: the ring holds one */
+                b++;
+            q->cur = b;
+            bool spread = ladder_pull(q, &q->ring[b]);
+            q->heap_hi = LADDER_HI;
+            if (q->n > LADDER_HI && spread && ladder_may_rebuild(q)) {
+                ladder_rebuild(q);
+                continue;
+            }
+            return true;
+        }
+        ladder_rebuild(q); /* only the overflow is left: a new epoch */
+    }
+    return q->n > 0;
+}
+
+static void ladder_insert(warp_queue *q, warp_event *e)
+{
+    heap_ent x = ent_of(q, e);
+    uint64_t b = ladder_bucket(q, e->ts);
+    if (b <= q->cur) {
+        heap_push(q, x);
+        if (__builtin_expect(q->n > q->heap_hi, 0)) {
+            if (ladder_may_rebuild(q))
+                ladder_rebuild(q);
+            else
+                q->heap_hi = 2 * q->n; /* ties, or too soon: look again later */
+        }
+        return;
+    }
+    bucket_add(q, b <= LADDER_NB ? &q->ring[b] : &q->over, x);
+    q->far++;
+}
+
 /* Rebuilds the heap without its dead entries (Floyd's O(n) heapify). Done
  * when the dead outnumber the live, so removal stays O(1) amortised and a
  * rollback storm cannot fill the pool with cancelled events. */
@@ -353,20 +659,11 @@ static void heap_compact(warp_ctx *w)
     }
     q->n = m;
     q->dead = 0;
-    for (size_t i = m / 4 + 1; i-- > 0;) {
-        heap_ent x = h[i];
-        size_t j = i;
-        for (;;) {
-            size_t c = 4 * j + 1;
-            if (c >= m)
-                break;
-            size_t best = min_child(q, h, c, c + 4 < m ? c + 4 : m);
-            if (!ent_less(q, &h[best], &x))
-                break;
-            h[j] = h[best];
-            j = best;
-        }
-        h[j] = x;
+    heap_heapify(q);
+    if (q->kind == QUEUE_LADDER) {
+        for (uint64_t b = q->cur + 1; b <= LADDER_NB; b++)
+            q->far -= bucket_filter(w, &q->ring[b]);
+        q->far -= bucket_filter(w, &q->over);
     }
 }
 
@@ -382,7 +679,7 @@ void queue_init(warp_queue *q, queue_kind kind, size_t hint, const warp_pool *po
 {
     memset(q, 0, sizeof *q);
     q->kind = kind;
-    if (kind == QUEUE_HEAP) {
+    if (kind != QUEUE_SPLAY) {
         /* Slots are 16-byte offsets (event sizes are multiples of 16; the
          * pool is one malloc, so well under 2^60 of them); what the slot
          * leaves of the word is the tie prefix, if enough is left. */
@@ -401,6 +698,15 @@ void queue_init(warp_queue *q, queue_kind kind, size_t hint, const warp_pool *po
             q->src_lim = ((uint64_t)1 << q->src_bits) - 1;
             q->seq_max = ((uint64_t)1 << q->src_shift) - 1;
         }
+        if (kind == QUEUE_LADDER) {
+            q->ring = calloc(LADDER_NB + 1, sizeof *q->ring);
+            if (!q->ring)
+                warp_fatal(WARP_EXIT_RESOURCE, "out of memory for the pending queue");
+            q->origin = INFINITY; /* no epoch yet: everything goes to the heap */
+            q->heap_hi = LADDER_HI;
+            if (hint > 2 * LADDER_HI)
+                hint = 2 * LADDER_HI;
+        }
         heap_alloc(q, hint < 1024 ? 1024 : hint);
     }
 }
@@ -408,17 +714,20 @@ void queue_init(warp_queue *q, queue_kind kind, size_t hint, const warp_pool *po
 void queue_insert(warp_ctx *w, warp_event *e)
 {
     e->state = EV_PENDING;
-    if (w->queue.kind == QUEUE_HEAP)
-        heap_insert(&w->queue, e);
+    warp_queue *q = &w->queue;
+    if (q->kind == QUEUE_LADDER)
+        ladder_insert(q, e);
+    else if (q->kind == QUEUE_HEAP)
+        heap_push(q, ent_of(q, e));
     else
-        splay_insert(&w->queue, e);
+        splay_insert(q, e);
 }
 
 warp_event *queue_peek(warp_ctx *w)
 {
     warp_queue *q = &w->queue;
-    if (q->kind == QUEUE_HEAP) {
-        while (q->n) {
+    if (q->kind != QUEUE_SPLAY) {
+        while (q->n || (q->kind == QUEUE_LADDER && ladder_advance(q))) {
             warp_event *e = ent_ev(q, &q->heap[0]);
             if (e->state != EV_DEAD)
                 return e;
@@ -436,7 +745,7 @@ warp_event *queue_peek(warp_ctx *w)
 void queue_prefetch_next(warp_ctx *w)
 {
     warp_queue *q = &w->queue;
-    if (q->kind == QUEUE_HEAP && q->n) {
+    if (q->kind != QUEUE_SPLAY && q->n) {
         const warp_lp *lp = ent_ev(q, &q->heap[0])->lp; /* the event was prefetched at the last pop */
         __builtin_prefetch(lp);
         __builtin_prefetch((const char *)lp + 64);
@@ -446,9 +755,12 @@ void queue_prefetch_next(warp_ctx *w)
 warp_event *queue_pop(warp_ctx *w)
 {
     warp_queue *q = &w->queue;
-    if (q->kind != QUEUE_HEAP)
+    if (q->kind == QUEUE_SPLAY)
         return splay_pop(q);
     for (;;) {
+        if (!q->n && q->kind == QUEUE_LADDER && !ladder_advance(q))
+            return NULL;
+        q->pops++;
         warp_event *e = heap_pop(q);
         if (!e || e->state != EV_DEAD)
             return e;
@@ -460,9 +772,10 @@ warp_event *queue_pop(warp_ctx *w)
 void queue_remove(warp_ctx *w, warp_event *e)
 {
     WARP_ASSERT(e->state == EV_PENDING, "only pending events leave the queue early");
-    if (w->queue.kind == QUEUE_HEAP) {
+    warp_queue *q = &w->queue;
+    if (q->kind != QUEUE_SPLAY) {
         e->state = EV_DEAD; /* freed when it surfaces, or by compaction */
-        if (++w->queue.dead > 1024 && w->queue.dead > w->queue.n / 2)
+        if (++q->dead > 1024 && q->dead > (q->n + q->far) / 2)
             heap_compact(w);
     } else {
         splay_remove(&w->queue, e);
@@ -474,5 +787,12 @@ void queue_destroy(warp_queue *q)
 {
     if (q->heap)
         free(q->heap - 3);
+    if (q->ring) {
+        for (size_t b = 0; b <= LADDER_NB; b++)
+            chunks_free(q->ring[b].head);
+        free(q->ring);
+    }
+    chunks_free(q->over.head);
+    chunks_free(q->spare);
     memset(q, 0, sizeof *q);
 }
