@@ -182,11 +182,14 @@ typedef struct warp_queue {
     unsigned depth_shift, src_shift;
     uint64_t src_lim, seq_max;
     warp_event *root; /* splay tree */
-    /* Ladder (two tiers): the heap holds every event whose bucket number
-     * (ladder_bucket: monotone in the timestamp) is at most `cur`; ring[b]
+    /* Ladder (two tiers): the near tier (a sorted run, the bucket last
+     * pulled, plus the heap for what arrived since) holds every event whose
+     * bucket number (ladder_bucket: monotone in the timestamp) is at most
+     * `cur`; ring[b]
      * holds bucket b for cur < b <= LADDER_NB, unsorted; `over` the rest.
-     * A bucket moves into the heap when the heap runs empty, so the heap
-     * stays small and in cache. */
+     * A bucket is radix-sorted into the run when the near tier runs empty. */
+    heap_ent *run, *tmp; /* the pulled bucket, sorted; tmp: the sort's scratch */
+    size_t ri, rn, rcap; /* run[ri .. rn) is pending */
     q_bucket *ring;   /* LADDER_NB + 1 buckets, [0] unused */
     q_bucket over;    /* beyond the ring */
     q_chunk *spare;   /* free chunks */

@@ -489,31 +489,123 @@ static size_t bucket_filter(warp_ctx *w, q_bucket *b)
     return was - kept;
 }
 
-/* Moves bucket b into the (empty) heap and heapifies it; true when its
+/* One stable LSD radix pass on `bits` bits at `shift` of the key (hi) or
+ * the word: run -> tmp, then the two swap. */
+enum { RADIX_BITS = 11 };
+
+static void radix_pass(warp_queue *q, size_t m, bool on_key, unsigned shift)
+{
+    uint32_t count[1 << RADIX_BITS];
+    memset(count, 0, sizeof count);
+    const uint64_t mask = ((uint64_t)1 << RADIX_BITS) - 1;
+    heap_ent *a = q->run, *t = q->tmp;
+    for (size_t i = 0; i < m; i++)
+        count[((on_key ? a[i].key : a[i].word) >> shift) & mask]++;
+    uint32_t sum = 0;
+    for (size_t d = 0; d <= mask; d++) {
+        uint32_t c = count[d];
+        count[d] = sum;
+        sum += c;
+    }
+    for (size_t i = 0; i < m; i++)
+        t[count[((on_key ? a[i].key : a[i].word) >> shift) & mask]++] = a[i];
+    q->run = t;
+    q->tmp = a;
+}
+
+/* Radix passes over the bits that differ somewhere in `vary`, lowest first. */
+static void radix_word(warp_queue *q, size_t m, bool on_key, uint64_t vary)
+{
+    while (vary) {
+        unsigned shift = (unsigned)__builtin_ctzll(vary);
+        radix_pass(q, m, on_key, shift);
+        vary = shift + RADIX_BITS < 64 ? vary >> (shift + RADIX_BITS) << (shift + RADIX_BITS) : 0;
+    }
+}
+
+/* Sorts run[0 .. m) in ent_less order: a radix sort on (timestamp, tie
+ * prefix), which is that order wherever the prefixes are exact (distinct
+ * events never share an exact prefix and timestamp), over only the bits
+ * that vary in the bucket (a bucket's timestamps share their top bits, and
+ * the pool slot under the prefix never decides). Entries equal in both
+ * (inexact prefixes) are then put in ev_less order; false, leaving the
+ * run unsorted, when such a group is too long for that (the heap takes
+ * the bucket instead). A pulled bucket is sorted in a few streaming passes
+ * rather than popped through log n heap levels; the torus's lock-step
+ * timestamps put 10^5 events in one bucket, whatever the width. */
+static bool run_sort(warp_queue *q, size_t m, uint64_t kand, uint64_t kor, uint64_t wand, uint64_t wor)
+{
+    if (m > 1) {
+        radix_word(q, m, false, (wand ^ wor) & ~q->slot_mask);
+        radix_word(q, m, true, kand ^ kor);
+    }
+    heap_ent *a = q->run;
+    for (size_t i = 0; i + 1 < m;) {
+        size_t j = i + 1;
+        while (j < m && a[j].key == a[i].key && !((a[j].word ^ a[i].word) >> q->slot_bits))
+            j++;
+        if (j - i > 1) {
+            if (j - i > 64)
+                return false;
+            for (size_t k = i + 1; k < j; k++) /* insertion sort by the events */
+                for (size_t l = k; l > i && ent_less(q, &a[l], &a[l - 1]); l--) {
+                    heap_ent x = a[l];
+                    a[l] = a[l - 1];
+                    a[l - 1] = x;
+                }
+        }
+        i = j;
+    }
+    return true;
+}
+
+static void run_reserve(warp_queue *q, size_t m)
+{
+    if (m <= q->rcap)
+        return;
+    size_t cap = q->rcap ? q->rcap : 1024;
+    while (cap < m)
+        cap *= 2;
+    free(q->run);
+    free(q->tmp);
+    q->run = malloc(cap * sizeof *q->run);
+    q->tmp = malloc(cap * sizeof *q->tmp);
+    if (!q->run || !q->tmp)
+        warp_fatal(WARP_EXIT_RESOURCE, "out of memory for a pending queue of %zu events", m);
+    q->rcap = cap;
+}
+
+/* Moves bucket b into the (empty) near tier, sorted; true when its
  * timestamps are not all equal (a finer width could split it). */
 static bool ladder_pull(warp_queue *q, q_bucket *b)
 {
-    size_t cap = q->cap;
-    while (cap < b->n)
-        cap *= 2;
-    if (cap != q->cap)
-        heap_alloc(q, cap);
-    heap_ent *h = q->heap;
+    run_reserve(q, b->n);
+    heap_ent *h = q->run;
     size_t m = 0;
-    uint64_t lo = UINT64_MAX, hi = 0;
+    uint64_t kand = UINT64_MAX, kor = 0, wand = UINT64_MAX, wor = 0;
     for (q_chunk *c = b->head; c; c = c->next)
         for (size_t j = 0; j < c->n; j++) {
-            uint64_t k = c->e[j].key;
-            lo = k < lo ? k : lo;
-            hi = k > hi ? k : hi;
-            h[m++] = c->e[j];
+            heap_ent x = c->e[j];
+            kand &= x.key;
+            kor |= x.key;
+            wand &= x.word;
+            wor |= x.word;
+            h[m++] = x;
         }
     chunks_release(q, b->head, b->tail);
     q->far -= b->n;
     *b = (q_bucket){0};
-    q->n = m;
-    heap_heapify(q);
-    return lo < hi;
+    q->ri = 0;
+    q->rn = m;
+    if (!run_sort(q, m, kand, kor, wand, wor)) { /* long exact-order groups: the heap's way */
+        if (q->cap < m)
+            heap_alloc(q, m);
+        memcpy(q->heap, q->run, m * sizeof *q->heap);
+        q->n = m;
+        q->rn = 0;
+        heap_heapify(q);
+    }
+    return kand != kor;
 }
 
 static void bucket_concat(q_bucket *to, q_bucket *from)
@@ -540,6 +632,9 @@ static void ladder_rebuild(warp_queue *q)
     for (size_t i = 0; i < q->n; i++)
         bucket_add(q, &all, q->heap[i]);
     q->n = 0;
+    for (size_t i = q->ri; i < q->rn; i++)
+        bucket_add(q, &all, q->run[i]);
+    q->ri = q->rn = 0;
     for (uint64_t b = q->cur + 1; b <= LADDER_NB; b++)
         bucket_concat(&all, &q->ring[b]);
     bucket_concat(&all, &q->over);
@@ -598,10 +693,10 @@ static void ladder_rebuild(warp_queue *q)
  * pay for it (the first, which ends the start-up's plain heap, at once). */
 static inline bool ladder_may_rebuild(const warp_queue *q)
 {
-    return q->pops - q->rebuilt_at >= (q->n + q->far) / 2 || q->origin == INFINITY;
+    return q->pops - q->rebuilt_at >= (q->n + q->rn - q->ri + q->far) / 2 || q->origin == INFINITY;
 }
 
-/* Refills the empty heap from the first non-empty bucket; false when
+/* Refills the empty near tier from the first non-empty bucket; false when
  * nothing is pending. */
 static bool ladder_advance(warp_queue *q)
 {
@@ -613,7 +708,7 @@ static bool ladder_advance(warp_queue *q)
             q->cur = b;
             bool spread = ladder_pull(q, &q->ring[b]);
             q->heap_hi = LADDER_HI;
-            if (q->n > LADDER_HI && spread && ladder_may_rebuild(q)) {
+            if (q->n + q->rn > LADDER_HI && spread && ladder_may_rebuild(q)) {
                 ladder_rebuild(q);
                 continue;
             }
@@ -621,7 +716,27 @@ static bool ladder_advance(warp_queue *q)
         }
         ladder_rebuild(q); /* only the overflow is left: a new epoch */
     }
-    return q->n > 0;
+    return q->n > 0 || q->ri < q->rn;
+}
+
+/* The near tier's smallest entry (run head or heap top), NULL when empty. */
+static inline const heap_ent *near_top(const warp_queue *q)
+{
+    if (q->ri < q->rn)
+        return !q->n || ent_less(q, &q->run[q->ri], &q->heap[0]) ? &q->run[q->ri] : &q->heap[0];
+    return q->n ? &q->heap[0] : NULL;
+}
+
+/* Pops the near tier's smallest entry; the tier is not empty. */
+static inline warp_event *near_pop(warp_queue *q)
+{
+    if (q->ri < q->rn && (!q->n || ent_less(q, &q->run[q->ri], &q->heap[0]))) {
+        warp_event *e = ent_ev(q, &q->run[q->ri++]);
+        if (q->ri < q->rn) /* the likely next: fetch its event meanwhile */
+            __builtin_prefetch(ent_ev(q, &q->run[q->ri]));
+        return e;
+    }
+    return heap_pop(q);
 }
 
 static void ladder_insert(warp_queue *q, warp_event *e)
@@ -661,6 +776,16 @@ static void heap_compact(warp_ctx *w)
     q->dead = 0;
     heap_heapify(q);
     if (q->kind == QUEUE_LADDER) {
+        size_t k = 0;
+        for (size_t i = q->ri; i < q->rn; i++) { /* in order: the run stays sorted */
+            warp_event *e = ent_ev(q, &q->run[i]);
+            if (e->state == EV_DEAD)
+                pool_put(w, e);
+            else
+                q->run[k++] = q->run[i];
+        }
+        q->ri = 0;
+        q->rn = k;
         for (uint64_t b = q->cur + 1; b <= LADDER_NB; b++)
             q->far -= bucket_filter(w, &q->ring[b]);
         q->far -= bucket_filter(w, &q->over);
@@ -726,8 +851,23 @@ void queue_insert(warp_ctx *w, warp_event *e)
 warp_event *queue_peek(warp_ctx *w)
 {
     warp_queue *q = &w->queue;
-    if (q->kind != QUEUE_SPLAY) {
-        while (q->n || (q->kind == QUEUE_LADDER && ladder_advance(q))) {
+    if (q->kind == QUEUE_LADDER) {
+        for (;;) {
+            const heap_ent *t = near_top(q);
+            if (!t) {
+                if (!ladder_advance(q))
+                    return NULL;
+                continue;
+            }
+            warp_event *e = ent_ev(q, t);
+            if (e->state != EV_DEAD)
+                return e;
+            pool_put(w, near_pop(q));
+            q->dead--;
+        }
+    }
+    if (q->kind == QUEUE_HEAP) {
+        while (q->n) {
             warp_event *e = ent_ev(q, &q->heap[0]);
             if (e->state != EV_DEAD)
                 return e;
@@ -745,8 +885,9 @@ warp_event *queue_peek(warp_ctx *w)
 void queue_prefetch_next(warp_ctx *w)
 {
     warp_queue *q = &w->queue;
-    if (q->kind != QUEUE_SPLAY && q->n) {
-        const warp_lp *lp = ent_ev(q, &q->heap[0])->lp; /* the event was prefetched at the last pop */
+    const heap_ent *t = q->kind == QUEUE_LADDER ? near_top(q) : q->kind == QUEUE_HEAP && q->n ? &q->heap[0] : NULL;
+    if (t) {
+        const warp_lp *lp = ent_ev(q, t)->lp; /* the event was prefetched at the last pop */
         __builtin_prefetch(lp);
         __builtin_prefetch((const char *)lp + 64);
     }
@@ -757,10 +898,18 @@ warp_event *queue_pop(warp_ctx *w)
     warp_queue *q = &w->queue;
     if (q->kind == QUEUE_SPLAY)
         return splay_pop(q);
+    if (q->kind == QUEUE_LADDER)
+        for (;;) {
+            if (q->ri == q->rn && !q->n && !ladder_advance(q))
+                return NULL;
+            q->pops++;
+            warp_event *e = near_pop(q);
+            if (e->state != EV_DEAD)
+                return e;
+            pool_put(w, e);
+            q->dead--;
+        }
     for (;;) {
-        if (!q->n && q->kind == QUEUE_LADDER && !ladder_advance(q))
-            return NULL;
-        q->pops++;
         warp_event *e = heap_pop(q);
         if (!e || e->state != EV_DEAD)
             return e;
@@ -775,7 +924,7 @@ void queue_remove(warp_ctx *w, warp_event *e)
     warp_queue *q = &w->queue;
     if (q->kind != QUEUE_SPLAY) {
         e->state = EV_DEAD; /* freed when it surfaces, or by compaction */
-        if (++q->dead > 1024 && q->dead > (q->n + q->far) / 2)
+        if (++q->dead > 1024 && q->dead > (q->n + q->rn - q->ri + q->far) / 2)
             heap_compact(w);
     } else {
         splay_remove(&w->queue, e);
@@ -794,5 +943,7 @@ void queue_destroy(warp_queue *q)
     }
     chunks_free(q->over.head);
     chunks_free(q->spare);
+    free(q->run);
+    free(q->tmp);
     memset(q, 0, sizeof *q);
 }
