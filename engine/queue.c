@@ -404,7 +404,11 @@ static inline uint64_t ladder_bucket(const warp_queue *q, double ts)
     if (!(ts >= q->origin)) /* before the epoch (or no epoch yet): the heap's */
         return 0;
     double x = (ts - q->origin) * q->inv_w;
-    return x < 0x1p62 ? 1 + (uint64_t)x : (uint64_t)1 << 62;
+    if (__builtin_expect(x < 0x1p62, 1))
+        return 1 + (uint64_t)x;
+    /* NaN: an infinite timestamp at an infinite origin or with no width yet,
+     * where every later event is infinite or shares bucket 1 too. */
+    return x >= 0x1p62 ? (uint64_t)1 << 62 : 1;
 }
 
 static q_chunk *bucket_extend(warp_queue *q, q_bucket *b)
