@@ -752,8 +752,8 @@ static void ladder_insert(warp_queue *q, warp_event *e)
         if (__builtin_expect(q->n > q->heap_hi, 0)) {
             if (ladder_may_rebuild(q))
                 ladder_rebuild(q);
-            else
-                q->heap_hi = 2 * q->n; /* ties, or too soon: look again later */
+            else /* too soon: look again after as much growth */
+                q->heap_hi = q->n + LADDER_HI;
         }
         return;
     }
