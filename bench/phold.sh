@@ -47,7 +47,7 @@ seq)
     run small-seq 1 --synch=seq $small
     run large-seq 1 --synch=seq $large ;;
 queue)
-    for q in heap splay; do
+    for q in ladder heap splay; do
         run "small-seq-$q" 1 --synch=seq --queue=$q $small
         run "large-seq-$q" 1 --synch=seq --queue=$q $large
     done ;;

@@ -157,7 +157,7 @@ static inline warp_kp *kp_of_index(warp_kp *kps, uint64_t nkps, uint64_t i, uint
 }
 
 /* ---- pending queue (queue.c) ---------------------------------------------- */
-typedef enum queue_kind { QUEUE_HEAP = 0, QUEUE_SPLAY = 1 } queue_kind;
+typedef enum queue_kind { QUEUE_HEAP = 0, QUEUE_SPLAY = 1, QUEUE_LADDER = 2 } queue_kind;
 /* 16 bytes, so that four children share a cache line. `word` holds the
  * event's slot in the pool (low slot_bits bits, in 16-byte units) under an
  * order-preserving prefix of its tie key (depth, src, seq): equal timestamps
@@ -166,10 +166,18 @@ typedef struct heap_ent {
     uint64_t key;  /* the timestamp's bits: orders like the timestamp */
     uint64_t word; /* tie prefix << slot_bits | pool slot */
 } heap_ent;
+/* The ladder's far-future storage: unsorted entries in fixed 4 KiB chunks,
+ * recycled through a free list, so that a bucket grows without copying and
+ * memory follows the pending count, not the largest bucket ever seen. */
+typedef struct q_chunk q_chunk;
+typedef struct q_bucket {
+    q_chunk *head, *tail;
+    size_t n;
+} q_bucket;
 typedef struct warp_queue {
     queue_kind kind;
-    size_t n;
-    size_t dead; /* heap entries whose events were cancelled (lazy removal) */
+    size_t n;    /* entries in the heap (the ladder's near tier) */
+    size_t dead; /* entries whose events were cancelled (lazy removal) */
     heap_ent *heap; /* 4-ary heap */
     size_t cap;
     char *base;         /* the event pool the heap's slots index */
@@ -185,6 +193,22 @@ typedef struct warp_queue {
     unsigned depth_shift, src_shift;
     uint64_t src_lim, seq_max;
     warp_event *root; /* splay tree */
+    /* Ladder (two tiers): the near tier (a sorted run, the bucket last
+     * pulled, plus the heap for what arrived since) holds every event whose
+     * bucket number (ladder_bucket: monotone in the timestamp) is at most
+     * `cur`; ring[b]
+     * holds bucket b for cur < b <= LADDER_NB, unsorted; `over` the rest.
+     * A bucket is radix-sorted into the run when the near tier runs empty. */
+    heap_ent *run, *tmp; /* the pulled bucket, sorted; tmp: the sort's scratch */
+    size_t ri, rn, rcap; /* run[ri .. rn) is pending */
+    q_bucket *ring;   /* LADDER_NB + 1 buckets, [0] unused */
+    q_bucket over;    /* beyond the ring */
+    q_chunk *spare;   /* free chunks */
+    size_t far;       /* entries in ring and over */
+    uint64_t cur;     /* the heap's last bucket number */
+    double origin, inv_w; /* bucket b >= 1 starts at origin + (b - 1) / inv_w */
+    size_t heap_hi;   /* heap size that asks for a rebuild */
+    uint64_t pops, rebuilt_at; /* pops, and pops at the last rebuild */
 } warp_queue;
 
 /* ---- event pool (pool.c) -------------------------------------------------- */

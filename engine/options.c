@@ -119,7 +119,7 @@ static const char *set_queue(void *t, const char *v)
 {
     int q = v ? queue_parse(v) : -1;
     if (q < 0)
-        return "unknown queue; use heap or splay";
+        return "unknown queue; use ladder, heap or splay";
     ((warp_ctx *)t)->qkind = (queue_kind)q;
     return NULL;
 }
@@ -282,7 +282,7 @@ static const warp_cfg_opt engine_opts[] = {
      "100 means 100ns, and a replay without an end runs until every task has completed", set_end},
     {"seed", "N", "1", "seed of every LP's random stream", set_seed},
     {"events", "N", NULL, "event pool cap per rank (default: 3/4 of the rank's memory, at least 1M; reserved, touched as used)", set_events},
-    {"queue", "NAME", "heap", "pending-event queue: heap (4-ary) or splay", set_queue},
+    {"queue", "NAME", "ladder", "pending-event queue: ladder (heap + time buckets), heap (4-ary) or splay", set_queue},
     {"batch", "N", "16", "events run between network polls", set_batch},
     {"gvt-interval", "N|auto", "16", "batches between GVT rounds; auto: fewer rounds while little event memory is in use (4 .. 1024)", set_gvt_interval},
     {"gvt", "ALGO", "mattern", "mattern (asynchronous) or sync (blocking all-reduce, as ROSS)", set_gvt},

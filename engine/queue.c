@@ -1,10 +1,13 @@
-/* engine/queue.c — the pending-event queue: a 4-ary heap (default) and a
- * top-down splay tree behind one interface, chosen with --queue. Invariant:
+/* engine/queue.c — the pending-event queue: a two-tier ladder (default: a
+ * small 4-ary heap for the near future over time buckets of unsorted
+ * entries), the plain 4-ary heap and a top-down splay tree behind one
+ * interface, chosen with --queue. Invariant:
  * queue_pop returns the pending event with the smallest key (ev_less), so
  * equal timestamps follow the tie key. Called by the schedulers, delivery and
  * rollback. */
 #include "internal.h"
 
+#include <math.h>
 #include <stdlib.h>
 
 int queue_parse(const char *name)
@@ -13,6 +16,8 @@ int queue_parse(const char *name)
         return QUEUE_HEAP;
     if (!strcmp(name, "splay"))
         return QUEUE_SPLAY;
+    if (!strcmp(name, "ladder"))
+        return QUEUE_LADDER;
     return -1;
 }
 
@@ -112,11 +117,10 @@ static void heap_alloc(warp_queue *q, size_t cap)
     q->cap = cap;
 }
 
-static void heap_insert(warp_queue *q, warp_event *e)
+static void heap_push(warp_queue *q, heap_ent x)
 {
     if (q->n == q->cap)
         heap_alloc(q, q->cap ? 2 * q->cap : 1024);
-    heap_ent x = ent_of(q, e);
     size_t i = q->n++;
     while (i > 0) {
         size_t parent = (i - 1) / 4;
@@ -336,6 +340,427 @@ static warp_event *splay_pop(warp_queue *q)
     return t;
 }
 
+/* Floyd's O(n) heapify of the whole array. */
+static void heap_heapify(warp_queue *q)
+{
+    heap_ent *h = q->heap;
+    size_t m = q->n;
+    for (size_t i = m / 4 + 1; i-- > 0;) {
+        if (4 * i + 1 >= m)
+            continue;
+        heap_ent x = h[i];
+        size_t j = i;
+        for (;;) {
+            size_t c = 4 * j + 1;
+            if (c >= m)
+                break;
+            size_t best = min_child(q, h, c, c + 4 < m ? c + 4 : m);
+            if (!ent_less(q, &h[best], &x))
+                break;
+            h[j] = h[best];
+            j = best;
+        }
+        h[j] = x;
+    }
+}
+
+/* ---- ladder: the heap is the near tier; later events wait unsorted in
+ * time buckets and enter the heap a bucket at a time, when it runs empty.
+ * A pending set of 10^5..10^6 events then costs a heap of a few thousand
+ * entries (in cache) per pop plus one streaming write and read per event,
+ * instead of a heap whose bottom levels miss the cache on every pop.
+ *
+ * Bucket numbers come from ladder_bucket, monotone (non-decreasing) in the
+ * timestamp: so every heap entry (bucket <= cur) is at most every ring or
+ * overflow entry in timestamp, equal timestamps never straddle two tiers,
+ * and the heap's minimum is the queue's (ev_less, ties included) whatever
+ * rounding does to the bucket edges. The width adapts (ladder_rebuild):
+ * from a sample of the pending timestamps when the ring runs out or a
+ * bucket comes out too large, at most once per half pending-count of pops
+ * except when the ring is exhausted, so its O(pending) cost is amortised. */
+enum {
+    LADDER_NB = 512,      /* ring buckets per epoch */
+    LADDER_T = 4096,      /* target entries per bucket (64 KiB of heap) */
+    LADDER_HI = 8 * LADDER_T, /* a heap this large asks for a rebuild */
+    LADDER_SAMPLE = 128,  /* timestamps sampled to set the width */
+    QCHUNK = 255,         /* entries per 4 KiB chunk */
+};
+
+struct q_chunk {
+    q_chunk *next;
+    uint64_t n;
+    heap_ent e[QCHUNK];
+};
+
+static inline double key_ts(uint64_t k)
+{
+    double ts;
+    memcpy(&ts, &k, sizeof ts);
+    return ts;
+}
+
+static inline uint64_t ladder_bucket(const warp_queue *q, double ts)
+{
+    if (!(ts >= q->origin)) /* before the epoch (or no epoch yet): the heap's */
+        return 0;
+    double x = (ts - q->origin) * q->inv_w;
+    if (__builtin_expect(x < 0x1p62, 1))
+        return 1 + (uint64_t)x;
+    /* NaN: an infinite timestamp at an infinite origin or with no width yet,
+     * where every later event is infinite or shares bucket 1 too. */
+    return x >= 0x1p62 ? (uint64_t)1 << 62 : 1;
+}
+
+static q_chunk *bucket_extend(warp_queue *q, q_bucket *b)
+{
+    q_chunk *c = q->spare;
+    if (c)
+        q->spare = c->next;
+    else if (!(c = aligned_alloc(64, sizeof *c)))
+        warp_fatal(WARP_EXIT_RESOURCE, "out of memory for the pending queue's buckets");
+    c->next = NULL;
+    c->n = 0;
+    if (b->tail)
+        b->tail->next = c;
+    else
+        b->head = c;
+    b->tail = c;
+    return c;
+}
+
+static inline void bucket_add(warp_queue *q, q_bucket *b, heap_ent x)
+{
+    q_chunk *c = b->tail;
+    if (__builtin_expect(!c || c->n == QCHUNK, 0))
+        c = bucket_extend(q, b);
+    c->e[c->n++] = x;
+    b->n++;
+}
+
+/* Hands a list of chunks to the free list. */
+static void chunks_release(warp_queue *q, q_chunk *head, q_chunk *tail)
+{
+    if (!head)
+        return;
+    tail->next = q->spare;
+    q->spare = head;
+}
+
+static void chunks_free(q_chunk *c)
+{
+    while (c) {
+        q_chunk *next = c->next;
+        free(c);
+        c = next;
+    }
+}
+
+/* Drops the dead entries of a bucket (freeing their events); returns how
+ * many. Kept entries slide forward in place, so only whole chunks at the
+ * end are released and only the tail may be partial. */
+static size_t bucket_filter(warp_ctx *w, q_bucket *b)
+{
+    warp_queue *q = &w->queue;
+    if (!b->head)
+        return 0;
+    q_chunk *wc = b->head;
+    size_t wi = 0, kept = 0, was = b->n;
+    for (q_chunk *c = b->head; c; c = c->next)
+        for (size_t j = 0; j < c->n; j++) {
+            warp_event *e = ent_ev(q, &c->e[j]);
+            if (e->state == EV_DEAD) {
+                pool_put(w, e);
+                continue;
+            }
+            if (wi == QCHUNK) {
+                wc = wc->next;
+                wi = 0;
+            }
+            wc->e[wi++] = c->e[j];
+            kept++;
+        }
+    if (!kept) {
+        chunks_release(q, b->head, b->tail);
+        *b = (q_bucket){0};
+        return was;
+    }
+    if (wc != b->tail)
+        chunks_release(q, wc->next, b->tail);
+    wc->next = NULL;
+    wc->n = wi;
+    b->tail = wc;
+    b->n = kept;
+    return was - kept;
+}
+
+/* One stable LSD radix pass on `bits` bits at `shift` of the key (hi) or
+ * the word: run -> tmp, then the two swap. */
+enum { RADIX_BITS = 11 };
+
+static void radix_pass(warp_queue *q, size_t m, bool on_key, unsigned shift)
+{
+    uint32_t count[1 << RADIX_BITS];
+    memset(count, 0, sizeof count);
+    const uint64_t mask = ((uint64_t)1 << RADIX_BITS) - 1;
+    heap_ent *a = q->run, *t = q->tmp;
+    for (size_t i = 0; i < m; i++)
+        count[((on_key ? a[i].key : a[i].word) >> shift) & mask]++;
+    uint32_t sum = 0;
+    for (size_t d = 0; d <= mask; d++) {
+        uint32_t c = count[d];
+        count[d] = sum;
+        sum += c;
+    }
+    for (size_t i = 0; i < m; i++)
+        t[count[((on_key ? a[i].key : a[i].word) >> shift) & mask]++] = a[i];
+    q->run = t;
+    q->tmp = a;
+}
+
+/* Radix passes over the bits that differ somewhere in `vary`, lowest first. */
+static void radix_word(warp_queue *q, size_t m, bool on_key, uint64_t vary)
+{
+    while (vary) {
+        unsigned shift = (unsigned)__builtin_ctzll(vary);
+        radix_pass(q, m, on_key, shift);
+        vary = shift + RADIX_BITS < 64 ? vary >> (shift + RADIX_BITS) << (shift + RADIX_BITS) : 0;
+    }
+}
+
+/* Sorts run[0 .. m) in ent_less order: a radix sort on (timestamp, tie
+ * prefix), which is that order wherever the prefixes are exact (distinct
+ * events never share an exact prefix and timestamp), over only the bits
+ * that vary in the bucket (a bucket's timestamps share their top bits, and
+ * the pool slot under the prefix never decides). Entries equal in both
+ * (inexact prefixes) are then put in ev_less order; false, leaving the
+ * run unsorted, when such a group is too long for that (the heap takes
+ * the bucket instead). A pulled bucket is sorted in a few streaming passes
+ * rather than popped through log n heap levels; the torus's lock-step
+ * timestamps put 10^5 events in one bucket, whatever the width. */
+static bool run_sort(warp_queue *q, size_t m, uint64_t kand, uint64_t kor, uint64_t wand, uint64_t wor)
+{
+    if (m > 1) {
+        radix_word(q, m, false, (wand ^ wor) & ~q->slot_mask);
+        radix_word(q, m, true, kand ^ kor);
+    }
+    heap_ent *a = q->run;
+    for (size_t i = 0; i + 1 < m;) {
+        size_t j = i + 1;
+        while (j < m && a[j].key == a[i].key && !((a[j].word ^ a[i].word) >> q->slot_bits))
+            j++;
+        if (j - i > 1) {
+            if (j - i > 64)
+                return false;
+            for (size_t k = i + 1; k < j; k++) /* insertion sort by the events */
+                for (size_t l = k; l > i && ent_less(q, &a[l], &a[l - 1]); l--) {
+                    heap_ent x = a[l];
+                    a[l] = a[l - 1];
+                    a[l - 1] = x;
+                }
+        }
+        i = j;
+    }
+    return true;
+}
+
+static void run_reserve(warp_queue *q, size_t m)
+{
+    if (m <= q->rcap)
+        return;
+    size_t cap = q->rcap ? q->rcap : 1024;
+    while (cap < m)
+        cap *= 2;
+    free(q->run);
+    free(q->tmp);
+    q->run = malloc(cap * sizeof *q->run);
+    q->tmp = malloc(cap * sizeof *q->tmp);
+    if (!q->run || !q->tmp)
+        warp_fatal(WARP_EXIT_RESOURCE, "out of memory for a pending queue of %zu events", m);
+    q->rcap = cap;
+}
+
+/* Moves bucket b into the (empty) near tier, sorted; true when its
+ * timestamps are not all equal (a finer width could split it). */
+static bool ladder_pull(warp_queue *q, q_bucket *b)
+{
+    run_reserve(q, b->n);
+    heap_ent *h = q->run;
+    size_t m = 0;
+    uint64_t kand = UINT64_MAX, kor = 0, wand = UINT64_MAX, wor = 0;
+    for (q_chunk *c = b->head; c; c = c->next)
+        for (size_t j = 0; j < c->n; j++) {
+            heap_ent x = c->e[j];
+            kand &= x.key;
+            kor |= x.key;
+            wand &= x.word;
+            wor |= x.word;
+            h[m++] = x;
+        }
+    chunks_release(q, b->head, b->tail);
+    q->far -= b->n;
+    *b = (q_bucket){0};
+    q->ri = 0;
+    q->rn = m;
+    if (!run_sort(q, m, kand, kor, wand, wor)) { /* long exact-order groups: the heap's way */
+        if (q->cap < m)
+            heap_alloc(q, m);
+        memcpy(q->heap, q->run, m * sizeof *q->heap);
+        q->n = m;
+        q->rn = 0;
+        heap_heapify(q);
+    }
+    return kand != kor;
+}
+
+static void bucket_concat(q_bucket *to, q_bucket *from)
+{
+    if (!from->head)
+        return;
+    if (to->tail)
+        to->tail->next = from->head;
+    else
+        to->head = from->head;
+    to->tail = from->tail;
+    to->n += from->n;
+    *from = (q_bucket){0};
+}
+
+/* Sets a new epoch from everything pending: origin at the smallest
+ * timestamp, a width that puts about LADDER_T of the sampled density in a
+ * bucket (robust to a few far outliers: it reads the front of the sorted
+ * sample), then deals every entry into the ring or the overflow. The heap
+ * ends empty; the next pop pulls the first bucket. */
+static void ladder_rebuild(warp_queue *q)
+{
+    q_bucket all = {0};
+    for (size_t i = 0; i < q->n; i++)
+        bucket_add(q, &all, q->heap[i]);
+    q->n = 0;
+    for (size_t i = q->ri; i < q->rn; i++)
+        bucket_add(q, &all, q->run[i]);
+    q->ri = q->rn = 0;
+    for (uint64_t b = q->cur + 1; b <= LADDER_NB; b++)
+        bucket_concat(&all, &q->ring[b]);
+    bucket_concat(&all, &q->over);
+    q->far = 0;
+    size_t n = all.n;
+    uint64_t kmin = UINT64_MAX, sample[LADDER_SAMPLE];
+    size_t ns = 0, stride = n / LADDER_SAMPLE + 1, next = 0, i = 0;
+    for (q_chunk *c = all.head; c; c = c->next)
+        for (size_t j = 0; j < c->n; j++, i++) {
+            uint64_t k = c->e[j].key;
+            kmin = k < kmin ? k : kmin;
+            if (i == next && ns < LADDER_SAMPLE) {
+                sample[ns++] = k;
+                next += stride;
+            }
+        }
+    for (size_t a = 1; a < ns; a++) /* insertion sort: a rebuild is rare */
+        for (size_t b = a; b > 0 && sample[b - 1] > sample[b]; b--) {
+            uint64_t t = sample[b];
+            sample[b] = sample[b - 1];
+            sample[b - 1] = t;
+        }
+    q->origin = key_ts(kmin);
+    /* The ring should cover the front f of the events (half the ring at
+     * the target density), read where the sample leaves the minimum. */
+    double f = (double)LADDER_NB * LADDER_T / 2 / (n ? n : 1);
+    if (f > 0.9)
+        f = 0.9;
+    size_t idx = ns > 1 ? (size_t)(f * (double)(ns - 1)) : 0;
+    while (idx < ns && sample[idx] == kmin)
+        idx++;
+    if (idx < ns && ns > 1) {
+        double span = key_ts(sample[idx]) - q->origin;
+        double covered = ((double)idx + 0.5) / (double)ns * (double)n;
+        double inv = covered / (span * LADDER_T);
+        if (span > 0 && isfinite(inv) && inv > 0)
+            q->inv_w = inv;
+    }
+    q->cur = 0;
+    q->heap_hi = LADDER_HI;
+    q->rebuilt_at = q->pops;
+    for (q_chunk *c = all.head; c;) {
+        q_chunk *next_c = c->next;
+        for (size_t j = 0; j < c->n; j++) {
+            uint64_t b = ladder_bucket(q, key_ts(c->e[j].key));
+            bucket_add(q, b <= LADDER_NB ? &q->ring[b] : &q->over, c->e[j]);
+        }
+        c->next = q->spare;
+        q->spare = c;
+        c = next_c;
+    }
+    q->far = n;
+}
+
+/* Rebuilding costs O(pending): allowed once the pops since the last one
+ * pay for it (the first, which ends the start-up's plain heap, at once). */
+static inline bool ladder_may_rebuild(const warp_queue *q)
+{
+    return q->pops - q->rebuilt_at >= (q->n + q->rn - q->ri + q->far) / 2 || q->origin == INFINITY;
+}
+
+/* Refills the empty near tier from the first non-empty bucket; false when
+ * nothing is pending. */
+static bool ladder_advance(warp_queue *q)
+{
+    while (q->far) {
+        if (q->far > q->over.n) {
+            uint64_t b = q->cur + 1;
+            while (!q->ring[b].n) /* stops at or before LADDER_NB: the ring holds one */
+                b++;
+            q->cur = b;
+            bool spread = ladder_pull(q, &q->ring[b]);
+            q->heap_hi = LADDER_HI;
+            if (q->n + q->rn > LADDER_HI && spread && ladder_may_rebuild(q)) {
+                ladder_rebuild(q);
+                continue;
+            }
+            return true;
+        }
+        ladder_rebuild(q); /* only the overflow is left: a new epoch */
+    }
+    return q->n > 0 || q->ri < q->rn;
+}
+
+/* The near tier's smallest entry (run head or heap top), NULL when empty. */
+static inline const heap_ent *near_top(const warp_queue *q)
+{
+    if (q->ri < q->rn)
+        return !q->n || ent_less(q, &q->run[q->ri], &q->heap[0]) ? &q->run[q->ri] : &q->heap[0];
+    return q->n ? &q->heap[0] : NULL;
+}
+
+/* Pops the near tier's smallest entry; the tier is not empty. */
+static inline warp_event *near_pop(warp_queue *q)
+{
+    if (q->ri < q->rn && (!q->n || ent_less(q, &q->run[q->ri], &q->heap[0]))) {
+        warp_event *e = ent_ev(q, &q->run[q->ri++]);
+        if (q->ri < q->rn) /* the likely next: fetch its event meanwhile */
+            __builtin_prefetch(ent_ev(q, &q->run[q->ri]));
+        return e;
+    }
+    return heap_pop(q);
+}
+
+static void ladder_insert(warp_queue *q, warp_event *e)
+{
+    heap_ent x = ent_of(q, e);
+    uint64_t b = ladder_bucket(q, e->ts);
+    if (b <= q->cur) {
+        heap_push(q, x);
+        if (__builtin_expect(q->n > q->heap_hi, 0)) {
+            if (ladder_may_rebuild(q))
+                ladder_rebuild(q);
+            else /* too soon: look again after as much growth */
+                q->heap_hi = q->n + LADDER_HI;
+        }
+        return;
+    }
+    bucket_add(q, b <= LADDER_NB ? &q->ring[b] : &q->over, x);
+    q->far++;
+}
+
 /* Rebuilds the heap without its dead entries (Floyd's O(n) heapify). Done
  * when the dead outnumber the live, so removal stays O(1) amortised and a
  * rollback storm cannot fill the pool with cancelled events. */
@@ -353,20 +778,21 @@ static void heap_compact(warp_ctx *w)
     }
     q->n = m;
     q->dead = 0;
-    for (size_t i = m / 4 + 1; i-- > 0;) {
-        heap_ent x = h[i];
-        size_t j = i;
-        for (;;) {
-            size_t c = 4 * j + 1;
-            if (c >= m)
-                break;
-            size_t best = min_child(q, h, c, c + 4 < m ? c + 4 : m);
-            if (!ent_less(q, &h[best], &x))
-                break;
-            h[j] = h[best];
-            j = best;
+    heap_heapify(q);
+    if (q->kind == QUEUE_LADDER) {
+        size_t k = 0;
+        for (size_t i = q->ri; i < q->rn; i++) { /* in order: the run stays sorted */
+            warp_event *e = ent_ev(q, &q->run[i]);
+            if (e->state == EV_DEAD)
+                pool_put(w, e);
+            else
+                q->run[k++] = q->run[i];
         }
-        h[j] = x;
+        q->ri = 0;
+        q->rn = k;
+        for (uint64_t b = q->cur + 1; b <= LADDER_NB; b++)
+            q->far -= bucket_filter(w, &q->ring[b]);
+        q->far -= bucket_filter(w, &q->over);
     }
 }
 
@@ -382,7 +808,7 @@ void queue_init(warp_queue *q, queue_kind kind, size_t hint, const warp_pool *po
 {
     memset(q, 0, sizeof *q);
     q->kind = kind;
-    if (kind == QUEUE_HEAP) {
+    if (kind != QUEUE_SPLAY) {
         /* Slots are 16-byte offsets (event sizes are multiples of 16; the
          * pool is one malloc, so well under 2^60 of them); what the slot
          * leaves of the word is the tie prefix, if enough is left. */
@@ -401,6 +827,15 @@ void queue_init(warp_queue *q, queue_kind kind, size_t hint, const warp_pool *po
             q->src_lim = ((uint64_t)1 << q->src_bits) - 1;
             q->seq_max = ((uint64_t)1 << q->src_shift) - 1;
         }
+        if (kind == QUEUE_LADDER) {
+            q->ring = calloc(LADDER_NB + 1, sizeof *q->ring);
+            if (!q->ring)
+                warp_fatal(WARP_EXIT_RESOURCE, "out of memory for the pending queue");
+            q->origin = INFINITY; /* no epoch yet: everything goes to the heap */
+            q->heap_hi = LADDER_HI;
+            if (hint > 2 * LADDER_HI)
+                hint = 2 * LADDER_HI;
+        }
         heap_alloc(q, hint < 1024 ? 1024 : hint);
     }
 }
@@ -408,15 +843,33 @@ void queue_init(warp_queue *q, queue_kind kind, size_t hint, const warp_pool *po
 void queue_insert(warp_ctx *w, warp_event *e)
 {
     e->state = EV_PENDING;
-    if (w->queue.kind == QUEUE_HEAP)
-        heap_insert(&w->queue, e);
+    warp_queue *q = &w->queue;
+    if (q->kind == QUEUE_LADDER)
+        ladder_insert(q, e);
+    else if (q->kind == QUEUE_HEAP)
+        heap_push(q, ent_of(q, e));
     else
-        splay_insert(&w->queue, e);
+        splay_insert(q, e);
 }
 
 warp_event *queue_peek(warp_ctx *w)
 {
     warp_queue *q = &w->queue;
+    if (q->kind == QUEUE_LADDER) {
+        for (;;) {
+            const heap_ent *t = near_top(q);
+            if (!t) {
+                if (!ladder_advance(q))
+                    return NULL;
+                continue;
+            }
+            warp_event *e = ent_ev(q, t);
+            if (e->state != EV_DEAD)
+                return e;
+            pool_put(w, near_pop(q));
+            q->dead--;
+        }
+    }
     if (q->kind == QUEUE_HEAP) {
         while (q->n) {
             warp_event *e = ent_ev(q, &q->heap[0]);
@@ -436,8 +889,9 @@ warp_event *queue_peek(warp_ctx *w)
 void queue_prefetch_next(warp_ctx *w)
 {
     warp_queue *q = &w->queue;
-    if (q->kind == QUEUE_HEAP && q->n) {
-        const warp_lp *lp = ent_ev(q, &q->heap[0])->lp; /* the event was prefetched at the last pop */
+    const heap_ent *t = q->kind == QUEUE_LADDER ? near_top(q) : q->kind == QUEUE_HEAP && q->n ? &q->heap[0] : NULL;
+    if (t) {
+        const warp_lp *lp = ent_ev(q, t)->lp; /* the event was prefetched at the last pop */
         __builtin_prefetch(lp);
         __builtin_prefetch((const char *)lp + 64);
     }
@@ -446,8 +900,19 @@ void queue_prefetch_next(warp_ctx *w)
 warp_event *queue_pop(warp_ctx *w)
 {
     warp_queue *q = &w->queue;
-    if (q->kind != QUEUE_HEAP)
+    if (q->kind == QUEUE_SPLAY)
         return splay_pop(q);
+    if (q->kind == QUEUE_LADDER)
+        for (;;) {
+            if (q->ri == q->rn && !q->n && !ladder_advance(q))
+                return NULL;
+            q->pops++;
+            warp_event *e = near_pop(q);
+            if (e->state != EV_DEAD)
+                return e;
+            pool_put(w, e);
+            q->dead--;
+        }
     for (;;) {
         warp_event *e = heap_pop(q);
         if (!e || e->state != EV_DEAD)
@@ -460,9 +925,10 @@ warp_event *queue_pop(warp_ctx *w)
 void queue_remove(warp_ctx *w, warp_event *e)
 {
     WARP_ASSERT(e->state == EV_PENDING, "only pending events leave the queue early");
-    if (w->queue.kind == QUEUE_HEAP) {
+    warp_queue *q = &w->queue;
+    if (q->kind != QUEUE_SPLAY) {
         e->state = EV_DEAD; /* freed when it surfaces, or by compaction */
-        if (++w->queue.dead > 1024 && w->queue.dead > w->queue.n / 2)
+        if (++q->dead > 1024 && q->dead > (q->n + q->rn - q->ri + q->far) / 2)
             heap_compact(w);
     } else {
         splay_remove(&w->queue, e);
@@ -474,5 +940,14 @@ void queue_destroy(warp_queue *q)
 {
     if (q->heap)
         free(q->heap - 3);
+    if (q->ring) {
+        for (size_t b = 0; b <= LADDER_NB; b++)
+            chunks_free(q->ring[b].head);
+        free(q->ring);
+    }
+    chunks_free(q->over.head);
+    chunks_free(q->spare);
+    free(q->run);
+    free(q->tmp);
     memset(q, 0, sizeof *q);
 }

@@ -69,12 +69,13 @@ END
             same "$model on $np ranks: $* $args" "$ref" "$got"
             runs=$((runs + 1))
         done
-        # The splay queue, with the default engine settings and a window.
-        for extra in "" "--window=0.5"; do
-            [ "${MATRIX_SUBSET:-0}" = 1 ] && [ -n "$extra" ] && continue
+        # The other queues (the combos above ran the default, ladder): splay
+        # with the default engine settings and a window, the plain heap.
+        for extra in "--queue=splay" "--queue=splay --window=0.5" "--queue=heap"; do
+            [ "${MATRIX_SUBSET:-0}" = 1 ] && [ "$extra" = "--queue=splay --window=0.5" ] && continue
             # shellcheck disable=SC2086
-            got=$(sig "$np" "$prog" --synch=opt --queue=splay $extra $args)
-            same "$model on $np ranks: --synch=opt --queue=splay $extra $args" "$ref" "$got"
+            got=$(sig "$np" "$prog" --synch=opt $extra $args)
+            same "$model on $np ranks: --synch=opt $extra $args" "$ref" "$got"
             runs=$((runs + 1))
         done
     done

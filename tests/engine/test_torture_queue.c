@@ -1,5 +1,5 @@
-/* tests/engine/test_torture_queue.c — the pending-event queue, both kinds
- * (4-ary heap with lazy deletion, splay tree): pops follow the total key
+/* tests/engine/test_torture_queue.c — the pending-event queue, all kinds
+ * (ladder, 4-ary heap with lazy deletion, splay tree): pops follow the total key
  * (ts, depth, src, seq), and random inserts, pops and removals agree with a
  * reference kept by linear search. Drives engine/queue.c directly. */
 #include <criterion/criterion.h>
@@ -7,7 +7,10 @@
 
 #include "internal.h"
 
-static const char *kind_name(queue_kind k) { return k == QUEUE_HEAP ? "heap" : "splay"; }
+static const char *kind_name(queue_kind k)
+{
+    return k == QUEUE_HEAP ? "heap" : k == QUEUE_LADDER ? "ladder" : "splay";
+}
 
 /* total_lps sets the width of src in the heap's tie prefix: the tests'
  * sources are below 16. */
@@ -95,6 +98,7 @@ static void ties_follow_key(queue_kind kind)
 
 Test(queue, heap_equal_timestamps_follow_tie_key) { ties_follow_key(QUEUE_HEAP); }
 Test(queue, splay_equal_timestamps_follow_tie_key) { ties_follow_key(QUEUE_SPLAY); }
+Test(queue, ladder_equal_timestamps_follow_tie_key) { ties_follow_key(QUEUE_LADDER); }
 
 /* Random inserts (few distinct timestamps: many ties), pops and removals of
  * random pending events, checked step by step against the reference set. */
@@ -174,6 +178,12 @@ Test(queue, splay_random_inserts_pops_removes_match_reference)
         random_ops_match_reference(QUEUE_SPLAY, s);
 }
 
+Test(queue, ladder_random_inserts_pops_removes_match_reference)
+{
+    for (uint64_t s = 1; s <= 4; s++)
+        random_ops_match_reference(QUEUE_LADDER, s);
+}
+
 /* The heap settles equal timestamps by a prefix of the tie key packed into
  * its entries (depth, then src in as many bits as total_lps needs, then
  * seq), saturating where a field does not fit. Keys at and around every
@@ -225,9 +235,142 @@ Test(queue, heap_tie_prefix_limits_keep_the_order)
         tie_prefix_limits(lps[i]);
 }
 
-Test(queue, parse_names_both_kinds)
+Test(queue, parse_names_every_kind)
 {
     cr_assert_eq(queue_parse("heap"), QUEUE_HEAP);
     cr_assert_eq(queue_parse("splay"), QUEUE_SPLAY);
+    cr_assert_eq(queue_parse("ladder"), QUEUE_LADDER);
     cr_assert_eq(queue_parse("calendar"), -1, "an unknown queue name is accepted");
+}
+
+/* The ladder at the sizes where it leaves plain-heap mode (pending sets of
+ * 10^5, well past its rebuild threshold): a hold model (pop the minimum,
+ * schedule a successor) whose delays mix a lattice (many equal timestamps,
+ * settled by the tie key), exponential spreads of two scales, far-future
+ * bursts (the overflow), inserts below the last pop (rollback) and
+ * removals of random pending events (dead entries in every tier and
+ * compaction). Every pop is checked against a twin run through the splay
+ * tree, an independent implementation, and the bulk phases against a
+ * sorted copy. The twins share keys; seq is unique, so a key names its event. */
+typedef struct twin {
+    warp_event *a, *b; /* ladder's and splay's copy */
+} twin;
+
+static void ladder_against_reference(uint64_t seed)
+{
+    enum { N0 = 100000, OPS = 400000, CAP = N0 + OPS + 16 };
+    warp_ctx *wa = queue_ctx_lps(QUEUE_LADDER, CAP, 1024);
+    warp_ctx *wb = queue_ctx_lps(QUEUE_SPLAY, CAP, 1024);
+    twin *live = calloc(CAP, sizeof *live);
+    warp_event **ref = calloc(CAP, sizeof *ref);
+    size_t nlive = 0;
+    uint64_t seq = 0;
+    warp_rng r = warp_rng_stream(seed, 4242);
+    double now = 0;
+#define TWIN_NEW(ts_)                                                                              \
+    do {                                                                                           \
+        double ts__ = (ts_);                                                                       \
+        uint32_t d__ = (uint32_t)warp_rng_integer(&r, 0, 2);                                       \
+        uint64_t s__ = (uint64_t)warp_rng_integer(&r, 0, 1023);                                    \
+        live[nlive].a = new_ev(wa, ts__, d__, s__, seq);                                           \
+        live[nlive].b = new_ev(wb, ts__, d__, s__, seq++);                                         \
+        queue_insert(wa, live[nlive].a);                                                           \
+        queue_insert(wb, live[nlive].b);                                                           \
+        nlive++;                                                                                   \
+    } while (0)
+    /* Bulk: N0 events on a coarse lattice (about 40 per timestamp), drained
+     * halfway against the sorted order, then refilled. */
+    for (int i = 0; i < N0; i++)
+        TWIN_NEW(0.125 * (double)warp_rng_integer(&r, 0, N0 / 40));
+    for (size_t i = 0; i < nlive; i++)
+        ref[i] = live[i].a;
+    qsort(ref, nlive, sizeof ref[0], key_qsort);
+    for (int i = 0; i < N0 / 2; i++) {
+        warp_event *e = queue_pop(wa);
+        cr_assert_eq(e, ref[i], "ladder seed %llu bulk pop %d: " KEYF ", expected " KEYF,
+                     (unsigned long long)seed, i, KEYA(e), KEYA(ref[i]));
+        warp_event *f = queue_pop(wb);
+        cr_assert_eq(f->seq, e->seq);
+        now = e->ts;
+        e->state = f->state = EV_PROCESSED; /* popped: the sweeps below drop it */
+    }
+    /* Forget the popped ones in the twin list (their events stay out of the
+     * pools' way: the pools are sized for every event ever made). */
+    size_t m = 0;
+    for (size_t i = 0; i < nlive; i++)
+        if (live[i].a->state == EV_PENDING)
+            live[m++] = live[i];
+    cr_assert_eq(m, (size_t)(N0 - N0 / 2));
+    nlive = m;
+    for (int op = 0; op < OPS; op++) {
+        int64_t what = warp_rng_integer(&r, 0, 999);
+        if (what < 480 || nlive == 0) { /* pop and check */
+            warp_event *pa = queue_peek(wa);
+            warp_event *e = queue_pop(wa);
+            warp_event *f = queue_pop(wb);
+            cr_assert_eq(pa, e, "ladder seed %llu op %d: peek and pop disagree", (unsigned long long)seed, op);
+            if (!f) {
+                cr_assert_null(e, "ladder seed %llu op %d: pops from an empty queue", (unsigned long long)seed, op);
+                continue;
+            }
+            cr_assert_not_null(e, "ladder seed %llu op %d: empty with %zu pending", (unsigned long long)seed, op,
+                               nlive);
+            cr_assert_eq(key_cmp(e, f), 0, "ladder seed %llu op %d: pops " KEYF ", expected " KEYF,
+                         (unsigned long long)seed, op, KEYA(e), KEYA(f));
+            now = e->ts;
+            /* dropped from the twin list by the next sweep */
+            e->state = f->state = EV_PROCESSED;
+        } else if (what < 960) { /* schedule: the hold model's successor */
+            int64_t kind = warp_rng_integer(&r, 0, 99);
+            double ts;
+            if (kind < 40)
+                ts = now + 0.125 * (double)warp_rng_integer(&r, 0, 64); /* lattice: ties */
+            else if (kind < 75)
+                ts = now + warp_rng_exp(&r, 2.0);
+            else if (kind < 90)
+                ts = now + warp_rng_exp(&r, 0.001);
+            else if (kind < 97)
+                ts = now + 1e6 + warp_rng_exp(&r, 1e5); /* far future */
+            else
+                ts = now > 1 ? now - warp_rng_unif(&r) : now; /* rollback: below the last pop */
+            TWIN_NEW(ts);
+        } else { /* remove a random pending event (anti-message) */
+            size_t i = (size_t)warp_rng_integer(&r, 0, (int64_t)nlive - 1);
+            if (live[i].a->state == EV_PENDING) {
+                queue_remove(wa, live[i].a);
+                queue_remove(wb, live[i].b);
+            }
+            live[i] = live[--nlive];
+        }
+        if ((op & 4095) == 0) { /* sweep the popped out of the twin list */
+            m = 0;
+            for (size_t i = 0; i < nlive; i++)
+                if (live[i].a->state == EV_PENDING)
+                    live[m++] = live[i];
+            nlive = m;
+        }
+    }
+    /* Drain against the sorted order of what is left. */
+    m = 0;
+    for (size_t i = 0; i < nlive; i++)
+        if (live[i].a->state == EV_PENDING)
+            ref[m++] = live[i].a;
+    qsort(ref, m, sizeof ref[0], key_qsort);
+    for (size_t i = 0; i < m; i++) {
+        warp_event *e = queue_pop(wa);
+        cr_assert_eq(e, ref[i], "ladder seed %llu drain %zu: " KEYF ", expected " KEYF, (unsigned long long)seed, i,
+                     KEYA(e), KEYA(ref[i]));
+    }
+    cr_assert_null(queue_pop(wa), "ladder seed %llu: removed events came back", (unsigned long long)seed);
+#undef TWIN_NEW
+    free(ref);
+    free(live);
+    queue_ctx_free(wa);
+    queue_ctx_free(wb);
+}
+
+Test(queue, ladder_hold_model_with_ties_bursts_and_removals_matches_reference, .timeout = 120)
+{
+    for (uint64_t s = 1; s <= 2; s++)
+        ladder_against_reference(s);
 }

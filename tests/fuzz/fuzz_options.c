@@ -71,8 +71,11 @@ void warp_finalize(warp_ctx *w)
 
 int queue_parse(const char *name)
 {
-    /* engine/queue.c needs the whole engine; its parser is two strcmp. */
-    return !strcmp(name, "heap") ? QUEUE_HEAP : !strcmp(name, "splay") ? QUEUE_SPLAY : -1;
+    /* engine/queue.c needs the whole engine; its parser is three strcmp. */
+    return !strcmp(name, "heap")     ? QUEUE_HEAP
+           : !strcmp(name, "splay")  ? QUEUE_SPLAY
+           : !strcmp(name, "ladder") ? QUEUE_LADDER
+                                     : -1;
 }
 
 static int64_t m_int;
