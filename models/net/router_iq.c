@@ -101,7 +101,7 @@ static iview view(const net_model *n, void *state)
     v.vc_busy = (double *)(v.q + pv);
     v.lane_busy = v.vc_busy + pv;
     v.lane_rr = (uint32_t *)(v.lane_busy + pv);
-    v.c = net_rcore_at(n, v.lane_rr + 2 * pv); /* 2: keeps the shared arrays 8-byte aligned */
+    v.c = net_rcore_at(n, v.lane_rr + pv + (pv & 1)); /* pv & 1: keeps the shared arrays 8-byte aligned */
     v.vcs = n->vcs;
     v.radix = n->max_radix;
     return v;
@@ -112,7 +112,8 @@ static size_t iq_state_size(const net_model *n)
     size_t pv = (size_t)n->max_radix * n->vcs;
     return sizeof(iq_state) + bitmap_words(pv) * sizeof(uint64_t) +
            n->max_radix * (sizeof(iin) + sizeof(iout)) +
-           pv * (sizeof(net_fifo) + 2 * sizeof(double) + 2 * sizeof(uint32_t)) + net_rcore_bytes(n);
+           pv * (sizeof(net_fifo) + 2 * sizeof(double)) + (pv + (pv & 1)) * sizeof(uint32_t) +
+           net_rcore_bytes(n);
 }
 
 /* Departures one allocation records for --sample (in the event's payload);
