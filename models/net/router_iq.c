@@ -55,14 +55,17 @@ typedef struct iq_state {
     double last_pass; /* alloc_timing = per-cycle: time of the latest allocation (-1: none) */
 } iq_state;
 
-/* State layout: header, max_radix iin, max_radix iout, max_radix*vcs fifo
- * and twice as many busy-until times (the last tail of that input VC FIFO
+/* State layout: header, a bitmap of the input VC FIFOs that hold a packet
+ * (the allocator visits only those: with radix 264 a scan of every FIFO
+ * read ~13 KB of cold state per allocation), max_radix iin, max_radix
+ * iout, max_radix*vcs fifo and twice as many busy-until times (the last tail of that input VC FIFO
  * leaves; the last tail sent on that output lane leaves, LANE_TAKEN while a
  * head waiting for the switch holds it), as many output-lane round-robin
  * pointers (the input VC to grant first), then the shared arrays
  * (router_core.h). */
 typedef struct iview {
     iq_state *s;
+    uint64_t *heads; /* bit p * vcs + vc: FIFO (p, vc) is not empty */
     iin *in;
     iout *out;
     net_fifo *q;
@@ -73,18 +76,32 @@ typedef struct iview {
     int32_t vcs, radix;
 } iview;
 
+/* Words of a bitmap of k bits. */
+static size_t bitmap_words(size_t k) { return (k + 63) / 64; }
+
+static int bit_test(const uint64_t *b, int32_t i) { return (int)(b[i >> 6] >> (i & 63) & 1); }
+
+static void bit_set(uint64_t *b, int32_t i) { b[i >> 6] |= UINT64_C(1) << (i & 63); }
+
+/* Visits the set bits of bitmap b (words words) in ascending order as i. */
+#define FOR_BITS(i, b, words)                                                                     \
+    for (size_t w_ = 0; w_ < (words); w_++)                                                        \
+        for (uint64_t m_ = (b)[w_], i = 0; m_ && (i = w_ * 64 + (uint64_t)__builtin_ctzll(m_), 1); \
+             m_ &= m_ - 1)
+
 static iview view(const net_model *n, void *state)
 {
     iview v;
     size_t pv = (size_t)n->max_radix * n->vcs;
     v.s = state;
-    v.in = (iin *)(v.s + 1);
+    v.heads = (uint64_t *)(v.s + 1);
+    v.in = (iin *)(v.heads + bitmap_words(pv));
     v.out = (iout *)(v.in + n->max_radix);
     v.q = (net_fifo *)(v.out + n->max_radix);
     v.vc_busy = (double *)(v.q + pv);
     v.lane_busy = v.vc_busy + pv;
     v.lane_rr = (uint32_t *)(v.lane_busy + pv);
-    v.c = net_rcore_at(n, v.lane_rr + 2 * pv); /* 2: keeps the shared arrays 8-byte aligned */
+    v.c = net_rcore_at(n, v.lane_rr + pv + (pv & 1)); /* pv & 1: keeps the shared arrays 8-byte aligned */
     v.vcs = n->vcs;
     v.radix = n->max_radix;
     return v;
@@ -93,8 +110,10 @@ static iview view(const net_model *n, void *state)
 static size_t iq_state_size(const net_model *n)
 {
     size_t pv = (size_t)n->max_radix * n->vcs;
-    return sizeof(iq_state) + n->max_radix * (sizeof(iin) + sizeof(iout)) +
-           pv * (sizeof(net_fifo) + 2 * sizeof(double) + 2 * sizeof(uint32_t)) + net_rcore_bytes(n);
+    return sizeof(iq_state) + bitmap_words(pv) * sizeof(uint64_t) +
+           n->max_radix * (sizeof(iin) + sizeof(iout)) +
+           pv * (sizeof(net_fifo) + 2 * sizeof(double)) + (pv + (pv & 1)) * sizeof(uint32_t) +
+           net_rcore_bytes(n);
 }
 
 /* Departures one allocation records for --sample (in the event's payload);
@@ -109,6 +128,10 @@ typedef struct iq_scratch {
     int32_t *best, *best_d; /* per input: the grant it takes next, its VC distance */
     int64_t *lkey;          /* per output lane (before-switch VC allocation): best request */
     int32_t *lgrant;        /* its input VC (p * vcs + vc) */
+    int32_t *hl, nh;        /* the FIFOs holding a packet when the allocation began, ascending */
+    int32_t *pl, np;        /* their input ports, ascending */
+    uint64_t *granted;      /* per output: key/gp/gv hold this round's request */
+    uint64_t *lgranted;     /* per output lane: lkey/lgrant hold this round's request */
 } iq_scratch;
 
 /* NET_EV_ALLOC's port: an allocation; a wake-up (per-cycle: at a cycle
@@ -221,6 +244,11 @@ static void start(warp_lp *lp, const net_model *n, iview *v, uint64_t router, in
 {
     net_fifo *q = &v->q[p * v->vcs + vc];
     inode *x = (inode *)net_fifo_pop(lp, q);
+    if (!q->head) {
+        uint64_t *word = &v->heads[(p * v->vcs + vc) >> 6];
+        warp_save(lp, word, sizeof *word);
+        *word &= ~(UINT64_C(1) << ((p * v->vcs + vc) & 63));
+    }
     double now = warp_now(lp), free_at;
     int32_t lane = lane_for(n, v, x, now, &free_at);
     assert(lane >= 0 && "router_iq: only a head with a free lane with room downstream is granted");
@@ -265,9 +293,10 @@ static int vc_round(warp_lp *lp, const net_model *n, iview *v, iq_scratch *w)
 {
     double now = warp_now(lp);
     int32_t V = v->vcs, RV = v->radix * V;
-    for (int32_t i = 0; i < RV; i++)
-        w->lkey[i] = INT64_MAX;
-    for (int32_t iv = 0; iv < RV; iv++) {
+    memset(w->lgranted, 0, bitmap_words((size_t)RV) * sizeof *w->lgranted);
+    int granted = 0, taken = 0;
+    for (int32_t k = 0; k < w->nh; k++) {
+        int32_t iv = w->hl[k];
         const inode *h = (const inode *)v->q[iv].head;
         if (!h || h->lane >= 0 || h->ready > now || v->vc_busy[iv] + n->params.alloc_delay > now)
             continue;
@@ -276,23 +305,25 @@ static int vc_round(warp_lp *lp, const net_model *n, iview *v, iq_scratch *w)
             if (v->lane_busy[i] == LANE_TAKEN || v->lane_busy[i] + n->params.lane_hold > now)
                 continue;
             int64_t key = (int64_t)(((uint32_t)(iv + RV) - v->lane_rr[i]) % (uint32_t)RV);
-            if (key < w->lkey[i]) {
-                w->lkey[i] = key;
-                w->lgrant[i] = iv;
+            if (!bit_test(w->lgranted, i)) {
+                bit_set(w->lgranted, i);
+                granted++;
+            } else if (key >= w->lkey[i]) {
+                continue;
             }
+            w->lkey[i] = key;
+            w->lgrant[i] = iv;
         }
     }
-    int granted = 0, taken = 0;
-    for (int32_t i = 0; i < RV; i++)
-        granted += w->lkey[i] != INT64_MAX;
-    for (int32_t iv = 0; iv < RV && taken < granted; iv++) {
+    for (int32_t k = 0; k < w->nh && taken < granted; k++) {
+        int32_t iv = w->hl[k];
         inode *h = (inode *)v->q[iv].head;
         int32_t best = -1;
         if (!h || h->lane >= 0)
             continue;
         for (int32_t l = h->vc; l < h->vc + h->span; l++) {
             int32_t i = h->port * V + l;
-            if (w->lkey[i] != INT64_MAX && w->lgrant[i] == iv &&
+            if (bit_test(w->lgranted, i) && w->lgrant[i] == iv &&
                 (best < 0 || v->c.credits[i] > v->c.credits[h->port * V + best]))
                 best = l;
         }
@@ -312,56 +343,59 @@ static int vc_round(warp_lp *lp, const net_model *n, iview *v, iq_scratch *w)
 
 /* One round of requests, grants and accepts; its departures go to
  * dep[*ndep] on. Returns 0 once the matching is maximal, else the packets
- * it started (another round may match more). */
+ * it started (another round may match more). Only the FIFOs and ports of
+ * w->hl and w->pl are visited: the others hold no request. */
 static int match_round(warp_lp *lp, const net_model *n, iview *v, uint64_t router, iq_scratch *w,
                        net_departure *dep, int *ndep)
 {
     double now = warp_now(lp);
     int32_t R = v->radix, V = v->vcs, S = n->params.speedup;
-    for (int32_t o = 0; o < R; o++)
-        w->key[o] = INT64_MAX;
+    size_t RW = bitmap_words((size_t)R);
+    memset(w->granted, 0, RW * sizeof *w->granted);
     /* Requests and grants: each free output keeps its first requester in
      * round-robin order (input port, then that input's VC order). */
-    for (int32_t p = 0; p < R; p++) {
+    for (int32_t k = 0; k < w->nh; k++) {
+        int32_t iv = w->hl[k], p = iv / V, vc = iv % V;
         if (w->active[p] >= S)
             continue;
-        for (int32_t vc = 0; vc < V; vc++) {
-            const inode *h = (const inode *)v->q[p * V + vc].head;
-            double free_at;
-            if (!h || h->ready > now || v->vc_busy[p * V + vc] + n->params.alloc_delay > now ||
-                v->out[h->port].busy_until > now || lane_for(n, v, h, now, &free_at) < 0)
-                continue;
-            int64_t key = (int64_t)(((uint32_t)(p + R) - v->out[h->port].rr) % (uint32_t)R) * V +
-                          (int64_t)(((uint32_t)(vc + V) - v->in[p].rr) % (uint32_t)V);
-            if (key < w->key[h->port]) {
-                w->key[h->port] = key;
-                w->gp[h->port] = p;
-                w->gv[h->port] = vc;
-            }
+        const inode *h = (const inode *)v->q[iv].head;
+        double free_at;
+        if (!h || h->ready > now || v->vc_busy[iv] + n->params.alloc_delay > now ||
+            v->out[h->port].busy_until > now || lane_for(n, v, h, now, &free_at) < 0)
+            continue;
+        int64_t key = (int64_t)(((uint32_t)(p + R) - v->out[h->port].rr) % (uint32_t)R) * V +
+                      (int64_t)(((uint32_t)(vc + V) - v->in[p].rr) % (uint32_t)V);
+        if (!bit_test(w->granted, h->port) || key < w->key[h->port]) {
+            bit_set(w->granted, h->port);
+            w->key[h->port] = key;
+            w->gp[h->port] = p;
+            w->gv[h->port] = vc;
         }
     }
     /* Accepts: an input takes its grants in its VC order, up to speedup;
-     * a grant declined frees its output for another round. */
+     * a grant declined frees its output for another round. A grant taken
+     * sets its key to INT64_MAX. */
     int started = 0, declined = 0;
     for (int32_t pass = 0; pass < S; pass++) {
-        for (int32_t p = 0; p < R; p++)
-            w->best[p] = -1;
+        for (int32_t k = 0; k < w->np; k++)
+            w->best[w->pl[k]] = -1;
         int any = 0;
-        for (int32_t o = 0; o < R; o++) {
+        FOR_BITS(o, w->granted, RW)
+        {
             if (w->key[o] == INT64_MAX)
                 continue;
             int32_t p = w->gp[o];
             int32_t d = (int32_t)(((uint32_t)(w->gv[o] + V) - v->in[p].rr) % (uint32_t)V);
             if (w->best[p] < 0 || d < w->best_d[p]) {
-                w->best[p] = o;
+                w->best[p] = (int32_t)o;
                 w->best_d[p] = d;
             }
             any = 1;
         }
         if (!any)
             break;
-        for (int32_t p = 0; p < R; p++) {
-            int32_t o = w->best[p];
+        for (int32_t k = 0; k < w->np; k++) {
+            int32_t p = w->pl[k], o = w->best[p];
             if (o < 0 || w->active[p] >= S || *ndep >= IQ_DEPS)
                 continue;
             w->key[o] = INT64_MAX;
@@ -370,8 +404,10 @@ static int match_round(warp_lp *lp, const net_model *n, iview *v, uint64_t route
             started++;
         }
     }
-    for (int32_t o = 0; o < R; o++)
+    FOR_BITS(o, w->granted, RW)
+    {
         declined += w->key[o] != INT64_MAX;
+    }
     /* Without a declined grant every request either won or lost to an
      * output now busy: the matching is maximal. */
     return declined ? started : 0;
@@ -381,62 +417,93 @@ static int match_round(warp_lp *lp, const net_model *n, iview *v, uint64_t route
  * (-1: none); after a maximal matching every such time lies after now. */
 static double next_chance(const net_model *n, const iview *v, const iq_scratch *w, double now)
 {
-    int32_t R = v->radix, V = v->vcs, S = n->params.speedup;
-    double best = -1;
-    for (int32_t p = 0; p < R; p++) {
-        double in_free = now; /* an input sending speedup packets frees with the first tail */
-        if (w->active[p] >= S) {
-            in_free = -1;
-            for (int32_t vc = 0; vc < V; vc++) {
-                double b = v->vc_busy[p * V + vc];
-                if (b > now && (in_free < 0 || b < in_free))
-                    in_free = b;
+    int32_t V = v->vcs, S = n->params.speedup, last_p = -1;
+    double best = -1, in_free = now; /* an input sending speedup packets frees with the first tail */
+    for (int32_t k = 0; k < w->nh; k++) {
+        int32_t iv = w->hl[k], p = iv / V;
+        const inode *h = (const inode *)v->q[iv].head;
+        double lane_free;
+        if (!h) /* without a lane with room, a credit will ask again */
+            continue;
+        if (p != last_p) {
+            last_p = p;
+            in_free = now;
+            if (w->active[p] >= S) {
+                in_free = -1;
+                for (int32_t vc = 0; vc < V; vc++) {
+                    double b = v->vc_busy[p * V + vc];
+                    if (b > now && (in_free < 0 || b < in_free))
+                        in_free = b;
+                }
             }
         }
-        for (int32_t vc = 0; vc < V; vc++) {
-            const inode *h = (const inode *)v->q[p * V + vc].head;
-            double lane_free;
-            if (!h) /* without a lane with room, a credit will ask again */
-                continue;
-            int vc_alloc = n->params.vc_first && h->lane < 0; /* next: VC allocation */
-            if (vc_alloc)
-                lane_with(n, v, h, 0, now, &lane_free);
-            else
-                lane_for(n, v, h, now, &lane_free);
-            if (lane_free < 0)
-                continue;
-            double t = h->ready > lane_free ? h->ready : lane_free;
-            if (v->vc_busy[p * V + vc] + n->params.alloc_delay > t)
-                t = v->vc_busy[p * V + vc] + n->params.alloc_delay;
-            /* A head still to get its lane needs neither output nor input
-             * yet: the switch comes after, in the same allocation. */
-            if (!vc_alloc && v->out[h->port].busy_until > t)
-                t = v->out[h->port].busy_until;
-            if (!vc_alloc && in_free > t)
-                t = in_free;
-            if (t <= now && n->params.alloc_iters) /* left unmatched by the rounds: the next cycle's */
-                t = now + alloc_cycle(n);
-            if (t > now && (best < 0 || t < best))
-                best = t;
-        }
+        int vc_alloc = n->params.vc_first && h->lane < 0; /* next: VC allocation */
+        if (vc_alloc)
+            lane_with(n, v, h, 0, now, &lane_free);
+        else
+            lane_for(n, v, h, now, &lane_free);
+        if (lane_free < 0)
+            continue;
+        double t = h->ready > lane_free ? h->ready : lane_free;
+        if (v->vc_busy[iv] + n->params.alloc_delay > t)
+            t = v->vc_busy[iv] + n->params.alloc_delay;
+        /* A head still to get its lane needs neither output nor input
+         * yet: the switch comes after, in the same allocation. */
+        if (!vc_alloc && v->out[h->port].busy_until > t)
+            t = v->out[h->port].busy_until;
+        if (!vc_alloc && in_free > t)
+            t = in_free;
+        if (t <= now && n->params.alloc_iters) /* left unmatched by the rounds: the next cycle's */
+            t = now + alloc_cycle(n);
+        if (t > now && (best < 0 || t < best))
+            best = t;
     }
     return best;
 }
 
+/* The scratch area's bytes for radix R and vcs V (the layout of scratch()). */
+static size_t scratch_bytes(size_t R, size_t V)
+{
+    return (R + R * V + bitmap_words(R) + bitmap_words(R * V)) * sizeof(int64_t) +
+           (6 * R + 2 * R * V) * sizeof(int32_t);
+}
+
 static iq_scratch scratch(const net_model *n)
 {
-    size_t R = (size_t)n->max_radix;
-    char *a = n->scratch;
+    size_t R = (size_t)n->max_radix, RV = R * (size_t)n->vcs;
     iq_scratch w;
-    w.key = (int64_t *)a;
-    w.gp = (int32_t *)(w.key + R);
+    w.key = (int64_t *)n->scratch;
+    w.lkey = w.key + R;
+    w.granted = (uint64_t *)(w.lkey + RV);
+    w.lgranted = w.granted + bitmap_words(R);
+    w.gp = (int32_t *)(w.lgranted + bitmap_words(RV));
     w.gv = w.gp + R;
     w.active = w.gv + R;
     w.best = w.active + R;
     w.best_d = w.best + R;
-    w.lkey = (int64_t *)(w.best_d + R + (R & 1)); /* 8-byte aligned */
-    w.lgrant = (int32_t *)(w.lkey + R * (size_t)n->vcs);
+    w.pl = w.best_d + R;
+    w.lgrant = w.pl + R;
+    w.hl = w.lgrant + RV;
+    w.nh = w.np = 0;
     return w;
+}
+
+/* Lists the FIFOs holding a packet and their ports in w, and counts each
+ * such port's VCs still sending (w->active). */
+static void list_heads(const iview *v, iq_scratch *w, double now)
+{
+    int32_t V = v->vcs;
+    FOR_BITS(iv, v->heads, bitmap_words((size_t)v->radix * V))
+    {
+        int32_t p = (int32_t)iv / V;
+        w->hl[w->nh++] = (int32_t)iv;
+        if (w->np && w->pl[w->np - 1] == p)
+            continue;
+        w->pl[w->np++] = p;
+        w->active[p] = 0;
+        for (int32_t vc = 0; vc < V; vc++)
+            w->active[p] += v->vc_busy[p * V + vc] > now;
+    }
 }
 
 /* NET_EV_ALLOC: matches heads to outputs until no more fit, then asks for
@@ -466,11 +533,7 @@ static void allocate(warp_lp *lp, const net_model *n, iview *v, net_event *e)
         v->s->alloc_at = -1;
     }
     iq_scratch w = scratch(n);
-    for (int32_t p = 0; p < v->radix; p++) {
-        w.active[p] = 0;
-        for (int32_t vc = 0; vc < v->vcs; vc++)
-            w.active[p] += v->vc_busy[p * v->vcs + vc] > now;
-    }
+    list_heads(v, &w, now);
     net_departure *dep = (net_departure *)e->u.user;
     memset(&e->u, 0, sizeof e->u); /* all of it: the digest hashes the payload */
     int ndep = 0, rounds = 0;
@@ -523,6 +586,11 @@ static void arrive(warp_lp *lp, const net_model *n, iview *v, const net_packet *
     net_fifo *q = &v->q[p->in_port * v->vcs + p->vc];
     int head = q->head == NULL;
     net_fifo_push(lp, q, &x->node);
+    if (head) {
+        int32_t iv = p->in_port * v->vcs + p->vc;
+        warp_save(lp, &v->heads[iv >> 6], sizeof v->heads[iv >> 6]);
+        bit_set(v->heads, iv);
+    }
     bits->b = net_rcore_bits(r.port, *queued);
     net_rcore_status(lp, n, &v->c, router, r.port);
     if (head) /* behind another packet it waits for that one's allocation */
@@ -587,13 +655,16 @@ static void iq_finish(warp_lp *lp, void *state, void *out)
     iview v = view(n, state);
     uint64_t queued = 0, sent = 0, recv = 0;
     void *area = (net_port_out *)out + n->max_radix;
-    for (int32_t i = 0; i < n->max_radix * n->vcs; i++)
+    for (int32_t i = 0; i < n->max_radix * n->vcs; i++) {
+        assert(bit_test(v.heads, i) == (v.q[i].head != NULL) &&
+               "router_iq: the heads bitmap marks exactly the FIFOs holding a packet");
         for (net_node *x = v.q[i].head; x; x = x->next) {
             queued++;
             const inode *k = (const inode *)x;
             if (n->sampling.interval > 0)
                 net_sample_dwell(&n->sampling, area, (uint32_t)i, k->arrived, n->end, k->pkt.size);
         }
+    }
     assert(queued == v.s->queued_pkts && "router_iq: queued_pkts counts the packets in its FIFOs");
     n->res->flight.router_queued += queued;
     for (int32_t p = 0; p < n->max_radix; p++) {
@@ -607,8 +678,7 @@ void net_router_iq_type(net_model *n, warp_lp_type *t)
 {
     size_t R = (size_t)n->max_radix;
     free(n->scratch);
-    n->scratch = warp_xcalloc(1, R * (sizeof(int64_t) + 6 * sizeof(int32_t)) +
-                                     R * (size_t)n->vcs * (sizeof(int64_t) + sizeof(int32_t)));
+    n->scratch = warp_xcalloc(1, scratch_bytes(R, (size_t)n->vcs));
     memset(t, 0, sizeof *t);
     t->name = "router";
     t->state_size = iq_state_size(n);

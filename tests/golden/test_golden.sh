@@ -167,8 +167,8 @@ vcs: 3
 injection_bandwidth_GBps: 12.5
 router_links_GBps: 12.5 x 23736
 terminal_links_GBps: 12.5 x 16512
-memory_state_bytes: 25098376 (23.9 MiB, 1520 bytes per node; LP states, outputs, tables)
-memory_bound_bytes: 1545853576 (1474.2 MiB, 93620 bytes per node; every buffer full of events)
+memory_state_bytes: 24371848 (23.2 MiB, 1476 bytes per node; LP states, outputs, tables)
+memory_bound_bytes: 1545127048 (1473.5 MiB, 93576 bytes per node; every buffer full of events)
 EOF
 described fattree-128p3l.ini <<'EOF'
 topology: fattree
@@ -181,8 +181,8 @@ vcs: 1
 injection_bandwidth_GBps: 12.5
 router_links_GBps: 12.5 x 1048576
 terminal_links_GBps: 12.5 x 524288
-memory_state_bytes: 709329472 (676.5 MiB, 1353 bytes per node; LP states, outputs, tables)
-memory_bound_bytes: 4987519552 (4756.5 MiB, 9513 bytes per node; every buffer full of events)
+memory_state_bytes: 699171392 (666.8 MiB, 1334 bytes per node; LP states, outputs, tables)
+memory_bound_bytes: 4977361472 (4746.8 MiB, 9494 bytes per node; every buffer full of events)
 EOF
 described slimfly-q37.ini <<'EOF'
 topology: slimfly
@@ -195,8 +195,8 @@ vcs: 2
 injection_bandwidth_GBps: 12.5
 router_links_GBps: 12.5 x 75295
 terminal_links_GBps: 12.5 x 73926
-memory_state_bytes: 84711772 (80.8 MiB, 1146 bytes per node; LP states, outputs, tables)
-memory_bound_bytes: 21278146012 (20292.4 MiB, 287830 bytes per node; every buffer full of events)
+memory_state_bytes: 82981356 (79.1 MiB, 1122 bytes per node; LP states, outputs, tables)
+memory_bound_bytes: 21276415596 (20290.8 MiB, 287807 bytes per node; every buffer full of events)
 EOF
 described torus-32k-codes.ini <<'EOF'
 topology: torus
@@ -209,8 +209,8 @@ vcs: 2
 injection_bandwidth_GBps: 2.14748
 router_links_GBps: 2.14748 x 98304
 terminal_links_GBps: 2.14748 x 32768
-memory_state_bytes: 68157752 (65.0 MiB, 2080 bytes per node; LP states, outputs, tables)
-memory_bound_bytes: 1090519352 (1040.0 MiB, 33280 bytes per node; every buffer full of events)
+memory_state_bytes: 66584888 (63.5 MiB, 2032 bytes per node; LP states, outputs, tables)
+memory_bound_bytes: 1088946488 (1038.5 MiB, 33232 bytes per node; every buffer full of events)
 EOF
 # The scale cases of issue 18 (their scaled-down runs: tests/replay/test_scale_cases.sh).
 described replay-stencil-512k-torus.ini <<'EOF'
@@ -224,8 +224,8 @@ vcs: 2
 injection_bandwidth_GBps: 11.9
 router_links_GBps: 11.9 x 1572864
 terminal_links_GBps: 11.9 x 524288
-memory_state_bytes: 1166016824 (1112.0 MiB, 2224 bytes per node; LP states, outputs, tables)
-memory_bound_bytes: 17523802424 (16712.0 MiB, 33424 bytes per node; every buffer full of events)
+memory_state_bytes: 1140851000 (1088.0 MiB, 2176 bytes per node; LP states, outputs, tables)
+memory_bound_bytes: 17498636600 (16688.0 MiB, 33376 bytes per node; every buffer full of events)
 EOF
 described replay-stencil-512k-simplenet.ini <<'EOF'
 topology: simplenet
@@ -248,8 +248,8 @@ vcs: 2
 injection_bandwidth_GBps: 11.9
 router_links_GBps: 11.9 x 98304
 terminal_links_GBps: 11.9 x 32768
-memory_state_bytes: 72876344 (69.5 MiB, 2224 bytes per node; LP states, outputs, tables)
-memory_bound_bytes: 1095237944 (1044.5 MiB, 33424 bytes per node; every buffer full of events)
+memory_state_bytes: 71303480 (68.0 MiB, 2176 bytes per node; LP states, outputs, tables)
+memory_bound_bytes: 1093665080 (1043.0 MiB, 33376 bytes per node; every buffer full of events)
 EOF
 described replay-stencil-32k-simplenet.ini <<'EOF'
 topology: simplenet
@@ -270,8 +270,8 @@ radix: 264
 ranks: 1009622
 vcs: 2
 injection_bandwidth_GBps: 12.5
-memory_state_bytes: 4721792748 (4503.1 MiB, 4677 bytes per node; LP states, outputs, tables)
-memory_bound_bytes: 1325485912428 (1264081.9 MiB, 1312854 bytes per node; every buffer full of events)
+memory_state_bytes: 4613391228 (4399.7 MiB, 4569 bytes per node; LP states, outputs, tables)
+memory_bound_bytes: 1325377510908 (1263978.5 MiB, 1312746 bytes per node; every buffer full of events)
 EOF
 described slimfly-q41.ini <<'EOF'
 topology: slimfly
@@ -284,8 +284,8 @@ vcs: 2
 injection_bandwidth_GBps: 12.5
 router_links_GBps: 12.5 x 102541
 terminal_links_GBps: 12.5 x 63878
-memory_state_bytes: 90919412 (86.7 MiB, 1423 bytes per node; LP states, outputs, tables)
-memory_bound_bytes: 25455999092 (24276.7 MiB, 398510 bytes per node; every buffer full of events)
+memory_state_bytes: 88848420 (84.7 MiB, 1391 bytes per node; LP states, outputs, tables)
+memory_bound_bytes: 25453928100 (24274.8 MiB, 398477 bytes per node; every buffer full of events)
 EOF
 described fattree-128p3l-fts.ini <<'EOF'
 topology: fattree
@@ -298,8 +298,8 @@ vcs: 1
 injection_bandwidth_GBps: 12.5
 router_links_GBps: 12.5 x 1048576
 terminal_links_GBps: 12.5 x 524288
-memory_state_bytes: 709329472 (676.5 MiB, 1353 bytes per node; LP states, outputs, tables)
-memory_bound_bytes: 4987519552 (4756.5 MiB, 9513 bytes per node; every buffer full of events)
+memory_state_bytes: 699171392 (666.8 MiB, 1334 bytes per node; LP states, outputs, tables)
+memory_bound_bytes: 4977361472 (4746.8 MiB, 9494 bytes per node; every buffer full of events)
 EOF
 described fattree-50p3l-fts.ini <<'EOF'
 topology: fattree
@@ -312,8 +312,8 @@ vcs: 1
 injection_bandwidth_GBps: 12.5
 router_links_GBps: 12.5 x 62500
 terminal_links_GBps: 12.5 x 31250
-memory_state_bytes: 42325576 (40.4 MiB, 1354 bytes per node; LP states, outputs, tables)
-memory_bound_bytes: 297325576 (283.6 MiB, 9514 bytes per node; every buffer full of events)
+memory_state_bytes: 41725576 (39.8 MiB, 1335 bytes per node; LP states, outputs, tables)
+memory_bound_bytes: 296725576 (283.0 MiB, 9495 bytes per node; every buffer full of events)
 EOF
 phold 1 8b1f73df7e39e90c 6336 --total-lps=64 --end=100 --seed=1
 phold 1 e3646663e1b76baa 12544 --total-lps=256 --end=50 --seed=7 --remote=0.5
