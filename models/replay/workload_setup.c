@@ -230,6 +230,7 @@ static void rp_destroy(void *wl)
     free(c->rank_job);
     free(c->rank_local);
     free(c->res);
+    replay_graphs_free(c);
     if (c->tracer) {
         replay_tracer_free(c->tracer);
         free(c->tracer);
