@@ -378,6 +378,7 @@ static const rp_graph *load_graph(rp_config *c, int32_t job, int32_t local)
             if (shape_equal(o, gr)) {
                 replay_rank_free(&gr->g);
                 free(gr);
+                c->tasks_held += o->g.ntasks;
                 return o;
             }
     const replay_rank *g = &gr->g;
@@ -394,6 +395,8 @@ static const rp_graph *load_graph(rp_config *c, int32_t job, int32_t local)
     gr->next = c->shapes[gr->hash & (c->shapes_cap - 1)];
     c->shapes[gr->hash & (c->shapes_cap - 1)] = gr;
     c->nshapes++;
+    c->tasks_held += g->ntasks;
+    c->graph_bytes += sizeof *gr - sizeof gr->g + replay_rank_bytes(g) + ((size_t)g->ntasks + 1 + g->ndeps) * sizeof *gr->out;
     return gr;
 }
 
@@ -404,6 +407,7 @@ static const rp_graph *load_graph(rp_config *c, int32_t job, int32_t local)
 static void *progress_alloc(rp_config *c, size_t len)
 {
     len = (len + 15) & ~(size_t)15;
+    c->progress_bytes += len;
     if (len > c->block_left) {
         size_t sz = len > ((size_t)8 << 20) ? len : (size_t)8 << 20;
         c->blocks = warp_xrealloc(c->blocks, (c->nblocks + 1) * sizeof *c->blocks);
@@ -414,6 +418,18 @@ static void *progress_alloc(rp_config *c, size_t len)
     c->block_cur += len;
     c->block_left -= len;
     return p;
+}
+
+void replay_graphs_line(const rp_config *c, FILE *f)
+{
+    if (!c->shaped_ranks)
+        return;
+    double r = (double)c->shaped_ranks, t = c->tasks_held ? (double)c->tasks_held : 1;
+    fprintf(f, "replay memory (process 0): %llu ranks share %llu task graphs of %llu bytes (%.1f bytes per rank, "
+               "%.2f per task); progress arrays %llu bytes (%.1f per rank, %.2f per task)\n",
+            (unsigned long long)c->shaped_ranks, (unsigned long long)c->nshapes, (unsigned long long)c->graph_bytes,
+            (double)c->graph_bytes / r, (double)c->graph_bytes / t, (unsigned long long)c->progress_bytes,
+            (double)c->progress_bytes / r, (double)c->progress_bytes / t);
 }
 
 void replay_graphs_free(rp_config *c)

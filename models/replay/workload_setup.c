@@ -355,6 +355,7 @@ static void rp_report(const void *wl, const net_model *net, FILE *f)
             fprintf(f, "  WARNING: %llu tasks never ran (end time too early, or the trace is inconsistent)\n",
                     (unsigned long long)(r.tasks_total - r.tasks_done));
     }
+    replay_graphs_line(c, f);
     if (c->ranks_f)
         fflush(c->ranks_f);
 }
