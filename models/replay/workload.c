@@ -425,8 +425,8 @@ void replay_graphs_line(const rp_config *c, FILE *f)
     if (!c->shaped_ranks)
         return;
     double r = (double)c->shaped_ranks, t = c->tasks_held ? (double)c->tasks_held : 1;
-    fprintf(f, "replay memory (process 0): %llu ranks share %llu task graphs of %llu bytes (%.1f bytes per rank, "
-               "%.2f per task); progress arrays %llu bytes (%.1f per rank, %.2f per task)\n",
+    fprintf(f, "replay memory (process 0): %llu ranks share %llu task graphs of %llu bytes (%.3g bytes per rank, "
+               "%.3g per task); progress arrays %llu bytes (%.3g per rank, %.3g per task)\n",
             (unsigned long long)c->shaped_ranks, (unsigned long long)c->nshapes, (unsigned long long)c->graph_bytes,
             (double)c->graph_bytes / r, (double)c->graph_bytes / t, (unsigned long long)c->progress_bytes,
             (double)c->progress_bytes / r, (double)c->progress_bytes / t);
