@@ -45,7 +45,8 @@ typedef struct rp_graph {
 
 typedef struct rp_state {
     const rp_graph *gr;           /* NULL: idle rank */
-    uint32_t *left;               /* unmet dependencies per task */
+    uint32_t *met;                /* met dependencies per task (zero at the start: the
+                                     arrays stay untouched until the rank runs) */
     uint8_t *tf;                  /* T_* flags per task */
     uint32_t *ready;              /* FIFO of ready tasks (each enters once) */
     uint32_t *posted;             /* posted triggered tasks, posting order */
@@ -148,6 +149,11 @@ static void deps_met(warp_lp *lp, rp_state *s, uint32_t i)
     s->posted[s->nposted++] = i;
 }
 
+static uint32_t ndeps(const replay_rank *g, uint32_t i)
+{
+    return g->tasks[i].dep_end - replay_dep_begin(g, i);
+}
+
 static void release(warp_lp *lp, rp_state *s, uint32_t i, int started_only)
 {
     const rp_graph *gr = s->gr;
@@ -156,8 +162,8 @@ static void release(warp_lp *lp, rp_state *s, uint32_t i, int started_only)
         if (((w & REPLAY_DEP_START) != 0) != started_only)
             continue;
         uint32_t j = REPLAY_DEP_INDEX(w);
-        warp_save(lp, &s->left[j], sizeof s->left[j]);
-        if (--s->left[j] == 0)
+        warp_save(lp, &s->met[j], sizeof s->met[j]);
+        if (++s->met[j] == ndeps(&gr->g, j))
             deps_met(lp, s, j);
     }
 }
@@ -409,7 +415,9 @@ static void *progress_alloc(rp_config *c, size_t len)
     len = (len + 15) & ~(size_t)15;
     c->progress_bytes += len;
     if (len > c->block_left) {
-        size_t sz = len > ((size_t)8 << 20) ? len : (size_t)8 << 20;
+        /* 32 MiB: at glibc's largest mmap threshold, so a fresh mapping
+         * that calloc need not clear and nobody touches before the run. */
+        size_t sz = len > ((size_t)32 << 20) ? len : (size_t)32 << 20;
         c->blocks = warp_xrealloc(c->blocks, (c->nblocks + 1) * sizeof *c->blocks);
         c->blocks[c->nblocks++] = c->block_cur = warp_xcalloc(1, sz);
         c->block_left = sz;
@@ -475,10 +483,12 @@ static bool rp_build(warp_lp *lp, rp_state *s, rp_out *o)
     s->gr = load_graph(c, c->rank_job[r], c->rank_local[r]);
     o->gr = s->gr;
     uint32_t n = s->gr->g.ntasks;
-    /* One zeroed block for the six arrays, from the process's blocks.
-     * Zeroed, as checkpoints write them whole. */
+    /* One zeroed block for the six arrays, from the process's blocks;
+     * nothing is written here, so its pages are first touched when the
+     * rank runs (its setup was mostly those page faults). Zeroed, as
+     * checkpoints write them whole. */
     size_t t = s->gr->ntrig, nrx = rx_slots(c, s->gr), at[6], end = 0;
-    const size_t len[6] = {(size_t)n * sizeof *s->left, ((size_t)n + nrx) * sizeof *s->ready,
+    const size_t len[6] = {(size_t)n * sizeof *s->met, ((size_t)n + nrx) * sizeof *s->ready,
                            nrx * sizeof *s->rx, t * sizeof *s->posted, 3 * (t + 1) * sizeof *s->ux,
                            (size_t)n};
     for (int k = 0; k < 6; k++) {
@@ -486,14 +496,12 @@ static bool rp_build(warp_lp *lp, rp_state *s, rp_out *o)
         end = (end + len[k] + 15) & ~(size_t)15;
     }
     char *blk = progress_alloc(c, end);
-    s->left = (uint32_t *)(void *)(blk + at[0]);
+    s->met = (uint32_t *)(void *)(blk + at[0]);
     s->ready = (uint32_t *)(void *)(blk + at[1]);
     s->rx = (struct rp_rx *)(void *)(blk + at[2]);
     s->posted = (uint32_t *)(void *)(blk + at[3]);
     s->ux = (int32_t *)(void *)(blk + at[4]);
     s->tf = (uint8_t *)(blk + at[5]);
-    for (uint32_t i = 0; i < n; i++)
-        s->left[i] = s->gr->g.tasks[i].dep_end - replay_dep_begin(&s->gr->g, i);
     return true;
 }
 
@@ -527,7 +535,7 @@ static void rp_forward(warp_lp *lp, void *state, void *msg, warp_bits *bits)
     switch (e->kind) {
     case EV_KICK:
         for (uint32_t i = 0; i < s->gr->g.ntasks; i++)
-            if (s->left[i] == 0 && !(s->tf[i] & T_DEPSMET))
+            if (s->met[i] == ndeps(&s->gr->g, i) && !(s->tf[i] & T_DEPSMET))
                 deps_met(lp, s, i);
         break;
     case EV_END:
@@ -663,7 +671,7 @@ static void where_blocked(const rp_state *s, const rp_config *c, rp_result *r)
         if (!(s->tf[i] & T_DONE)) {
             r->wait_kind = RP_WAIT_DEPS;
             r->wait_task = i;
-            r->wait_src = s->left[i];
+            r->wait_src = ndeps(g, i) - s->met[i];
             return;
         }
 }
@@ -691,7 +699,7 @@ static void rp_finish(warp_lp *lp, void *state, void *out)
 /* Checkpoints: the task progress lives in malloc'd arrays the engine cannot
  * see (docs/checkpoint.md); the graph itself is read again from the trace. */
 #define RP_ARRAYS(s, n, t, r, X)                                                                   \
-    X((s)->left, (size_t)(n) * sizeof *(s)->left)                                                  \
+    X((s)->met, (size_t)(n) * sizeof *(s)->met)                                                    \
     X((s)->tf, (size_t)(n))                                                                        \
     X((s)->ready, ((size_t)(n) + (r)) * sizeof *(s)->ready)                                        \
     X((s)->rx, (size_t)(r) * sizeof *(s)->rx)                                                      \
@@ -719,7 +727,7 @@ static void rp_ckpt_load(warp_lp *lp, void *state, void *out, warp_ckpt *c)
     *s = saved;
     s->gr = fresh.gr;
     s->rank = fresh.rank;
-    s->left = fresh.left;
+    s->met = fresh.met;
     s->tf = fresh.tf;
     s->ready = fresh.ready;
     s->rx = fresh.rx;
