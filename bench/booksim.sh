@@ -135,10 +135,14 @@ json_count() { sed -n 's/.*"latency_packets": \([0-9]*\).*/\1/p' "$1"; }
 # wn_run CASE LOAD ROUTER FLITS ARGS...: one Warpnet run.
 wn_run() {
     c=$1 load=$2 r=$3 f=$4; shift 4
+    # The allocator's stages exist in the input-queued router only (the
+    # output-queued one refuses their keys).
+    iq=
+    [ "$r" = input-queued ] && iq="--network.alloc_delay=2ns --network.lane_hold=1ns --network.alloc_iters=1
+        --network.vc_allocation=before-switch --network.alloc_timing=per-cycle"
+    # shellcheck disable=SC2086 # $iq is a list of options
     "$W" --quiet "$@" --network.router="$r" --network.link_bandwidth=1GB/s \
-        --network.terminal_latency=1ns --network.router_delay=4ns --network.alloc_delay=2ns \
-        --network.lane_hold=1ns --network.injection_vcs=all \
-        --network.alloc_iters=1 --network.vc_allocation=before-switch --network.alloc_timing=per-cycle \
+        --network.terminal_latency=1ns --network.router_delay=4ns $iq --network.injection_vcs=all \
         --network.credit_unit=1B --network.packet_size=${f}B --network.vc_buffer=8B \
         --workload.message_size=${f}B --workload.arrivals=bernoulli --workload.arrival_slot=1ns --workload.load="$load" \
         --end=10us --workload.warmup=3us --out="$T/o" > "$T/w.out" 2>&1

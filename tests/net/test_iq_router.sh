@@ -193,6 +193,11 @@ refused "unknown alloc_timing" "alloc_timing = cycle: not one of" "$WARPNET" "$C
     --network.alloc_timing=cycle
 refused "alloc_cycle 0" "alloc_cycle = 0ns: must be a positive time" "$WARPNET" "$CONF/torus-8x8x8.ini" \
     --network.alloc_cycle=0ns
+refused "allocator key on the output-queued router" \
+    "alloc_timing = per-cycle: applies to router = input-queued only" "$WARPNET" "$CONF/torus-8x8x8.ini" \
+    --network.router=output-queued --network.alloc_timing=per-cycle
+refused "speedup on the output-queued router" "speedup = 2: applies to router = input-queued only" \
+    "$WARPNET" "$CONF/torus-8x8x8.ini" --network.router=output-queued --network.speedup=2
 refused "unknown injection_vcs" "injection_vcs = any: not one of" "$WARPNET" "$CONF/torus-8x8x8.ini" \
     --network.injection_vcs=any
 refused "unknown dateline" "dateline = wrap: not one of" "$WARPNET" "$CONF/torus-8x8x8.ini" --torus.dateline=wrap
