@@ -56,6 +56,7 @@ typedef struct rp_config {
     struct rp_graph **shapes;
     uint64_t nshapes, shapes_cap, shaped_ranks;
     uint64_t graph_bytes, progress_bytes, tasks_held; /* for the report (replay_graphs_line) */
+    int memory_line;  /* [replay] memory_line = 1: print them */
     char **blocks;
     size_t nblocks, block_left;
     char *block_cur;

@@ -96,6 +96,7 @@ done
 for c in "1 0 9 73728" "0 0 27 70656" "1 1 2048 270336"; do
     set -- $c
     simplenet 4096 "gen:stencil3d:px=16,py=16,pz=16,iters=2,bytes=65536,compute=1000,allreduce=$2,periodic=$1" > "$tmp/s.ini"
+    printf '[replay]\nmemory_line = 1\n' >> "$tmp/s.ini"
     ref=""
     for np in 1 2 4; do
         if [ $np = 1 ]; then "$W" "$tmp/s.ini" > "$tmp/out" 2>&1
