@@ -26,16 +26,27 @@ enum { EV_KICK = NET_EV_WORKLOAD, EV_END, EV_SEND, EV_ACK };
 
 enum { T_STARTED = 1, T_DONE = 2, T_MATCHED = 4, T_DEPSMET = 8 };
 
+/* A task graph, shared by every rank of a process whose graph has the same
+ * shape: equal tasks, dependencies and message sizes and tags, and peers at
+ * the same offsets. With rel set, every trigger source and destination
+ * (g.tasks[].trig_src, g.msgs[].dst) holds (peer - rank) mod nranks, so a
+ * periodic stencil's half million ranks share 27 graphs; peer() decodes.
+ * g.rank is the first rank that built it; the rank replaying is in the
+ * state (rp_state.rank). */
 typedef struct rp_graph {
     replay_rank g;
     uint32_t *out_end, *out; /* dependants (CSR), bit 31 = start dependency */
     uint32_t ntrig;
     int32_t job;
+    int32_t rel, nranks;     /* peers relative to the rank (mod nranks) */
+    uint64_t hash;
+    struct rp_graph *next;   /* hash chain (rp_config.shapes) */
 } rp_graph;
 
 typedef struct rp_state {
-    rp_graph *gr;                 /* NULL: idle rank */
-    uint32_t *left;               /* unmet dependencies per task */
+    const rp_graph *gr;           /* NULL: idle rank */
+    uint32_t *met;                /* met dependencies per task (zero at the start: the
+                                     arrays stay untouched until the rank runs) */
     uint8_t *tf;                  /* T_* flags per task */
     uint32_t *ready;              /* FIFO of ready tasks (each enters once) */
     uint32_t *posted;             /* posted triggered tasks, posting order */
@@ -44,7 +55,8 @@ typedef struct rp_state {
     struct rp_rx *rx;             /* loggops: arrivals waiting for / done with CPU processing */
     uint32_t ready_head, ready_tail, nposted, nux, busy, done;
     uint32_t nrx, cur_task, waiting_sent, waiting_ack;
-    uint32_t overflow, pad; /* a message found no room: reported if that event commits */
+    uint32_t overflow;      /* a message found no room: reported if that event commits */
+    int32_t rank;           /* the job rank this LP replays (constant; saved with the counters) */
     uint64_t sent, arrived, acks_sent, acks_got; /* motion left at the end: sent != arrived */
     double cur_start;
 } rp_state;
@@ -73,6 +85,16 @@ typedef struct rp_user { /* EV_KICK / EV_END / EV_SEND */
 
 /* ---- the replay rules ------------------------------------------------------ */
 
+/* A trigger source or destination of gr as rank `rank` sees it (REPLAY_ANY
+ * stays itself). */
+static inline int32_t peer(const rp_graph *gr, int32_t rank, int32_t v)
+{
+    if (!gr->rel || v < 0)
+        return v;
+    uint32_t x = (uint32_t)rank + (uint32_t)v; /* both below nranks < 2^31: no wrap */
+    return (int32_t)(x >= (uint32_t)gr->nranks ? x - (uint32_t)gr->nranks : x);
+}
+
 static void start_task(warp_lp *lp, rp_state *s, uint32_t i);
 
 static void push_ready(warp_lp *lp, rp_state *s, uint32_t i)
@@ -83,10 +105,10 @@ static void push_ready(warp_lp *lp, rp_state *s, uint32_t i)
         start_task(lp, s, s->ready[s->ready_head++]);
 }
 
-static int matches(const replay_task *t, int32_t src, int32_t tag)
+static int matches(const rp_state *s, const replay_task *t, int32_t src, int32_t tag)
 {
-    return (t->trig_src == REPLAY_ANY || t->trig_src == src) &&
-           (t->trig_tag == REPLAY_ANY || t->trig_tag == tag);
+    int32_t from = peer(s->gr, s->rank, t->trig_src);
+    return (from == REPLAY_ANY || from == src) && (t->trig_tag == REPLAY_ANY || t->trig_tag == tag);
 }
 
 static void set_flag(warp_lp *lp, rp_state *s, uint32_t i, uint8_t f)
@@ -114,7 +136,7 @@ static void deps_met(warp_lp *lp, rp_state *s, uint32_t i)
         return;
     }
     for (uint32_t k = 0; k < s->nux; k++)
-        if (matches(t, s->ux[3 * k], s->ux[3 * k + 1])) {
+        if (matches(s, t, s->ux[3 * k], s->ux[3 * k + 1])) {
             send_ack(lp, s, s->ux[3 * k + 2]);
             warp_save(lp, &s->ux[3 * k], (size_t)(s->nux - k) * 3 * sizeof s->ux[0]);
             memmove(&s->ux[3 * k], &s->ux[3 * k + 3], (size_t)(s->nux - k - 1) * 3 * sizeof s->ux[0]);
@@ -127,6 +149,11 @@ static void deps_met(warp_lp *lp, rp_state *s, uint32_t i)
     s->posted[s->nposted++] = i;
 }
 
+static uint32_t ndeps(const replay_rank *g, uint32_t i)
+{
+    return g->tasks[i].dep_end - replay_dep_begin(g, i);
+}
+
 static void release(warp_lp *lp, rp_state *s, uint32_t i, int started_only)
 {
     const rp_graph *gr = s->gr;
@@ -135,8 +162,8 @@ static void release(warp_lp *lp, rp_state *s, uint32_t i, int started_only)
         if (((w & REPLAY_DEP_START) != 0) != started_only)
             continue;
         uint32_t j = REPLAY_DEP_INDEX(w);
-        warp_save(lp, &s->left[j], sizeof s->left[j]);
-        if (--s->left[j] == 0)
+        warp_save(lp, &s->met[j], sizeof s->met[j]);
+        if (++s->met[j] == ndeps(&gr->g, j))
             deps_met(lp, s, j);
     }
 }
@@ -151,9 +178,9 @@ static void send_msg(warp_lp *lp, rp_state *s, const replay_msg *m)
     s->sent++;
     const rp_config *c = net_workload_of(lp);
     const rp_job *j = &c->jobs[s->gr->job];
-    rp_payload p = {.src_local = s->gr->g.rank, .job = s->gr->job};
+    rp_payload p = {.src_local = s->rank, .job = s->gr->job};
     /* The network carries at least one byte; 0-byte messages (barriers) take 1. */
-    net_send(lp, j->global[m->dst], m->bytes ? m->bytes : 1, m->tag, &p, sizeof p);
+    net_send(lp, j->global[peer(s->gr, s->rank, m->dst)], m->bytes ? m->bytes : 1, m->tag, &p, sizeof p);
 }
 
 static void schedule_end(warp_lp *lp, uint32_t i, double start, double delay)
@@ -225,7 +252,7 @@ static void on_arrive(warp_lp *lp, rp_state *s, int32_t src, int32_t tag, int32_
     const replay_rank *g = &s->gr->g;
     for (uint32_t k = 0; k < s->nposted; k++) {
         uint32_t i = s->posted[k];
-        if (matches(&g->tasks[i], src, tag)) {
+        if (matches(s, &g->tasks[i], src, tag)) {
             send_ack(lp, s, ack);
             warp_save(lp, &s->posted[k], (size_t)(s->nposted - k) * sizeof s->posted[0]);
             memmove(&s->posted[k], &s->posted[k + 1], (size_t)(s->nposted - k - 1) * sizeof s->posted[0]);
@@ -250,7 +277,94 @@ static void on_arrive(warp_lp *lp, rp_state *s, int32_t src, int32_t tag, int32_
 
 /* ---- LP handlers ------------------------------------------------------------ */
 
-static rp_graph *load_graph(const rp_config *c, int32_t job, int32_t local)
+/* Rewrites the graph's peers as offsets from its rank (rp_graph.rel) when
+ * every one is a rank of the job (or a wildcard trigger). */
+static void make_relative(rp_graph *gr, int32_t nranks)
+{
+    replay_rank *g = &gr->g;
+    gr->nranks = nranks;
+    for (uint32_t i = 0; i < g->ntasks; i++)
+        if (g->tasks[i].trig_src < REPLAY_ANY || g->tasks[i].trig_src >= nranks)
+            return;
+    for (uint32_t k = 0; k < g->nmsgs; k++)
+        if (g->msgs[k].dst < 0 || g->msgs[k].dst >= nranks)
+            return;
+    int64_t r = g->rank;
+    for (uint32_t i = 0; i < g->ntasks; i++)
+        if (g->tasks[i].trig_src != REPLAY_ANY)
+            g->tasks[i].trig_src = (int32_t)(((int64_t)g->tasks[i].trig_src - r + nranks) % nranks);
+    for (uint32_t k = 0; k < g->nmsgs; k++)
+        g->msgs[k].dst = (int32_t)(((int64_t)g->msgs[k].dst - r + nranks) % nranks);
+    gr->rel = 1;
+}
+
+static uint64_t hmix(uint64_t h, uint64_t v)
+{
+    h ^= v + 0x9e3779b97f4a7c15u + (h << 6) + (h >> 2);
+    return h;
+}
+
+/* A hash of everything shape_equal compares (not the padding). */
+static uint64_t shape_hash(const rp_graph *gr)
+{
+    const replay_rank *g = &gr->g;
+    uint64_t h = hmix(hmix(hmix((uint64_t)gr->job, (uint64_t)gr->rel), g->ntasks), (uint64_t)g->ndeps << 32 | g->nmsgs);
+    for (uint32_t i = 0; i < g->ntasks; i++) {
+        const replay_task *t = &g->tasks[i];
+        h = hmix(h, t->dur_ns);
+        h = hmix(h, (uint64_t)(uint32_t)t->trig_src << 32 | (uint32_t)t->trig_tag);
+        h = hmix(h, (uint64_t)t->dep_end << 32 | t->msg_end);
+        h = hmix(h, (uint64_t)t->flags << 16 | (uint64_t)t->cpu << 8 | t->nic);
+    }
+    for (uint32_t k = 0; k < g->ndeps; k++)
+        h = hmix(h, g->deps[k]);
+    for (uint32_t k = 0; k < g->nmsgs; k++)
+        h = hmix(hmix(h, g->msgs[k].bytes), (uint64_t)(uint32_t)g->msgs[k].dst << 32 | (uint32_t)g->msgs[k].tag);
+    return h;
+}
+
+static bool shape_equal(const rp_graph *a, const rp_graph *b)
+{
+    const replay_rank *x = &a->g, *y = &b->g;
+    if (a->hash != b->hash || a->job != b->job || a->rel != b->rel || x->ntasks != y->ntasks ||
+        x->ndeps != y->ndeps || x->nmsgs != y->nmsgs ||
+        (x->ndeps && memcmp(x->deps, y->deps, (size_t)x->ndeps * sizeof *x->deps)))
+        return false;
+    for (uint32_t i = 0; i < x->ntasks; i++) {
+        const replay_task *s = &x->tasks[i], *t = &y->tasks[i];
+        if (s->dur_ns != t->dur_ns || s->trig_src != t->trig_src || s->trig_tag != t->trig_tag ||
+            s->dep_end != t->dep_end || s->msg_end != t->msg_end || s->flags != t->flags ||
+            s->cpu != t->cpu || s->nic != t->nic)
+            return false;
+    }
+    for (uint32_t k = 0; k < x->nmsgs; k++)
+        if (x->msgs[k].bytes != y->msgs[k].bytes || x->msgs[k].dst != y->msgs[k].dst ||
+            x->msgs[k].tag != y->msgs[k].tag)
+            return false;
+    return true;
+}
+
+static void shapes_grow(rp_config *c)
+{
+    uint64_t cap = c->shapes_cap ? 2 * c->shapes_cap : 1024;
+    rp_graph **t = warp_xcalloc(cap, sizeof *t);
+    for (uint64_t b = 0; b < c->shapes_cap; b++)
+        for (rp_graph *gr = c->shapes[b], *next; gr; gr = next) {
+            next = gr->next;
+            gr->next = t[gr->hash & (cap - 1)];
+            t[gr->hash & (cap - 1)] = gr;
+        }
+    free(c->shapes);
+    c->shapes = t;
+    c->shapes_cap = cap;
+}
+
+/* The graph of job rank `local`, built from its trace and then shared with
+ * the ranks of this process that have the same shape: their graphs are
+ * built, compared and dropped, so a half-million-rank stencil keeps a few
+ * dozen graphs instead of one per rank (memory and first-touch faults
+ * proportional to the shapes, not the ranks). Init-time only. */
+static const rp_graph *load_graph(rp_config *c, int32_t job, int32_t local)
 {
     warp_poll_interrupt("reading the traces");
     rp_graph *gr = warp_xcalloc(1, sizeof *gr);
@@ -262,6 +376,17 @@ static rp_graph *load_graph(const rp_config *c, int32_t job, int32_t local)
     if (c->tracer)
         replay_tracer_apply(c->tracer, job, &gr->g);
     gr->job = job;
+    make_relative(gr, j->ranks);
+    gr->hash = shape_hash(gr);
+    c->shaped_ranks++;
+    if (c->shapes_cap)
+        for (rp_graph *o = c->shapes[gr->hash & (c->shapes_cap - 1)]; o; o = o->next)
+            if (shape_equal(o, gr)) {
+                replay_rank_free(&gr->g);
+                free(gr);
+                c->tasks_held += o->g.ntasks;
+                return o;
+            }
     const replay_rank *g = &gr->g;
     for (uint32_t i = 0; i < g->ntasks; i++)
         if (g->tasks[i].cpu || g->tasks[i].nic)
@@ -271,7 +396,67 @@ static rp_graph *load_graph(const rp_config *c, int32_t job, int32_t local)
     replay_rank_dependants(g, &gr->out_end, &gr->out);
     for (uint32_t i = 0; i < g->ntasks; i++)
         gr->ntrig += (g->tasks[i].flags & REPLAY_TRIGGERED) != 0;
+    if (c->nshapes >= c->shapes_cap)
+        shapes_grow(c);
+    gr->next = c->shapes[gr->hash & (c->shapes_cap - 1)];
+    c->shapes[gr->hash & (c->shapes_cap - 1)] = gr;
+    c->nshapes++;
+    c->tasks_held += g->ntasks;
+    c->graph_bytes += sizeof *gr - sizeof gr->g + replay_rank_bytes(g) + ((size_t)g->ntasks + 1 + g->ndeps) * sizeof *gr->out;
     return gr;
+}
+
+/* Zeroed, 16-byte aligned memory for a rank's progress arrays, carved
+ * from large blocks (one allocation per rank was a tenth of a large
+ * replay's setup, with 16 bytes of malloc header each). Freed whole by
+ * replay_graphs_free. */
+static void *progress_alloc(rp_config *c, size_t len)
+{
+    len = (len + 15) & ~(size_t)15;
+    c->progress_bytes += len;
+    if (len > c->block_left) {
+        /* 32 MiB: at glibc's largest mmap threshold, so a fresh mapping
+         * that calloc need not clear and nobody touches before the run. */
+        size_t sz = len > ((size_t)32 << 20) ? len : (size_t)32 << 20;
+        c->blocks = warp_xrealloc(c->blocks, (c->nblocks + 1) * sizeof *c->blocks);
+        c->blocks[c->nblocks++] = c->block_cur = warp_xcalloc(1, sz);
+        c->block_left = sz;
+    }
+    void *p = c->block_cur;
+    c->block_cur += len;
+    c->block_left -= len;
+    return p;
+}
+
+void replay_graphs_line(const rp_config *c, FILE *f)
+{
+    if (!c->shaped_ranks)
+        return;
+    double r = (double)c->shaped_ranks, t = c->tasks_held ? (double)c->tasks_held : 1;
+    fprintf(f, "replay memory (process 0): %llu ranks share %llu task graphs of %llu bytes (%.3g bytes per rank, "
+               "%.3g per task); progress arrays %llu bytes (%.3g per rank, %.3g per task)\n",
+            (unsigned long long)c->shaped_ranks, (unsigned long long)c->nshapes, (unsigned long long)c->graph_bytes,
+            (double)c->graph_bytes / r, (double)c->graph_bytes / t, (unsigned long long)c->progress_bytes,
+            (double)c->progress_bytes / r, (double)c->progress_bytes / t);
+}
+
+void replay_graphs_free(rp_config *c)
+{
+    for (uint64_t b = 0; b < c->shapes_cap; b++)
+        for (rp_graph *gr = c->shapes[b], *next; gr; gr = next) {
+            next = gr->next;
+            replay_rank_free(&gr->g);
+            free(gr->out_end);
+            free(gr->out);
+            free(gr);
+        }
+    free(c->shapes);
+    for (size_t k = 0; k < c->nblocks; k++)
+        free(c->blocks[k]);
+    free(c->blocks);
+    c->shapes = NULL;
+    c->blocks = NULL;
+    c->nshapes = c->shapes_cap = c->nblocks = c->block_left = 0;
 }
 
 /* Arrivals that may wait for the CPU at once (rx entries, which also pass
@@ -287,35 +472,36 @@ static size_t rx_slots(const rp_config *c, const rp_graph *gr)
  * restart before the checkpoint's progress is read back. False: idle rank. */
 static bool rp_build(warp_lp *lp, rp_state *s, rp_out *o)
 {
-    const rp_config *c = net_workload_of(lp);
+    /* The per-process graph table and blocks are filled here, in init. */
+    rp_config *c = (rp_config *)net_workload_of(lp);
     memset(s, 0, sizeof *s);
     memset(o, 0, sizeof *o);
     uint64_t r = net_rank_of(lp);
     if (c->rank_job[r] < 0)
         return false;
+    s->rank = c->rank_local[r];
     s->gr = load_graph(c, c->rank_job[r], c->rank_local[r]);
     o->gr = s->gr;
     uint32_t n = s->gr->g.ntasks;
-    /* One zeroed block for the six arrays (s->left is its start, the one
-     * pointer rp_finish frees): six callocs per rank were a tenth of a
-     * large replay's setup. Zeroed, as checkpoints write them whole. */
+    /* One zeroed block for the six arrays, from the process's blocks;
+     * nothing is written here, so its pages are first touched when the
+     * rank runs (its setup was mostly those page faults). Zeroed, as
+     * checkpoints write them whole. */
     size_t t = s->gr->ntrig, nrx = rx_slots(c, s->gr), at[6], end = 0;
-    const size_t len[6] = {(size_t)n * sizeof *s->left, ((size_t)n + nrx) * sizeof *s->ready,
+    const size_t len[6] = {(size_t)n * sizeof *s->met, ((size_t)n + nrx) * sizeof *s->ready,
                            nrx * sizeof *s->rx, t * sizeof *s->posted, 3 * (t + 1) * sizeof *s->ux,
                            (size_t)n};
     for (int k = 0; k < 6; k++) {
         at[k] = end;
         end = (end + len[k] + 15) & ~(size_t)15;
     }
-    char *blk = warp_xcalloc(1, end);
-    s->left = (uint32_t *)(void *)(blk + at[0]);
+    char *blk = progress_alloc(c, end);
+    s->met = (uint32_t *)(void *)(blk + at[0]);
     s->ready = (uint32_t *)(void *)(blk + at[1]);
     s->rx = (struct rp_rx *)(void *)(blk + at[2]);
     s->posted = (uint32_t *)(void *)(blk + at[3]);
     s->ux = (int32_t *)(void *)(blk + at[4]);
     s->tf = (uint8_t *)(blk + at[5]);
-    for (uint32_t i = 0; i < n; i++)
-        s->left[i] = s->gr->g.tasks[i].dep_end - replay_dep_begin(&s->gr->g, i);
     return true;
 }
 
@@ -349,7 +535,7 @@ static void rp_forward(warp_lp *lp, void *state, void *msg, warp_bits *bits)
     switch (e->kind) {
     case EV_KICK:
         for (uint32_t i = 0; i < s->gr->g.ntasks; i++)
-            if (s->left[i] == 0 && !(s->tf[i] & T_DEPSMET))
+            if (s->met[i] == ndeps(&s->gr->g, i) && !(s->tf[i] & T_DEPSMET))
                 deps_met(lp, s, i);
         break;
     case EV_END:
@@ -420,27 +606,28 @@ static void rp_commit(warp_lp *lp, void *out, const void *msg, const warp_bits *
     if (bits->b & 1)
         warp_fatal(WARP_EXIT_USAGE, "%s: rank %d received more messages than it has receives; the trace is "
                    "inconsistent", ((const rp_config *)net_workload_of(lp))->jobs[o->gr->job].trace,
-                   o->gr->g.rank);
+                   ((const rp_config *)net_workload_of(lp))->rank_local[net_rank_of(lp)]);
     rp_user u;
     memcpy(&u, e->u.user, sizeof u);
     const rp_config *c = net_workload_of(lp);
+    int32_t rank = c->rank_local[net_rank_of(lp)];
     if (e->kind == EV_KICK) {
         o->kickoff = u.t;
     } else if (e->kind == NET_EV_ARRIVE && c->tl) {
         rp_payload p;
         memcpy(&p, e->u.msg.payload, sizeof p);
-        if (p.src_local < c->timeline_ranks && o->gr->g.rank < c->timeline_ranks)
-            replay_timeline_msg(c->tl, o->gr->job, p.src_local, o->gr->g.rank, e->u.msg.bytes, e->u.msg.tag,
+        if (p.src_local < c->timeline_ranks && rank < c->timeline_ranks)
+            replay_timeline_msg(c->tl, o->gr->job, p.src_local, rank, e->u.msg.bytes, e->u.msg.tag,
                                 e->u.msg.t_send, warp_now(lp));
     } else if (e->kind == EV_END) {
         const replay_rank *g = &o->gr->g;
         if (u.t > o->finish)
             o->finish = u.t; /* the CPU's last busy moment, receive overheads included */
-        if (c->tl && g->rank < c->timeline_ranks)
-            replay_timeline_slice(c->tl, o->gr->job, g->rank, u.task >= g->ntasks ? u.task - g->ntasks : u.task,
+        if (c->tl && rank < c->timeline_ranks)
+            replay_timeline_slice(c->tl, o->gr->job, rank, u.task >= g->ntasks ? u.task - g->ntasks : u.task,
                                   task_kind(g, u.task), u.start, u.t);
-        if (c->timeline_f && g->rank < c->timeline_ranks)
-            fprintf(c->timeline_f, "%d,%d,%s%u,%.3f,%.3f\n", o->gr->job, g->rank,
+        if (c->timeline_f && rank < c->timeline_ranks)
+            fprintf(c->timeline_f, "%d,%d,%s%u,%.3f,%.3f\n", o->gr->job, rank,
                     u.task >= g->ntasks ? "rx" : "", u.task >= g->ntasks ? u.task - g->ntasks : u.task,
                     u.start, u.t);
         if (u.task >= g->ntasks)
@@ -467,7 +654,7 @@ static void where_blocked(const rp_state *s, const rp_config *c, rp_result *r)
         r->wait_task = s->cur_task;
         for (uint32_t k = replay_msg_begin(g, s->cur_task); k < g->tasks[s->cur_task].msg_end; k++)
             if (g->msgs[k].bytes > c->loggp_S) {
-                r->wait_src = g->msgs[k].dst;
+                r->wait_src = peer(s->gr, s->rank, g->msgs[k].dst);
                 break;
             }
         return;
@@ -476,7 +663,7 @@ static void where_blocked(const rp_state *s, const rp_config *c, rp_result *r)
         const replay_task *t = &g->tasks[s->posted[0]];
         r->wait_kind = RP_WAIT_RECV;
         r->wait_task = s->posted[0];
-        r->wait_src = t->trig_src;
+        r->wait_src = peer(s->gr, s->rank, t->trig_src);
         r->wait_tag = t->trig_tag;
         return;
     }
@@ -484,7 +671,7 @@ static void where_blocked(const rp_state *s, const rp_config *c, rp_result *r)
         if (!(s->tf[i] & T_DONE)) {
             r->wait_kind = RP_WAIT_DEPS;
             r->wait_task = i;
-            r->wait_src = s->left[i];
+            r->wait_src = ndeps(g, i) - s->met[i];
             return;
         }
 }
@@ -503,20 +690,16 @@ static void rp_finish(warp_lp *lp, void *state, void *out)
         if (o->tasks < s->gr->g.ntasks)
             where_blocked(s, c, r);
         if (c->ranks_f)
-            fprintf(c->ranks_f, "%d,%d,%.3f\n", s->gr->job, s->gr->g.rank, o->finish - o->kickoff);
-        replay_rank_free(&s->gr->g);
-        free(s->gr->out_end);
-        free(s->gr->out);
-        free(s->gr);
+            fprintf(c->ranks_f, "%d,%d,%.3f\n", s->gr->job, s->rank, o->finish - o->kickoff);
     }
-    free(s->left); /* the block of all six arrays (rp_build) */
+    /* The graph and the progress arrays are the process's (replay_graphs_free). */
     memset(s, 0, sizeof *s);
 }
 
 /* Checkpoints: the task progress lives in malloc'd arrays the engine cannot
  * see (docs/checkpoint.md); the graph itself is read again from the trace. */
 #define RP_ARRAYS(s, n, t, r, X)                                                                   \
-    X((s)->left, (size_t)(n) * sizeof *(s)->left)                                                  \
+    X((s)->met, (size_t)(n) * sizeof *(s)->met)                                                    \
     X((s)->tf, (size_t)(n))                                                                        \
     X((s)->ready, ((size_t)(n) + (r)) * sizeof *(s)->ready)                                        \
     X((s)->rx, (size_t)(r) * sizeof *(s)->rx)                                                      \
@@ -543,7 +726,8 @@ static void rp_ckpt_load(warp_lp *lp, void *state, void *out, warp_ckpt *c)
     rp_state fresh = *s;
     *s = saved;
     s->gr = fresh.gr;
-    s->left = fresh.left;
+    s->rank = fresh.rank;
+    s->met = fresh.met;
     s->tf = fresh.tf;
     s->ready = fresh.ready;
     s->rx = fresh.rx;

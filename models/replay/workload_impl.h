@@ -49,6 +49,17 @@ typedef struct rp_config {
     rp_result *res;
     replay_tracer_config *tracer; /* [workload] tracer_config: its jobs' M/S/T directives */
     warp_lp_type type;
+    /* Filled while the LPs initialise, read-only afterwards (workload.c):
+     * the task graphs, one per distinct shape of this process's ranks, in
+     * a hash table; the ranks' progress arrays, carved from large zeroed
+     * blocks. Both freed by rp_destroy through replay_graphs_free. */
+    struct rp_graph **shapes;
+    uint64_t nshapes, shapes_cap, shaped_ranks;
+    uint64_t graph_bytes, progress_bytes, tasks_held; /* for the report (replay_graphs_line) */
+    int memory_line;  /* [replay] memory_line = 1: print them */
+    char **blocks;
+    size_t nblocks, block_left;
+    char *block_cur;
 } rp_config;
 
 /* Builds c->jobs from [workload] tracer_config = path (TraceR's job file and
@@ -57,5 +68,12 @@ void rp_tracer_jobs(rp_config *c, const char *path, const replay_opts *o);
 
 /* Fills t with the replay LP type (handlers of workload.c). */
 void replay_lp_type(warp_lp_type *t);
+
+/* Prints this process's task-graph memory: shapes for ranks, bytes per
+ * rank and per task of the graphs and of the progress arrays. */
+void replay_graphs_line(const rp_config *c, FILE *f);
+
+/* Frees the shared task graphs and progress blocks of c (workload.c). */
+void replay_graphs_free(rp_config *c);
 
 #endif

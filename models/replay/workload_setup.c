@@ -129,6 +129,7 @@ static void *rp_setup(warp_ini *ini, const net_model *net)
     c->loggp_S = net_eager_limit(net);
     c->loggops = c->loggp_S > 0;
     c->per_byte_ns = warp_ini_double(ini, "replay", "per_byte_ns", 0, 0, 1e9);
+    c->memory_line = (int)warp_ini_int(ini, "replay", "memory_line", 0, 0, 1);
     if (c->overhead_ns < 0)
         warp_ini_fail(ini, "replay", "overhead", "must not be negative");
     c->ranks_f = open_output(ini, net, "ranks_csv", "job,rank,finish_ns");
@@ -230,6 +231,7 @@ static void rp_destroy(void *wl)
     free(c->rank_job);
     free(c->rank_local);
     free(c->res);
+    replay_graphs_free(c);
     if (c->tracer) {
         replay_tracer_free(c->tracer);
         free(c->tracer);
@@ -354,6 +356,10 @@ static void rp_report(const void *wl, const net_model *net, FILE *f)
             fprintf(f, "  WARNING: %llu tasks never ran (end time too early, or the trace is inconsistent)\n",
                     (unsigned long long)(r.tasks_total - r.tasks_done));
     }
+    /* Asked for only ([replay] memory_line = 1): the figures are process
+     * 0's own, and reports are compared across process counts. */
+    if (c->memory_line)
+        replay_graphs_line(c, f);
     if (c->ranks_f)
         fflush(c->ranks_f);
 }

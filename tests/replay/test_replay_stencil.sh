@@ -11,7 +11,16 @@
 # back to back, each leaving a DELIVER and a SENT in the future, so at the
 # send instant 12 events per rank are pending at once; their slots are the
 # engine header and a message event (288 bytes on LP64: 184 + 104), not a
-# packet event's 368 (the analytic networks' trimmed slot).
+# packet event's 368 (the analytic networks' trimmed slot). (5) Ranks whose
+# graphs differ only in their neighbours' offsets share one graph: a
+# periodic 16^3 grid has 3 x 3 = 9 neighbour-offset patterns (low edge,
+# inside, high edge in x and y; z wraps exactly as rank +- px*py mod N),
+# an open one 3^3 = 27; with the allreduce a rank's recursive-doubling
+# partners (rank ^ 2^k) sit at +-2^k by its bit k, which sets apart all
+# 2^11 patterns of bits 0-10 (they fix x and y too), while bit 11's
+# partner is N/2 away either way: 2048 graphs for 4096 ranks. Each commits the same
+# digest on 1, 2 and 4 processes, with 4096 x iters x (tasks per iteration)
+# tasks.
 set -u
 W="${top_builddir:-.}/tools/warpnet/warpnet"
 [ -x "$W" ] || { echo "SKIP: $W not built"; exit 77; }
@@ -80,6 +89,31 @@ for np in 1 2 4; do
     if [ -z "$ref" ]; then ref=$d; echo "ok   4,096 ranks sequentially: digest $d, completion $(completion "$tmp/out")"
     elif [ "$d" = "$ref" ]; then echo "ok   4,096 ranks on $np processes: same digest"
     else die "$np processes: digest $d differs from $ref"; fi
+done
+# (5) shared graphs: (periodic, allreduce, graphs, tasks): periodic 9 tasks per
+# iteration (compute, send, 6 receives, join); open edges lose 6 x 16^2
+# receives per iteration; the allreduce adds 2 x 12 rounds
+for c in "1 0 9 73728" "0 0 27 70656" "1 1 2048 270336"; do
+    set -- $c
+    simplenet 4096 "gen:stencil3d:px=16,py=16,pz=16,iters=2,bytes=65536,compute=1000,allreduce=$2,periodic=$1" > "$tmp/s.ini"
+    printf '[replay]\nmemory_line = 1\n' >> "$tmp/s.ini"
+    ref=""
+    for np in 1 2 4; do
+        if [ $np = 1 ]; then "$W" "$tmp/s.ini" > "$tmp/out" 2>&1
+        else [ -n "${MPIEXEC:-}" ] || continue; $MPIEXEC -n $np "$W" --synch=opt "$tmp/s.ini" > "$tmp/out" 2>&1
+        fi || { die "shapes $c, $np processes: $(tail -3 "$tmp/out")"; continue; }
+        d=$(sed -n 's/.*committed digest: //p' "$tmp/out")
+        grep -q "tasks *$4 of $4\$" "$tmp/out" || die "shapes $c, $np processes: want $4 tasks: $(grep tasks "$tmp/out")"
+        [ -z "$ref" ] && ref=$d
+        [ "$d" = "$ref" ] || die "shapes $c: $np processes commit $d, 1 process $ref"
+        if [ $np = 1 ]; then
+            grep -q "^replay memory (process 0): 4096 ranks share $3 task graphs" "$tmp/out" \
+                && echo "ok   periodic=$1 allreduce=$2: 4096 ranks share $3 graphs, $4 tasks, digest $d" \
+                || die "periodic=$1 allreduce=$2: want $3 shared graphs: $(grep '^replay memory' "$tmp/out")"
+        else
+            echo "ok   periodic=$1 allreduce=$2 on $np processes: same digest"
+        fi
+    done
 done
 # (4) peak event memory: (12 x ranks + a few) slots of one size, <= 288 bytes
 peak_bytes() { sed -n 's/.*"peak_event_bytes": *\([0-9]*\).*/\1/p' "$1/summary.json"; }
