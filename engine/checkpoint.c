@@ -555,6 +555,7 @@ void ckpt_on_stop(warp_ctx *w, double cut)
     MPI_Barrier(w->comm);
     if (w->nranks > 1)
         transport_destroy(w); /* no receive left posted for MPI_Finalize */
+    gvt_destroy(w); /* its key type and operation, before MPI_Finalize */
     MPI_Finalize();
     exit(WARP_EXIT_CHECKPOINTED);
 }
