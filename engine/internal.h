@@ -82,16 +82,16 @@ struct warp_event {
 #define EV_PAYLOAD(e) ((void *)((char *)(e) + sizeof(warp_event)))
 #define EV_OF(p) ((warp_event *)((char *)(p) - sizeof(warp_event)))
 
-/* Strict total order of events; equal only for the same event. */
+/* Strict total order of events; equal only for the same event. One
+ * expression for events and GVT keys (their fields share names). */
+#define WARP_KEY_LESS(a, b)                                                                        \
+    ((a)->ts != (b)->ts         ? (a)->ts < (b)->ts                                                 \
+     : (a)->depth != (b)->depth ? (a)->depth < (b)->depth                                           \
+     : (a)->src != (b)->src     ? (a)->src < (b)->src                                               \
+                                : (a)->seq < (b)->seq)
 static inline bool ev_less(const warp_event *a, const warp_event *b)
 {
-    if (a->ts != b->ts)
-        return a->ts < b->ts;
-    if (a->depth != b->depth)
-        return a->depth < b->depth;
-    if (a->src != b->src)
-        return a->src < b->src;
-    return a->seq < b->seq;
+    return WARP_KEY_LESS(a, b);
 }
 
 /* ---- undo log (undo.c) ---------------------------------------------------- */
@@ -286,13 +286,7 @@ static inline gvt_key key_of(const warp_event *e)
 /* ev_less on keys: a < b. */
 static inline bool key_less(const gvt_key *a, const gvt_key *b)
 {
-    if (a->ts != b->ts)
-        return a->ts < b->ts;
-    if (a->depth != b->depth)
-        return a->depth < b->depth;
-    if (a->src != b->src)
-        return a->src < b->src;
-    return a->seq < b->seq;
+    return WARP_KEY_LESS(a, b); /* the same order as ev_less */
 }
 
 typedef struct warp_gvt {
