@@ -75,7 +75,7 @@ static void try_send(warp_lp *lp, const net_model *n, rview *v, int32_t port, ne
     if (!net_port_is_free(lp, &pt->clk, port, *queued > 0))
         return;
     uint64_t router = warp_lp_id(lp) - n->nodes;
-    net_peer down = n->topo_ops->peer(n->topo, router, port);
+    net_peer down = net_rcore_link(n, router, port);
     double now = warp_now(lp), first_ready = -1;
     rnode *x = NULL;
     int32_t vc = 0;
@@ -132,7 +132,7 @@ static void arrive(warp_lp *lp, const net_model *n, rview *v, const net_packet *
 {
     uint64_t router = warp_lp_id(lp) - n->nodes;
     net_rcore_route r = net_rcore_route_packet(lp, n, &v->c, router, p);
-    net_peer down = n->topo_ops->peer(n->topo, router, r.port);
+    net_peer down = net_rcore_link(n, router, r.port);
 
     rnode *x = warp_alloc(lp, sizeof *x);
     x->pkt = *p;

@@ -159,7 +159,7 @@ double net_rcore_credit_delay(const net_model *n, uint64_t router, int32_t in_po
     uint64_t unit = n->params.credit_unit;
     if (!unit || unit >= size)
         return ser_out;
-    double ser_in = size / n->topo_ops->peer(n->topo, router, in_port).bandwidth;
+    double ser_in = size / net_rcore_link(n, router, in_port).bandwidth;
     double lag = ser_out > ser_in ? ser_out - ser_in : 0;
     return (double)unit * (ser_out / size) + lag;
 }
@@ -170,7 +170,7 @@ double net_rcore_ready(const net_model *n, uint64_t router, const net_packet *p,
     /* Only when the output is faster, so that equal bandwidths never create
      * wake-ups from rounding. */
     if (n->params.store_forward ||
-        !(down->bandwidth > n->topo_ops->peer(n->topo, router, p->in_port).bandwidth))
+        !(down->bandwidth > net_rcore_link(n, router, p->in_port).bandwidth))
         return now;
     double t = p->t_tail + n->params.router_delay - p->size / down->bandwidth;
     return t > now ? t : now;
@@ -243,7 +243,7 @@ void net_rcore_commit(warp_lp *lp, void *out, const net_event *e, const warp_bit
     /* The link into in_port: its traffic is accounted where it arrives. */
     const net_packet *p = &e->u.pkt;
     net_port_out *in = (net_port_out *)out + p->in_port;
-    net_peer up = n->topo_ops->peer(n->topo, warp_lp_id(lp) - n->nodes, p->in_port);
+    net_peer up = net_rcore_link(n, warp_lp_id(lp) - n->nodes, p->in_port);
     double ser = p->size / up.bandwidth;
     if (p->t_tail - ser - up.latency >= n->warmup)
         in->busy_ns += ser;

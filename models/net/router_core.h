@@ -16,6 +16,14 @@ typedef struct net_rcore {
     uint64_t *view;    /* view_slots: remote occupancies (topology.h watchers) */
 } net_rcore;
 
+/* The link on `port` of `router` (kind, bandwidth, latency; the far end
+ * only where the topology has no link()): for callers that need no more. */
+static inline net_peer net_rcore_link(const net_model *n, uint64_t router, int32_t port)
+{
+    return n->topo_ops->link ? n->topo_ops->link(n->topo, router, port)
+                             : n->topo_ops->peer(n->topo, router, port);
+}
+
 /* Bytes the arrays take (a multiple of 8). */
 size_t net_rcore_bytes(const net_model *n);
 /* The arrays in the area at p (net_rcore_bytes long). */

@@ -557,7 +557,7 @@ static void arrive(warp_lp *lp, const net_model *n, iview *v, const net_packet *
 {
     uint64_t router = warp_lp_id(lp) - n->nodes;
     net_rcore_route r = net_rcore_route_packet(lp, n, &v->c, router, p);
-    net_peer down = n->topo_ops->peer(n->topo, router, r.port);
+    net_peer down = net_rcore_link(n, router, r.port);
     inode *x = warp_alloc(lp, sizeof *x);
     x->pkt = *p;
     x->pkt.aux[0] = r.aux[0];

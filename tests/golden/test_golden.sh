@@ -195,8 +195,8 @@ vcs: 2
 injection_bandwidth_GBps: 12.5
 router_links_GBps: 12.5 x 75295
 terminal_links_GBps: 12.5 x 73926
-memory_state_bytes: 82981356 (79.1 MiB, 1122 bytes per node; LP states, outputs, tables)
-memory_bound_bytes: 21276415596 (20290.8 MiB, 287807 bytes per node; every buffer full of events)
+memory_state_bytes: 82378988 (78.6 MiB, 1114 bytes per node; LP states, outputs, tables)
+memory_bound_bytes: 21275813228 (20290.2 MiB, 287799 bytes per node; every buffer full of events)
 EOF
 described torus-32k-codes.ini <<'EOF'
 topology: torus
@@ -270,8 +270,8 @@ radix: 264
 ranks: 1009622
 vcs: 2
 injection_bandwidth_GBps: 12.5
-memory_state_bytes: 4613391228 (4399.7 MiB, 4569 bytes per node; LP states, outputs, tables)
-memory_bound_bytes: 1325377510908 (1263978.5 MiB, 1312746 bytes per node; every buffer full of events)
+memory_state_bytes: 4561315980 (4350.0 MiB, 4518 bytes per node; LP states, outputs, tables)
+memory_bound_bytes: 1325325435660 (1263928.8 MiB, 1312695 bytes per node; every buffer full of events)
 EOF
 described slimfly-q41.ini <<'EOF'
 topology: slimfly
@@ -284,8 +284,8 @@ vcs: 2
 injection_bandwidth_GBps: 12.5
 router_links_GBps: 12.5 x 102541
 terminal_links_GBps: 12.5 x 63878
-memory_state_bytes: 88848420 (84.7 MiB, 1391 bytes per node; LP states, outputs, tables)
-memory_bound_bytes: 25453928100 (24274.8 MiB, 398477 bytes per node; every buffer full of events)
+memory_state_bytes: 88028084 (84.0 MiB, 1378 bytes per node; LP states, outputs, tables)
+memory_bound_bytes: 25453107764 (24274.0 MiB, 398464 bytes per node; every buffer full of events)
 EOF
 described fattree-128p3l-fts.ini <<'EOF'
 topology: fattree
