@@ -52,7 +52,8 @@ typedef struct iin {
     ivc vc[];            /* vcs of them */
 } iin;
 
-/* An output port's record (ostride bytes): busy_until, then per lane the
+/* An output port's record (ostride bytes): its net_rcore_port (queued
+ * bytes, credits; router_core.h), then busy_until, then per lane the
  * time its last tail leaves (LANE_TAKEN while a head waiting for the switch
  * holds it), the input port to grant first, then per lane the input VC to
  * grant it first (before-switch VC allocation). */
@@ -70,14 +71,14 @@ typedef struct iq_state {
 /* State layout: header, a bitmap of the input VC FIFOs that hold a packet
  * (the allocator visits only those: with radix 264 a scan of every FIFO
  * read ~13 KB of cold state per allocation), max_radix input records,
- * max_radix output records, then the shared arrays (router_core.h). Per
- * port records, not an array per field: at radix 264 the six arrays an
- * arrival or a departure touched lay ~38 KB apart, a miss each. */
+ * max_radix output records, then the shared view array (router_core.h).
+ * Per port records, not an array per field: at radix 264 the eight arrays
+ * an arrival or a departure touched lay ~38 KB apart, a miss each. */
 typedef struct iview {
     iq_state *s;
     uint64_t *heads; /* bit p * vcs + vc: FIFO (p, vc) is not empty */
     char *in, *out;  /* the records */
-    size_t istride, ostride;
+    size_t istride, ostride, rc; /* rc: bytes of an output record's net_rcore_port */
     net_rcore c;
     int32_t vcs, radix;
 } iview;
@@ -85,14 +86,21 @@ typedef struct iview {
 /* Bytes of an input port's and an output port's record for vcs VCs (no
  * more than the former separate arrays took: lane_rr's padding is gone). */
 static size_t in_bytes(size_t vcs) { return sizeof(iin) + vcs * sizeof(ivc); }
-static size_t out_bytes(size_t vcs)
+static size_t out_bytes(const net_model *n)
 {
-    return (sizeof(iout) + vcs * sizeof(double) + (1 + vcs) * sizeof(uint32_t) + 7) / 8 * 8;
+    size_t vcs = (size_t)n->vcs;
+    return net_rcore_port_bytes(n) +
+           (sizeof(iout) + vcs * sizeof(double) + (1 + vcs) * sizeof(uint32_t) + 7) / 8 * 8;
 }
 
 static iin *in_at(const iview *v, int32_t p) { return (iin *)(v->in + (size_t)p * v->istride); }
 static ivc *ivc_at(const iview *v, int32_t p, int32_t vc) { return &in_at(v, p)->vc[vc]; }
-static iout *out_at(const iview *v, int32_t p) { return (iout *)(v->out + (size_t)p * v->ostride); }
+static iout *out_at(const iview *v, int32_t p)
+{
+    return (iout *)(v->out + (size_t)p * v->ostride + v->rc);
+}
+/* Credits of the lanes of output p. */
+static int64_t *credits(const iview *v, int32_t p) { return net_rcore_port_at(&v->c, p)->credits; }
 static uint32_t *out_rr(const iview *v, int32_t p)
 {
     return (uint32_t *)(out_at(v, p)->lane_busy + v->vcs);
@@ -123,10 +131,12 @@ static iview view(const net_model *n, void *state)
     v.s = state;
     v.heads = (uint64_t *)(v.s + 1);
     v.istride = in_bytes((size_t)n->vcs);
-    v.ostride = out_bytes((size_t)n->vcs);
+    v.ostride = out_bytes(n);
+    v.rc = net_rcore_port_bytes(n);
     v.in = (char *)(v.heads + bitmap_words(pv));
     v.out = v.in + (size_t)n->max_radix * v.istride;
-    v.c = net_rcore_at(n, v.out + (size_t)n->max_radix * v.ostride); /* strides: multiples of 8 */
+    /* strides: multiples of 8 */
+    v.c = net_rcore_at(v.out, v.ostride, v.out + (size_t)n->max_radix * v.ostride);
     v.vcs = n->vcs;
     v.radix = n->max_radix;
     return v;
@@ -136,7 +146,7 @@ static size_t iq_state_size(const net_model *n)
 {
     size_t pv = (size_t)n->max_radix * n->vcs;
     return sizeof(iq_state) + bitmap_words(pv) * sizeof(uint64_t) +
-           n->max_radix * (in_bytes((size_t)n->vcs) + out_bytes((size_t)n->vcs)) +
+           n->max_radix * (in_bytes((size_t)n->vcs) + out_bytes(n)) +
            net_rcore_bytes(n);
 }
 
@@ -234,16 +244,16 @@ static int32_t lane_with(const net_model *n, const iview *v, const inode *h, int
 {
     int32_t best = -1;
     *free_at = -1;
+    const int64_t *cr = credits(v, h->port);
     for (int32_t vc = h->vc; vc < h->vc + h->span; vc++) {
-        int32_t i = h->port * v->vcs + vc;
         double busy = *lane_busy(v, h->port, vc);
-        if ((room && v->c.credits[i] < h->pkt.size) || busy == LANE_TAKEN)
+        if ((room && cr[vc] < h->pkt.size) || busy == LANE_TAKEN)
             continue;
         double t = busy + n->params.lane_hold;
         if (t > now) {
             if (*free_at < 0 || t < *free_at)
                 *free_at = t;
-        } else if (best < 0 || v->c.credits[i] > v->c.credits[h->port * v->vcs + best]) {
+        } else if (best < 0 || cr[vc] > cr[best]) {
             best = vc;
         }
     }
@@ -258,7 +268,7 @@ static int32_t lane_for(const net_model *n, const iview *v, const inode *h, doub
 {
     if (!n->params.vc_first)
         return lane_with(n, v, h, 1, now, free_at);
-    int ok = h->lane >= 0 && v->c.credits[h->port * v->vcs + h->lane] >= (int64_t)h->pkt.size;
+    int ok = h->lane >= 0 && credits(v, h->port)[h->lane] >= (int64_t)h->pkt.size;
     *free_at = ok ? now : -1;
     return ok ? h->lane : -1;
 }
@@ -296,7 +306,7 @@ static void start(warp_lp *lp, const net_model *n, iview *v, uint64_t router, in
     double *held = &o->lane_busy[lane];
     warp_save(lp, held, sizeof *held);
     *held = now + ser;
-    uint64_t *queued = &v->c.queued[x->port];
+    uint64_t *queued = &net_rcore_port_at(&v->c, x->port)->queued;
     warp_save(lp, queued, sizeof *queued);
     *queued -= x->pkt.size;
     warp_save(lp, &v->s->queued_pkts, sizeof v->s->queued_pkts);
@@ -353,7 +363,7 @@ static int vc_round(warp_lp *lp, const net_model *n, iview *v, iq_scratch *w)
         for (int32_t l = h->vc; l < h->vc + h->span; l++) {
             int32_t i = h->port * V + l;
             if (bit_test(w->lgranted, i) && w->lgrant[i] == iv &&
-                (best < 0 || v->c.credits[i] > v->c.credits[h->port * V + best]))
+                (best < 0 || credits(v, h->port)[l] > credits(v, h->port)[best]))
                 best = l;
         }
         if (best < 0)
@@ -611,7 +621,7 @@ static void arrive(warp_lp *lp, const net_model *n, iview *v, const net_packet *
     iin *in = in_at(v, p->in_port);
     warp_save(lp, &in->recv, sizeof in->recv);
     in->recv++;
-    uint64_t *queued = &v->c.queued[r.port];
+    uint64_t *queued = &net_rcore_port_at(&v->c, r.port)->queued;
     warp_save(lp, queued, sizeof *queued);
     *queued += p->size;
     warp_save(lp, &v->s->queued_pkts, sizeof v->s->queued_pkts);
@@ -642,7 +652,7 @@ static void iq_init(warp_lp *lp, void *state)
     for (int32_t p = 0; p < n->max_radix; p++)
         if (net_downstream_buffer(n, router, p) == 0)
             for (int32_t vc = 0; vc < n->vcs; vc++)
-                v.c.credits[p * n->vcs + vc] = NO_CREDIT_LIMIT;
+                credits(&v, p)[vc] = NO_CREDIT_LIMIT;
 }
 
 static void iq_forward(warp_lp *lp, void *state, void *msg, warp_bits *bits)
@@ -659,7 +669,7 @@ static void iq_forward(warp_lp *lp, void *state, void *msg, warp_bits *bits)
     case NET_EV_STATUS:
     {
         int32_t port = net_rcore_event(lp, n, &v.c, e);
-        if (port >= 0 && v.c.queued[port] > 0) /* only when a packet waits for that port */
+        if (port >= 0 && net_rcore_port_at(&v.c, port)->queued > 0) /* a packet waits for it */
             request_alloc(lp, n, v.s, warp_now(lp));
         break;
     }
