@@ -207,8 +207,9 @@ typedef struct warp_queue {
     size_t far;       /* entries in ring and over */
     uint64_t cur;     /* the heap's last bucket number */
     double origin, inv_w; /* bucket b >= 1 starts at origin + (b - 1) / inv_w */
-    size_t heap_hi;   /* heap size that asks for a rebuild */
     uint64_t pops, rebuilt_at; /* pops, and pops at the last rebuild */
+    uint64_t retry_at; /* pops before which a large heap asks for no rebuild */
+    size_t sort_at;    /* a heap this large becomes the run when the run is spent */
 } warp_queue;
 
 /* ---- event pool (pool.c) -------------------------------------------------- */

@@ -3,6 +3,7 @@
  * (ts, depth, src, seq), and random inserts, pops and removals agree with a
  * reference kept by linear search. Drives engine/queue.c directly. */
 #include <criterion/criterion.h>
+#include <math.h>
 #include <stdlib.h>
 
 #include "internal.h"
@@ -373,4 +374,105 @@ Test(queue, ladder_hold_model_with_ties_bursts_and_removals_matches_reference, .
 {
     for (uint64_t s = 1; s <= 2; s++)
         ladder_against_reference(s);
+}
+
+/* A lock-step model, the ladder's hard case: every pending event starts at
+ * one instant (no width to read from the timestamps), and most pops
+ * schedule a zero-delay successor one tie depth later or a hop a few
+ * hundredths ahead, so whole generations land in the bucket being popped
+ * (the near tier's heap, sorted into a run when it grows); the rest go a
+ * serialisation time or a compute phase ahead. Random removals leave dead
+ * entries in every tier. Every pop is checked against the splay twin. With
+ * total_lps = 2^62 the tie prefix has no room for src, so equal timestamps
+ * form long groups the radix sort gives up on (the heap keeps them). */
+static void lockstep_against_reference(uint64_t seed, uint64_t total_lps)
+{
+    enum { N0 = 40000, OPS = 300000, CAP = N0 + 2 * OPS + 16 };
+    warp_ctx *wa = queue_ctx_lps(QUEUE_LADDER, CAP, total_lps);
+    warp_ctx *wb = queue_ctx_lps(QUEUE_SPLAY, CAP, total_lps);
+    twin *live = calloc(CAP, sizeof *live);
+    size_t nlive = 0;
+    uint64_t seq = 0;
+    warp_rng r = warp_rng_stream(seed, 777);
+#define TWIN_AT(ts_, depth_)                                                                       \
+    do {                                                                                           \
+        double ts__ = (ts_);                                                                       \
+        uint32_t d__ = (depth_);                                                                   \
+        uint64_t s__ = (uint64_t)warp_rng_integer(&r, 0, 4095);                                    \
+        live[nlive].a = new_ev(wa, ts__, d__, s__, seq);                                           \
+        live[nlive].b = new_ev(wb, ts__, d__, s__, seq++);                                         \
+        queue_insert(wa, live[nlive].a);                                                           \
+        queue_insert(wb, live[nlive].b);                                                           \
+        nlive++;                                                                                   \
+    } while (0)
+    for (int i = 0; i < N0; i++)
+        TWIN_AT(100.0, 0);
+    size_t pops = 0;
+    for (int op = 0; op < OPS; op++) {
+        int64_t what = warp_rng_integer(&r, 0, 99);
+        if (what < 97 || nlive == 0) {
+            warp_event *pa = queue_peek(wa);
+            warp_event *e = queue_pop(wa);
+            warp_event *f = queue_pop(wb);
+            cr_assert_eq(pa, e, "lock-step seed %llu op %d: peek and pop disagree", (unsigned long long)seed, op);
+            if (!f) {
+                cr_assert_null(e, "lock-step seed %llu op %d: pops from an empty queue", (unsigned long long)seed, op);
+                break;
+            }
+            cr_assert_not_null(e, "lock-step seed %llu op %d: empty with events pending", (unsigned long long)seed, op);
+            cr_assert_eq(key_cmp(e, f), 0, "lock-step seed %llu lps %llu pop %zu: " KEYF ", expected " KEYF,
+                         (unsigned long long)seed, (unsigned long long)total_lps, pops, KEYA(e), KEYA(f));
+            pops++;
+            e->state = f->state = EV_PROCESSED;
+            double now = e->ts;
+            uint32_t depth = e->depth;
+            int64_t kind = warp_rng_integer(&r, 0, 99);
+            if (kind < 50) /* zero delay: the next generation, same instant */
+                TWIN_AT(now, depth + 1);
+            else if (kind < 80) /* router and link hops */
+                TWIN_AT(now + 0.03 * (double)warp_rng_integer(&r, 1, 3), 0);
+            else if (kind < 95) /* a packet's serialisation */
+                TWIN_AT(now + 0.688, 0);
+            else if (kind < 98) /* the next compute phase: lock-step again */
+                TWIN_AT(floor(now / 100.0) * 100.0 + 100.0, 0);
+            if (kind % 7 == 0) /* a second child now and then */
+                TWIN_AT(now, depth + 1);
+        } else { /* remove a random pending event (anti-message) */
+            size_t i = (size_t)warp_rng_integer(&r, 0, (int64_t)nlive - 1);
+            if (live[i].a->state == EV_PENDING) {
+                queue_remove(wa, live[i].a);
+                queue_remove(wb, live[i].b);
+            }
+            live[i] = live[--nlive];
+        }
+        if ((op & 4095) == 0) { /* sweep the popped out of the twin list */
+            size_t m = 0;
+            for (size_t i = 0; i < nlive; i++)
+                if (live[i].a->state == EV_PENDING)
+                    live[m++] = live[i];
+            nlive = m;
+        }
+    }
+    for (;;) { /* drain */
+        warp_event *e = queue_pop(wa);
+        warp_event *f = queue_pop(wb);
+        if (!f) {
+            cr_assert_null(e, "lock-step seed %llu: removed events came back", (unsigned long long)seed);
+            break;
+        }
+        cr_assert_not_null(e, "lock-step seed %llu drain: empty with events pending", (unsigned long long)seed);
+        cr_assert_eq(key_cmp(e, f), 0, "lock-step seed %llu drain: " KEYF ", expected " KEYF,
+                     (unsigned long long)seed, KEYA(e), KEYA(f));
+    }
+#undef TWIN_AT
+    free(live);
+    queue_ctx_free(wa);
+    queue_ctx_free(wb);
+}
+
+Test(queue, ladder_lockstep_generations_in_the_current_bucket_match_reference, .timeout = 120)
+{
+    lockstep_against_reference(1, 4096);
+    lockstep_against_reference(2, 4096);
+    lockstep_against_reference(3, (uint64_t)1 << 62);
 }
