@@ -427,15 +427,15 @@ static void lockstep_against_reference(uint64_t seed, uint64_t total_lps)
             double now = e->ts;
             uint32_t depth = e->depth;
             int64_t kind = warp_rng_integer(&r, 0, 99);
-            if (kind < 50) /* zero delay: the next generation, same instant */
+            if (kind < 30) /* zero delay: the next generation, same instant */
                 TWIN_AT(now, depth + 1);
-            else if (kind < 80) /* router and link hops */
+            else if (kind < 70) /* router and link hops */
                 TWIN_AT(now + 0.03 * (double)warp_rng_integer(&r, 1, 3), 0);
             else if (kind < 95) /* a packet's serialisation */
                 TWIN_AT(now + 0.688, 0);
             else if (kind < 98) /* the next compute phase: lock-step again */
-                TWIN_AT(floor(now / 100.0) * 100.0 + 100.0, 0);
-            if (kind % 7 == 0) /* a second child now and then */
+                TWIN_AT(floor(now) + 1.0, 0);
+            if (kind % 8 == 0 && kind < 30) /* a second child now and then */
                 TWIN_AT(now, depth + 1);
         } else { /* remove a random pending event (anti-message) */
             size_t i = (size_t)warp_rng_integer(&r, 0, (int64_t)nlive - 1);
