@@ -198,8 +198,9 @@ typedef struct warp_queue {
      * bucket number (ladder_bucket: monotone in the timestamp) is at most
      * `cur`; ring[b]
      * holds bucket b for cur < b <= LADDER_NB, unsorted; `over` the rest.
-     * A bucket is radix-sorted into the run when the near tier runs empty. */
-    heap_ent *run, *tmp; /* the pulled bucket, sorted; tmp: the sort's scratch */
+     * A bucket is radix-sorted into the run when the near tier runs empty,
+     * and a large heap too once the run is spent. */
+    heap_ent *run, *tmp; /* the pulled bucket (or heap), sorted; tmp: the sort's scratch */
     size_t ri, rn, rcap; /* run[ri .. rn) is pending */
     q_bucket *ring;   /* LADDER_NB + 1 buckets, [0] unused */
     q_bucket over;    /* beyond the ring */

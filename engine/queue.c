@@ -375,9 +375,12 @@ static void heap_heapify(warp_queue *q)
  * overflow entry in timestamp, equal timestamps never straddle two tiers,
  * and the heap's minimum is the queue's (ev_less, ties included) whatever
  * rounding does to the bucket edges. The width adapts (ladder_rebuild):
- * from a sample of the pending timestamps when the ring runs out or a
- * bucket comes out too large, at most once per half pending-count of pops
- * except when the ring is exhausted, so its O(pending) cost is amortised. */
+ * from a sample of the pending timestamps past the minimum when the ring
+ * runs out or a bucket or the heap comes out too large, at most once per
+ * half pending-count of pops except when the ring is exhausted, so its
+ * O(pending) cost is amortised. What is scheduled into the current bucket
+ * goes to the heap; a large heap is sorted into the run once the run is
+ * spent (near_sort). */
 enum {
     LADDER_NB = 512,      /* ring buckets per epoch */
     LADDER_T = 4096,      /* target entries per bucket (64 KiB of heap) */

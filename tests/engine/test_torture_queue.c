@@ -257,6 +257,57 @@ typedef struct twin {
     warp_event *a, *b; /* ladder's and splay's copy */
 } twin;
 
+/* An anti-message: a random twin leaves both queues (if still pending). */
+static void twin_remove(warp_ctx *wa, warp_ctx *wb, twin *live, size_t *nlive, warp_rng *r)
+{
+    size_t i = (size_t)warp_rng_integer(r, 0, (int64_t)*nlive - 1);
+    if (live[i].a->state == EV_PENDING) {
+        queue_remove(wa, live[i].a);
+        queue_remove(wb, live[i].b);
+    }
+    live[i] = live[--*nlive];
+}
+
+/* A new event with key (ts, depth, src, seq++) in both queues. */
+static void twin_add(warp_ctx *wa, warp_ctx *wb, twin *live, size_t *nlive, uint64_t *seq, double ts,
+                     uint32_t depth, uint64_t src)
+{
+    live[*nlive].a = new_ev(wa, ts, depth, src, *seq);
+    live[*nlive].b = new_ev(wb, ts, depth, src, (*seq)++);
+    queue_insert(wa, live[*nlive].a);
+    queue_insert(wb, live[*nlive].b);
+    ++*nlive;
+}
+
+/* Pops both queues and checks that they agree (peek too); the popped pair
+ * is marked processed (the next sweep drops it). NULL when both are empty. */
+static warp_event *twin_pop(warp_ctx *wa, warp_ctx *wb, const char *name, uint64_t seed, int op)
+{
+    warp_event *pa = queue_peek(wa);
+    warp_event *e = queue_pop(wa);
+    warp_event *f = queue_pop(wb);
+    cr_assert_eq(pa, e, "%s seed %llu op %d: peek and pop disagree", name, (unsigned long long)seed, op);
+    if (!f) {
+        cr_assert_null(e, "%s seed %llu op %d: pops from an empty queue", name, (unsigned long long)seed, op);
+        return NULL;
+    }
+    cr_assert_not_null(e, "%s seed %llu op %d: empty with events pending", name, (unsigned long long)seed, op);
+    cr_assert_eq(key_cmp(e, f), 0, "%s seed %llu op %d: pops " KEYF ", expected " KEYF, name,
+                 (unsigned long long)seed, op, KEYA(e), KEYA(f));
+    e->state = f->state = EV_PROCESSED;
+    return e;
+}
+
+/* Drops the popped twins from the list; returns how many are left. */
+static size_t twin_sweep(twin *live, size_t nlive)
+{
+    size_t m = 0;
+    for (size_t i = 0; i < nlive; i++)
+        if (live[i].a->state == EV_PENDING)
+            live[m++] = live[i];
+    return m;
+}
+
 static void ladder_against_reference(uint64_t seed)
 {
     enum { N0 = 100000, OPS = 400000, CAP = N0 + OPS + 16 };
@@ -272,12 +323,7 @@ static void ladder_against_reference(uint64_t seed)
     do {                                                                                           \
         double ts__ = (ts_);                                                                       \
         uint32_t d__ = (uint32_t)warp_rng_integer(&r, 0, 2);                                       \
-        uint64_t s__ = (uint64_t)warp_rng_integer(&r, 0, 1023);                                    \
-        live[nlive].a = new_ev(wa, ts__, d__, s__, seq);                                           \
-        live[nlive].b = new_ev(wb, ts__, d__, s__, seq++);                                         \
-        queue_insert(wa, live[nlive].a);                                                           \
-        queue_insert(wb, live[nlive].b);                                                           \
-        nlive++;                                                                                   \
+        twin_add(wa, wb, live, &nlive, &seq, ts__, d__, (uint64_t)warp_rng_integer(&r, 0, 1023));  \
     } while (0)
     /* Bulk: N0 events on a coarse lattice (about 40 per timestamp), drained
      * halfway against the sorted order, then refilled. */
@@ -297,30 +343,14 @@ static void ladder_against_reference(uint64_t seed)
     }
     /* Forget the popped ones in the twin list (their events stay out of the
      * pools' way: the pools are sized for every event ever made). */
-    size_t m = 0;
-    for (size_t i = 0; i < nlive; i++)
-        if (live[i].a->state == EV_PENDING)
-            live[m++] = live[i];
-    cr_assert_eq(m, (size_t)(N0 - N0 / 2));
-    nlive = m;
+    nlive = twin_sweep(live, nlive);
+    cr_assert_eq(nlive, (size_t)(N0 - N0 / 2));
     for (int op = 0; op < OPS; op++) {
         int64_t what = warp_rng_integer(&r, 0, 999);
         if (what < 480 || nlive == 0) { /* pop and check */
-            warp_event *pa = queue_peek(wa);
-            warp_event *e = queue_pop(wa);
-            warp_event *f = queue_pop(wb);
-            cr_assert_eq(pa, e, "ladder seed %llu op %d: peek and pop disagree", (unsigned long long)seed, op);
-            if (!f) {
-                cr_assert_null(e, "ladder seed %llu op %d: pops from an empty queue", (unsigned long long)seed, op);
-                continue;
-            }
-            cr_assert_not_null(e, "ladder seed %llu op %d: empty with %zu pending", (unsigned long long)seed, op,
-                               nlive);
-            cr_assert_eq(key_cmp(e, f), 0, "ladder seed %llu op %d: pops " KEYF ", expected " KEYF,
-                         (unsigned long long)seed, op, KEYA(e), KEYA(f));
-            now = e->ts;
-            /* dropped from the twin list by the next sweep */
-            e->state = f->state = EV_PROCESSED;
+            warp_event *e = twin_pop(wa, wb, "ladder", seed, op);
+            if (e)
+                now = e->ts;
         } else if (what < 960) { /* schedule: the hold model's successor */
             int64_t kind = warp_rng_integer(&r, 0, 99);
             double ts;
@@ -336,23 +366,13 @@ static void ladder_against_reference(uint64_t seed)
                 ts = now > 1 ? now - warp_rng_unif(&r) : now; /* rollback: below the last pop */
             TWIN_NEW(ts);
         } else { /* remove a random pending event (anti-message) */
-            size_t i = (size_t)warp_rng_integer(&r, 0, (int64_t)nlive - 1);
-            if (live[i].a->state == EV_PENDING) {
-                queue_remove(wa, live[i].a);
-                queue_remove(wb, live[i].b);
-            }
-            live[i] = live[--nlive];
+            twin_remove(wa, wb, live, &nlive, &r);
         }
-        if ((op & 4095) == 0) { /* sweep the popped out of the twin list */
-            m = 0;
-            for (size_t i = 0; i < nlive; i++)
-                if (live[i].a->state == EV_PENDING)
-                    live[m++] = live[i];
-            nlive = m;
-        }
+        if ((op & 4095) == 0) /* sweep the popped out of the twin list */
+            nlive = twin_sweep(live, nlive);
     }
     /* Drain against the sorted order of what is left. */
-    m = 0;
+    size_t m = 0;
     for (size_t i = 0; i < nlive; i++)
         if (live[i].a->state == EV_PENDING)
             ref[m++] = live[i].a;
@@ -395,35 +415,15 @@ static void lockstep_against_reference(uint64_t seed, uint64_t total_lps)
     uint64_t seq = 0;
     warp_rng r = warp_rng_stream(seed, 777);
 #define TWIN_AT(ts_, depth_)                                                                       \
-    do {                                                                                           \
-        double ts__ = (ts_);                                                                       \
-        uint32_t d__ = (depth_);                                                                   \
-        uint64_t s__ = (uint64_t)warp_rng_integer(&r, 0, 4095);                                    \
-        live[nlive].a = new_ev(wa, ts__, d__, s__, seq);                                           \
-        live[nlive].b = new_ev(wb, ts__, d__, s__, seq++);                                         \
-        queue_insert(wa, live[nlive].a);                                                           \
-        queue_insert(wb, live[nlive].b);                                                           \
-        nlive++;                                                                                   \
-    } while (0)
+    twin_add(wa, wb, live, &nlive, &seq, (ts_), (depth_), (uint64_t)warp_rng_integer(&r, 0, 4095))
     for (int i = 0; i < N0; i++)
         TWIN_AT(100.0, 0);
-    size_t pops = 0;
     for (int op = 0; op < OPS; op++) {
         int64_t what = warp_rng_integer(&r, 0, 99);
         if (what < 97 || nlive == 0) {
-            warp_event *pa = queue_peek(wa);
-            warp_event *e = queue_pop(wa);
-            warp_event *f = queue_pop(wb);
-            cr_assert_eq(pa, e, "lock-step seed %llu op %d: peek and pop disagree", (unsigned long long)seed, op);
-            if (!f) {
-                cr_assert_null(e, "lock-step seed %llu op %d: pops from an empty queue", (unsigned long long)seed, op);
+            warp_event *e = twin_pop(wa, wb, total_lps > 4096 ? "lock-step, src past the prefix" : "lock-step", seed, op);
+            if (!e)
                 break;
-            }
-            cr_assert_not_null(e, "lock-step seed %llu op %d: empty with events pending", (unsigned long long)seed, op);
-            cr_assert_eq(key_cmp(e, f), 0, "lock-step seed %llu lps %llu pop %zu: " KEYF ", expected " KEYF,
-                         (unsigned long long)seed, (unsigned long long)total_lps, pops, KEYA(e), KEYA(f));
-            pops++;
-            e->state = f->state = EV_PROCESSED;
             double now = e->ts;
             uint32_t depth = e->depth;
             int64_t kind = warp_rng_integer(&r, 0, 99);
@@ -438,20 +438,10 @@ static void lockstep_against_reference(uint64_t seed, uint64_t total_lps)
             if (kind % 8 == 0 && kind < 30) /* a second child now and then */
                 TWIN_AT(now, depth + 1);
         } else { /* remove a random pending event (anti-message) */
-            size_t i = (size_t)warp_rng_integer(&r, 0, (int64_t)nlive - 1);
-            if (live[i].a->state == EV_PENDING) {
-                queue_remove(wa, live[i].a);
-                queue_remove(wb, live[i].b);
-            }
-            live[i] = live[--nlive];
+            twin_remove(wa, wb, live, &nlive, &r);
         }
-        if ((op & 4095) == 0) { /* sweep the popped out of the twin list */
-            size_t m = 0;
-            for (size_t i = 0; i < nlive; i++)
-                if (live[i].a->state == EV_PENDING)
-                    live[m++] = live[i];
-            nlive = m;
-        }
+        if ((op & 4095) == 0) /* sweep the popped out of the twin list */
+            nlive = twin_sweep(live, nlive);
     }
     for (;;) { /* drain */
         warp_event *e = queue_pop(wa);
