@@ -46,6 +46,21 @@ static void key_min_op(void *in, void *inout, int *len, MPI_Datatype *type)
             b[i] = a[i];
 }
 
+/* Sums the counts and keeps the smaller key: Mattern's two reductions in
+ * one. */
+static void msg_op(void *in, void *inout, int *len, MPI_Datatype *type)
+{
+    (void)type;
+    const struct gvt_round_msg *a = in;
+    struct gvt_round_msg *b = inout;
+    for (int i = 0; i < *len; i++) {
+        for (int j = 0; j < 4; j++)
+            b[i].sum[j] += a[i].sum[j];
+        if (key_less(&a[i].min, &b[i].min))
+            b[i].min = a[i].min;
+    }
+}
+
 static gvt_key local_min_key(warp_ctx *w)
 {
     warp_event *m = queue_peek(w);
@@ -67,10 +82,16 @@ void gvt_init(warp_ctx *w)
     memset(&w->gvt_key, 0, sizeof w->gvt_key);
     g->key_type = MPI_DATATYPE_NULL;
     g->key_min = MPI_OP_NULL;
+    g->msg_type = MPI_DATATYPE_NULL;
+    g->msg_op = MPI_OP_NULL;
+    g->req = MPI_REQUEST_NULL;
     if (w->nranks > 1) {
         MPI_Type_contiguous((int)sizeof(gvt_key), MPI_BYTE, &g->key_type);
         MPI_Type_commit(&g->key_type);
         MPI_Op_create(key_min_op, 1, &g->key_min);
+        MPI_Type_contiguous((int)sizeof(struct gvt_round_msg), MPI_BYTE, &g->msg_type);
+        MPI_Type_commit(&g->msg_type);
+        MPI_Op_create(msg_op, 1, &g->msg_op);
     }
 }
 
@@ -81,19 +102,22 @@ void gvt_destroy(warp_ctx *w)
         MPI_Type_free(&g->key_type);
     if (g->key_min != MPI_OP_NULL)
         MPI_Op_free(&g->key_min);
+    if (g->msg_type != MPI_DATATYPE_NULL)
+        MPI_Type_free(&g->msg_type);
+    if (g->msg_op != MPI_OP_NULL)
+        MPI_Op_free(&g->msg_op);
 }
 
 static void start_reduction(warp_ctx *w)
 {
     warp_gvt *g = &w->gvt;
-    g->sum_in[0] = g->white_sent - (int64_t)w->tr.recvd[g->round & 3];
-    g->sum_in[1] = (int64_t)w->committed;
-    g->sum_in[2] = (int64_t)w->rolled_back;
-    g->sum_in[3] = warp_signal_pending();
+    g->in.sum[0] = g->white_sent - (int64_t)w->tr.recvd[g->round & 3];
+    g->in.sum[1] = (int64_t)w->committed;
+    g->in.sum[2] = (int64_t)w->rolled_back;
+    g->in.sum[3] = warp_signal_pending();
     gvt_key lm = local_min_key(w);
-    g->min_in = key_less(&lm, &g->red_min) ? lm : g->red_min;
-    MPI_Iallreduce(g->sum_in, g->sum_out, 4, MPI_INT64_T, MPI_SUM, w->comm, &g->req[0]);
-    MPI_Iallreduce(&g->min_in, &g->min_out, 1, g->key_type, g->key_min, w->comm, &g->req[1]);
+    g->in.min = key_less(&lm, &g->red_min) ? lm : g->red_min;
+    MPI_Iallreduce(&g->in, &g->out, 1, g->msg_type, g->msg_op, w->comm, &g->req);
 }
 
 static void new_gvt(warp_ctx *w, gvt_key key, int64_t committed, int64_t rolled)
@@ -150,19 +174,18 @@ bool gvt_step(warp_ctx *w, bool idle)
         start_reduction(w);
     } else {
         int flag = 0;
-        MPI_Status st[2];
-        MPI_Testall(2, g->req, &flag, st);
-        if (flag && g->sum_out[3]) { /* a rank was interrupted: all stop here */
+        MPI_Test(&g->req, &flag, MPI_STATUS_IGNORE);
+        if (flag && g->out.sum[3]) { /* a rank was interrupted: all stop here */
             w->stop_requested = true;
             g->active = false;
             done = true;
         } else if (flag) {
-            if (g->sum_out[0] == 0) {
+            if (g->out.sum[0] == 0) {
                 w->tr.sent[g->round & 3] = w->tr.recvd[g->round & 3] = 0;
                 g->round++;
                 g->active = false;
                 g->batches_since = 0;
-                new_gvt(w, g->min_out, g->sum_out[1], g->sum_out[2]);
+                new_gvt(w, g->out.min, g->out.sum[1], g->out.sum[2]);
                 done = true;
             } else {
                 start_reduction(w); /* white messages still in transit */

@@ -297,11 +297,18 @@ typedef struct warp_gvt {
     bool active;
     int64_t white_sent;
     gvt_key red_min;  /* smallest key sent (events and anti-messages) while red */
-    MPI_Request req[2];
-    int64_t sum_in[4], sum_out[4]; /* white in transit, committed, rolled back, interrupted */
-    gvt_key min_in, min_out;
-    MPI_Datatype key_type; /* gvt_key as bytes, reduced by key_min */
+    MPI_Request req;
+    /* One reduction per attempt carries both the counts and the minimum
+     * (gvt.c): two collectives per attempt were two progress tests per
+     * batch and twice the messages of a round at scale. */
+    struct gvt_round_msg {
+        int64_t sum[4]; /* white in transit, committed, rolled back, interrupted */
+        gvt_key min;
+    } in, out;
+    MPI_Datatype key_type; /* gvt_key as bytes, reduced by key_min (--gvt=sync) */
     MPI_Op key_min;
+    MPI_Datatype msg_type; /* struct gvt_round_msg as bytes, reduced by msg_op */
+    MPI_Op msg_op;
     uint64_t batches_since;
     bool forced;
 } warp_gvt;
