@@ -267,6 +267,17 @@ static const char *set_ckpt_signal(void *t, const char *v)
     return set_file(&w->ckpt_signals, v);
 }
 
+static const char *set_huge_pages(void *t, const char *v)
+{
+    static const char *const names[] = {"auto", "on", "off"};
+    for (int k = 0; k < 3; k++)
+        if (v && !strcmp(v, names[k])) {
+            ((warp_ctx *)t)->huge_pages = (warp_huge)k;
+            return NULL;
+        }
+    return "unknown setting; use auto (on when a rank's LPs take more than 1 GiB), on or off";
+}
+
 static const char *set_progress(void *t, const char *v) { return set_flag(&((warp_ctx *)t)->progress, v); }
 static const char *set_quiet(void *t, const char *v) { return set_flag(&((warp_ctx *)t)->quiet, v); }
 
@@ -291,6 +302,7 @@ static const warp_cfg_opt engine_opts[] = {
     {"lps-per-kp", "N", NULL, "LPs per kernel process (rollback unit)", set_lps_per_kp},
     {"kps", "N", NULL, "kernel processes per rank (default: min(LPs per rank, 64))", set_kps},
     {"mem-per-rank", "SIZE", NULL, "memory each rank may use, e.g. 4GiB (default: the node's available memory / its ranks)", set_mem_per_rank},
+    {"huge-pages", "auto|on|off", "auto", "transparent huge pages (madvise) for the LP states and the event pool: fewer TLB misses on big models; auto: on when a rank's LPs take more than 1 GiB", set_huge_pages},
     {"stats-json", "FILE", NULL, "also write the end-of-run statistics as JSON", set_stats_json},
     {"engine-stats", "FILE", NULL, "per rank and GVT round: events, rollbacks, time split (CSV; FILE.kps.csv per KP)", set_engine_stats},
     {"heartbeat", "SECONDS", NULL, "write a progress line to the heartbeat file every SECONDS", set_heartbeat},
@@ -444,10 +456,22 @@ static void unknown_engine_key(const char *key, const char *value, const char *w
                key, value);
 }
 
+/* A run file may spell an option's dashes as underscores (huge_pages), as
+ * the model sections' keys are. */
 static void apply_engine_key(const char *key, const char *value, const char *where, void *arg)
 {
-    if (!warp_set_option(arg, key, value, where))
-        unknown_engine_key(key, value, where);
+    char dashed[64];
+    if (warp_set_option(arg, key, value, where))
+        return;
+    if (strlen(key) < sizeof dashed && strchr(key, '_')) {
+        strcpy(dashed, key);
+        for (char *c = dashed; *c; c++)
+            if (*c == '_')
+                *c = '-';
+        if (warp_set_option(arg, dashed, value, where))
+            return;
+    }
+    unknown_engine_key(key, value, where);
 }
 
 void warp_apply_ini(warp_ctx *w, warp_ini *ini)
