@@ -267,15 +267,18 @@ static const char *set_ckpt_signal(void *t, const char *v)
     return set_file(&w->ckpt_signals, v);
 }
 
+/* auto, or a flag's spellings (on/off, yes/no, 1/0, true/false). */
 static const char *set_huge_pages(void *t, const char *v)
 {
-    static const char *const names[] = {"auto", "on", "off"};
-    for (int k = 0; k < 3; k++)
-        if (v && !strcmp(v, names[k])) {
-            ((warp_ctx *)t)->huge_pages = (warp_huge)k;
-            return NULL;
-        }
-    return "unknown setting; use auto (on when a rank's LPs take more than 1 GiB), on or off";
+    warp_ctx *w = t;
+    int on;
+    if (v && !strcmp(v, "auto"))
+        w->huge_pages = WARP_HUGE_AUTO;
+    else if (v && *v && !warp_cfg_flag(v, &on))
+        w->huge_pages = on ? WARP_HUGE_ON : WARP_HUGE_OFF;
+    else
+        return "unknown setting; use auto (on when a rank's LPs take more than 1 GiB), on or off";
+    return NULL;
 }
 
 static const char *set_progress(void *t, const char *v) { return set_flag(&((warp_ctx *)t)->progress, v); }

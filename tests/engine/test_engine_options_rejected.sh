@@ -76,8 +76,8 @@ rejected "$cfg:2: \[engine\] gvt-intervall = 4: unknown engine option; did you m
     --config="$cfg"
 # A run file may write an option's dashes as underscores; a bad value still
 # names the file and line.
-printf '[engine]\nhuge_pages = yes\n' >"$cfg"
-rejected "$cfg:2: \[engine\] huge-pages = yes: unknown setting; use auto" --config="$cfg"
+printf '[engine]\nhuge_pages = always\n' >"$cfg"
+rejected "$cfg:2: \[engine\] huge-pages = always: unknown setting; use auto" --config="$cfg"
 rm -f "$cfg"
 
 run 0 "$PHOLD" --help
