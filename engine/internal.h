@@ -198,8 +198,9 @@ typedef struct warp_queue {
      * bucket number (ladder_bucket: monotone in the timestamp) is at most
      * `cur`; ring[b]
      * holds bucket b for cur < b <= LADDER_NB, unsorted; `over` the rest.
-     * A bucket is radix-sorted into the run when the near tier runs empty. */
-    heap_ent *run, *tmp; /* the pulled bucket, sorted; tmp: the sort's scratch */
+     * A bucket is radix-sorted into the run when the near tier runs empty,
+     * and a large heap too once the run is spent. */
+    heap_ent *run, *tmp; /* the pulled bucket (or heap), sorted; tmp: the sort's scratch */
     size_t ri, rn, rcap; /* run[ri .. rn) is pending */
     q_bucket *ring;   /* LADDER_NB + 1 buckets, [0] unused */
     q_bucket over;    /* beyond the ring */
@@ -207,8 +208,9 @@ typedef struct warp_queue {
     size_t far;       /* entries in ring and over */
     uint64_t cur;     /* the heap's last bucket number */
     double origin, inv_w; /* bucket b >= 1 starts at origin + (b - 1) / inv_w */
-    size_t heap_hi;   /* heap size that asks for a rebuild */
     uint64_t pops, rebuilt_at; /* pops, and pops at the last rebuild */
+    uint64_t retry_at; /* pops before which a large heap asks for no rebuild */
+    size_t sort_at;    /* a heap this large becomes the run when the run is spent */
 } warp_queue;
 
 /* ---- event pool (pool.c) -------------------------------------------------- */

@@ -375,14 +375,18 @@ static void heap_heapify(warp_queue *q)
  * overflow entry in timestamp, equal timestamps never straddle two tiers,
  * and the heap's minimum is the queue's (ev_less, ties included) whatever
  * rounding does to the bucket edges. The width adapts (ladder_rebuild):
- * from a sample of the pending timestamps when the ring runs out or a
- * bucket comes out too large, at most once per half pending-count of pops
- * except when the ring is exhausted, so its O(pending) cost is amortised. */
+ * from a sample of the pending timestamps past the minimum when the ring
+ * runs out or a bucket or the heap comes out too large, at most once per
+ * half pending-count of pops except when the ring is exhausted, so its
+ * O(pending) cost is amortised. What is scheduled into the current bucket
+ * goes to the heap; a large heap is sorted into the run once the run is
+ * spent (near_sort). */
 enum {
     LADDER_NB = 512,      /* ring buckets per epoch */
     LADDER_T = 4096,      /* target entries per bucket (64 KiB of heap) */
     LADDER_HI = 8 * LADDER_T, /* a heap this large asks for a rebuild */
     LADDER_SAMPLE = 128,  /* timestamps sampled to set the width */
+    LADDER_SORT = 2048,   /* a heap this large is sorted once the run is spent */
     QCHUNK = 255,         /* entries per 4 KiB chunk */
 };
 
@@ -601,15 +605,49 @@ static bool ladder_pull(warp_queue *q, q_bucket *b)
     *b = (q_bucket){0};
     q->ri = 0;
     q->rn = m;
+    q->sort_at = LADDER_SORT;
     if (!run_sort(q, m, kand, kor, wand, wor)) { /* long exact-order groups: the heap's way */
         if (q->cap < m)
             heap_alloc(q, m);
         memcpy(q->heap, q->run, m * sizeof *q->heap);
         q->n = m;
         q->rn = 0;
+        q->sort_at = 2 * m;
         heap_heapify(q);
     }
     return kand != kor;
+}
+
+/* Sorts the heap's entries into the (spent) run when the heap has grown
+ * large: what arrived in the current bucket since it was pulled is then
+ * popped from a sorted array like the pulled bucket was, not through log n
+ * heap levels. A lock-step model fills the heap so: every event at one
+ * instant schedules a zero-delay successor (one tie depth later), and the
+ * whole next generation lands in the current bucket. The heap array is left
+ * as it was, so a sort that gives up (long inexact tie groups) just keeps
+ * the heap, and the next try waits until it has doubled. */
+static void near_sort(warp_queue *q)
+{
+    size_t m = q->n;
+    run_reserve(q, m);
+    heap_ent *h = q->run;
+    uint64_t kand = UINT64_MAX, kor = 0, wand = UINT64_MAX, wor = 0;
+    for (size_t i = 0; i < m; i++) {
+        heap_ent x = q->heap[i];
+        kand &= x.key;
+        kor |= x.key;
+        wand &= x.word;
+        wor |= x.word;
+        h[i] = x;
+    }
+    if (run_sort(q, m, kand, kor, wand, wor)) {
+        q->n = 0;
+        q->ri = 0;
+        q->rn = m;
+        q->sort_at = LADDER_SORT;
+    } else {
+        q->sort_at = 2 * m;
+    }
 }
 
 static void bucket_concat(q_bucket *to, q_bucket *from)
@@ -644,13 +682,26 @@ static void ladder_rebuild(warp_queue *q)
     bucket_concat(&all, &q->over);
     q->far = 0;
     size_t n = all.n;
+    /* The minimum and how many share it: a lock-step model (every rank
+     * ending a compute phase at one instant) can have most of its pending
+     * events at the minimum, and those say nothing about the width. */
     uint64_t kmin = UINT64_MAX, sample[LADDER_SAMPLE];
-    size_t ns = 0, stride = n / LADDER_SAMPLE + 1, next = 0, i = 0;
+    size_t nmin = 0;
     for (q_chunk *c = all.head; c; c = c->next)
-        for (size_t j = 0; j < c->n; j++, i++) {
+        for (size_t j = 0; j < c->n; j++) {
             uint64_t k = c->e[j].key;
+            nmin = k < kmin ? 0 : nmin;
             kmin = k < kmin ? k : kmin;
-            if (i == next && ns < LADDER_SAMPLE) {
+            nmin += k == kmin;
+        }
+    /* Sample the rest evenly. */
+    size_t rest = n - nmin, ns = 0, stride = rest / LADDER_SAMPLE + 1, next = 0, i = 0;
+    for (q_chunk *c = all.head; c && ns < LADDER_SAMPLE; c = c->next)
+        for (size_t j = 0; j < c->n; j++) {
+            uint64_t k = c->e[j].key;
+            if (k == kmin)
+                continue;
+            if (i++ == next && ns < LADDER_SAMPLE) {
                 sample[ns++] = k;
                 next += stride;
             }
@@ -662,42 +713,56 @@ static void ladder_rebuild(warp_queue *q)
             sample[b - 1] = t;
         }
     q->origin = key_ts(kmin);
-    /* The ring should cover the front f of the events (half the ring at
-     * the target density), read where the sample leaves the minimum. */
-    double f = (double)LADDER_NB * LADDER_T / 2 / (n ? n : 1);
+    /* The ring should cover the front f of the events past the minimum
+     * (half the ring at the target density): a bucket gets about LADDER_T
+     * of them at the density the sample reads there. */
+    double f = (double)LADDER_NB * LADDER_T / 2 / (rest ? rest : 1);
     if (f > 0.9)
         f = 0.9;
     size_t idx = ns > 1 ? (size_t)(f * (double)(ns - 1)) : 0;
-    while (idx < ns && sample[idx] == kmin)
-        idx++;
-    if (idx < ns && ns > 1) {
+    if (ns) {
         double span = key_ts(sample[idx]) - q->origin;
-        double covered = ((double)idx + 0.5) / (double)ns * (double)n;
+        double covered = ((double)idx + 0.5) / (double)ns * (double)rest;
         double inv = covered / (span * LADDER_T);
         if (span > 0 && isfinite(inv) && inv > 0)
             q->inv_w = inv;
     }
     q->cur = 0;
-    q->heap_hi = LADDER_HI;
-    q->rebuilt_at = q->pops;
+    q->rebuilt_at = q->retry_at = q->pops;
+    if (!(q->inv_w > 0)) {
+        /* No width yet (every pending timestamp equal: a lock-step start):
+         * stay a plain heap and look again once half of these have run. A
+         * width guessed from nothing would put every later event into one
+         * bucket, the heap's, for good. */
+        q->origin = INFINITY;
+        q->retry_at = q->pops + n / 2;
+        if (q->cap < n)
+            heap_alloc(q, n);
+    }
     for (q_chunk *c = all.head; c;) {
         q_chunk *next_c = c->next;
         for (size_t j = 0; j < c->n; j++) {
             uint64_t b = ladder_bucket(q, key_ts(c->e[j].key));
-            bucket_add(q, b <= LADDER_NB ? &q->ring[b] : &q->over, c->e[j]);
+            if (!b) /* plain heap */
+                q->heap[q->n++] = c->e[j];
+            else
+                bucket_add(q, b <= LADDER_NB ? &q->ring[b] : &q->over, c->e[j]);
         }
         c->next = q->spare;
         q->spare = c;
         c = next_c;
     }
-    q->far = n;
+    q->far = n - q->n;
+    if (q->n)
+        heap_heapify(q);
 }
 
 /* Rebuilding costs O(pending): allowed once the pops since the last one
- * pay for it (the first, which ends the start-up's plain heap, at once). */
+ * pay for it (while there is no width yet, as soon as retry_at allows). */
 static inline bool ladder_may_rebuild(const warp_queue *q)
 {
-    return q->pops - q->rebuilt_at >= (q->n + q->rn - q->ri + q->far) / 2 || q->origin == INFINITY;
+    return q->pops >= q->retry_at &&
+           (q->pops - q->rebuilt_at >= (q->n + q->rn - q->ri + q->far) / 2 || !(q->inv_w > 0));
 }
 
 /* Refills the empty near tier from the first non-empty bucket; false when
@@ -711,7 +776,6 @@ static bool ladder_advance(warp_queue *q)
                 b++;
             q->cur = b;
             bool spread = ladder_pull(q, &q->ring[b]);
-            q->heap_hi = LADDER_HI;
             if (q->n + q->rn > LADDER_HI && spread && ladder_may_rebuild(q)) {
                 ladder_rebuild(q);
                 continue;
@@ -749,11 +813,11 @@ static void ladder_insert(warp_queue *q, warp_event *e)
     uint64_t b = ladder_bucket(q, e->ts);
     if (b <= q->cur) {
         heap_push(q, x);
-        if (__builtin_expect(q->n > q->heap_hi, 0)) {
+        if (__builtin_expect(q->n > LADDER_HI && q->pops >= q->retry_at, 0)) {
             if (ladder_may_rebuild(q))
                 ladder_rebuild(q);
-            else /* too soon: look again after as much growth */
-                q->heap_hi = q->n + LADDER_HI;
+            else /* too soon: look again once the pops have paid for it */
+                q->retry_at = q->rebuilt_at + (q->n + q->rn - q->ri + q->far) / 2;
         }
         return;
     }
@@ -832,7 +896,7 @@ void queue_init(warp_queue *q, queue_kind kind, size_t hint, const warp_pool *po
             if (!q->ring)
                 warp_fatal(WARP_EXIT_RESOURCE, "out of memory for the pending queue");
             q->origin = INFINITY; /* no epoch yet: everything goes to the heap */
-            q->heap_hi = LADDER_HI;
+            q->sort_at = LADDER_SORT;
             if (hint > 2 * LADDER_HI)
                 hint = 2 * LADDER_HI;
         }
@@ -904,8 +968,12 @@ warp_event *queue_pop(warp_ctx *w)
         return splay_pop(q);
     if (q->kind == QUEUE_LADDER)
         for (;;) {
-            if (q->ri == q->rn && !q->n && !ladder_advance(q))
-                return NULL;
+            if (q->ri == q->rn) {
+                if (q->n >= q->sort_at)
+                    near_sort(q);
+                else if (!q->n && !ladder_advance(q))
+                    return NULL;
+            }
             q->pops++;
             warp_event *e = near_pop(q);
             if (e->state != EV_DEAD)

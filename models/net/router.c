@@ -36,52 +36,70 @@ typedef struct rport {
     uint64_t sent, recv;    /* packets out on / in from this port's link */
 } rport;
 
-/* State layout: header, then max_radix rport, then max_radix*vcs fifo, then
- * the shared arrays (router_core.h). */
+/* State layout: header, then max_radix port records, each the port's
+ * net_rcore_port (router_core.h), its rport and its vcs output FIFOs (what
+ * an event touches of a port together, not in arrays ~radix apart), then
+ * the shared view array. */
 typedef struct router_state {
     uint64_t queued_pkts;
 } router_state;
 
 typedef struct rview {
     router_state *s;
-    rport *ports;
-    net_fifo *q;
+    char *ports;       /* the port records */
+    size_t stride, rc; /* bytes per record; of its net_rcore_port */
     net_rcore c;
     int32_t vcs;
 } rview;
+
+static size_t record_bytes(const net_model *n)
+{
+    return net_rcore_port_bytes(n) + sizeof(rport) + (size_t)n->vcs * sizeof(net_fifo);
+}
 
 static rview view(const net_model *n, void *state)
 {
     rview v;
     v.s = state;
-    v.ports = (rport *)((char *)state + sizeof(router_state));
-    v.q = (net_fifo *)(v.ports + n->max_radix);
-    v.c = net_rcore_at(n, v.q + (size_t)n->max_radix * n->vcs);
+    v.ports = (char *)state + sizeof(router_state);
+    v.stride = record_bytes(n);
+    v.rc = net_rcore_port_bytes(n);
+    v.c = net_rcore_at(v.ports, v.stride, v.ports + (size_t)n->max_radix * v.stride);
     v.vcs = n->vcs;
     return v;
 }
 
+static rport *port_at(const rview *v, int32_t p)
+{
+    return (rport *)(v->ports + (size_t)p * v->stride + v->rc);
+}
+
+/* The output FIFO of VC vc at port p. */
+static net_fifo *fifo_at(const rview *v, int32_t p, int32_t vc)
+{
+    return (net_fifo *)(port_at(v, p) + 1) + vc;
+}
+
 static size_t router_state_size(const net_model *n)
 {
-    size_t pv = (size_t)n->max_radix * n->vcs;
-    return sizeof(router_state) + n->max_radix * sizeof(rport) + pv * sizeof(net_fifo) +
-           net_rcore_bytes(n);
+    return sizeof(router_state) + n->max_radix * record_bytes(n) + net_rcore_bytes(n);
 }
 
 static void try_send(warp_lp *lp, const net_model *n, rview *v, int32_t port, net_departure *dep)
 {
-    rport *pt = &v->ports[port];
-    uint64_t *queued = &v->c.queued[port];
+    rport *pt = port_at(v, port);
+    net_rcore_port *cp = net_rcore_port_at(&v->c, port);
+    uint64_t *queued = &cp->queued;
     if (!net_port_is_free(lp, &pt->clk, port, *queued > 0))
         return;
     uint64_t router = warp_lp_id(lp) - n->nodes;
-    net_peer down = n->topo_ops->peer(n->topo, router, port);
+    net_peer down = net_rcore_link(n, router, port);
     double now = warp_now(lp), first_ready = -1;
     rnode *x = NULL;
     int32_t vc = 0;
     for (int32_t k = 0; k < v->vcs; k++) {
         vc = (int32_t)((pt->rr + (uint32_t)k) % (uint32_t)v->vcs);
-        rnode *h = (rnode *)v->q[port * v->vcs + vc].head;
+        rnode *h = (rnode *)fifo_at(v, port, vc)->head;
         if (!h)
             continue;
         if (h->ready > now) {
@@ -89,7 +107,7 @@ static void try_send(warp_lp *lp, const net_model *n, rview *v, int32_t port, ne
                 first_ready = h->ready;
             continue;
         }
-        if (down.kind == NET_PEER_ROUTER && v->c.credits[port * v->vcs + h->out_vc] < h->pkt.size)
+        if (down.kind == NET_PEER_ROUTER && cp->credits[h->out_vc] < h->pkt.size)
             continue;
         x = h;
         break;
@@ -106,7 +124,7 @@ static void try_send(warp_lp *lp, const net_model *n, rview *v, int32_t port, ne
         }
         return;
     }
-    net_fifo_pop(lp, &v->q[port * v->vcs + vc]);
+    net_fifo_pop(lp, fifo_at(v, port, vc));
     warp_save(lp, pt, sizeof *pt);
     warp_save(lp, v->s, sizeof *v->s);
     warp_save(lp, queued, sizeof *queued);
@@ -132,7 +150,7 @@ static void arrive(warp_lp *lp, const net_model *n, rview *v, const net_packet *
 {
     uint64_t router = warp_lp_id(lp) - n->nodes;
     net_rcore_route r = net_rcore_route_packet(lp, n, &v->c, router, p);
-    net_peer down = n->topo_ops->peer(n->topo, router, r.port);
+    net_peer down = net_rcore_link(n, router, r.port);
 
     rnode *x = warp_alloc(lp, sizeof *x);
     x->pkt = *p;
@@ -146,15 +164,15 @@ static void arrive(warp_lp *lp, const net_model *n, rview *v, const net_packet *
     x->ready = net_rcore_ready(n, router, p, &down, now);
     x->arrived = now;
 
-    rport *in_pt = &v->ports[p->in_port];
-    uint64_t *queued = &v->c.queued[r.port];
+    rport *in_pt = port_at(v, p->in_port);
+    uint64_t *queued = &net_rcore_port_at(&v->c, r.port)->queued;
     warp_save(lp, &in_pt->recv, sizeof in_pt->recv);
     in_pt->recv++;
     warp_save(lp, queued, sizeof *queued);
     *queued += p->size;
     warp_save(lp, v->s, sizeof *v->s);
     v->s->queued_pkts++;
-    net_fifo_push(lp, &v->q[r.port * v->vcs + x->out_vc], &x->node);
+    net_fifo_push(lp, fifo_at(v, r.port, x->out_vc), &x->node);
     bits->b = net_rcore_bits(r.port, *queued);
     net_rcore_status(lp, n, &v->c, router, r.port);
     try_send(lp, n, v, r.port, dep);
@@ -186,7 +204,7 @@ static void router_forward(warp_lp *lp, void *state, void *msg, warp_bits *bits)
         break;
     }
     case NET_EV_PORT_FREE:
-        net_port_woken(lp, &v.ports[e->port].clk);
+        net_port_woken(lp, &port_at(&v, e->port)->clk);
         try_send(lp, n, &v, e->port, &e->dep);
         break;
     case NET_EV_READY:
@@ -210,7 +228,7 @@ static void router_finish(warp_lp *lp, void *state, void *out)
     uint64_t queued = 0, sent = 0, recv = 0;
     void *area = (net_port_out *)out + n->max_radix;
     for (int32_t i = 0; i < n->max_radix * n->vcs; i++)
-        for (net_node *x = v.q[i].head; x; x = x->next) {
+        for (net_node *x = fifo_at(&v, i / n->vcs, i % n->vcs)->head; x; x = x->next) {
             queued++;
             const rnode *k = (const rnode *)x;
             if (n->sampling.interval > 0)
@@ -220,8 +238,8 @@ static void router_finish(warp_lp *lp, void *state, void *out)
     assert(queued == v.s->queued_pkts && "router: queued_pkts counts the packets in its queues");
     n->res->flight.router_queued += queued;
     for (int32_t p = 0; p < n->max_radix; p++) {
-        sent += v.ports[p].sent;
-        recv += v.ports[p].recv;
+        sent += port_at(&v, p)->sent;
+        recv += port_at(&v, p)->recv;
     }
     net_rcore_finish(lp, out, sent, recv);
 }

@@ -8,20 +8,16 @@
 
 #include "net/router_core.h"
 
-size_t net_rcore_bytes(const net_model *n)
+size_t net_rcore_port_bytes(const net_model *n)
 {
-    size_t pv = (size_t)n->max_radix * n->vcs;
-    return pv * sizeof(int64_t) + (size_t)n->max_radix * sizeof(uint64_t) +
-           (size_t)n->view_slots * sizeof(uint64_t);
+    return sizeof(net_rcore_port) + (size_t)n->vcs * sizeof(int64_t);
 }
 
-net_rcore net_rcore_at(const net_model *n, void *p)
+size_t net_rcore_bytes(const net_model *n) { return (size_t)n->view_slots * sizeof(uint64_t); }
+
+net_rcore net_rcore_at(void *ports, size_t stride, void *view)
 {
-    net_rcore c;
-    c.credits = p;
-    c.queued = (uint64_t *)(c.credits + (size_t)n->max_radix * n->vcs);
-    c.view = c.queued + n->max_radix;
-    return c;
+    return (net_rcore){.ports = ports, .stride = stride, .view = view};
 }
 
 void net_rcore_init(const net_model *n, uint64_t router, net_rcore *c)
@@ -30,7 +26,7 @@ void net_rcore_init(const net_model *n, uint64_t router, net_rcore *c)
     for (int32_t p = 0; p < radix; p++) {
         int64_t b = (int64_t)net_downstream_buffer(n, router, p);
         for (int32_t vc = 0; vc < n->vcs; vc++)
-            c->credits[p * n->vcs + vc] = b;
+            net_rcore_port_at(c, p)->credits[vc] = b;
     }
 }
 
@@ -44,9 +40,10 @@ typedef struct occ_ctx {
 static uint64_t occupancy(const net_model *n, const net_rcore *c, uint64_t router, int32_t port)
 {
     int64_t cap = (int64_t)net_downstream_buffer(n, router, port);
-    uint64_t occ = c->queued[port];
+    const net_rcore_port *cp = net_rcore_port_at(c, port);
+    uint64_t occ = cp->queued;
     for (int32_t vc = 0; vc < n->vcs; vc++) {
-        int64_t used = cap - c->credits[port * n->vcs + vc];
+        int64_t used = cap - cp->credits[vc];
         if (used > 0)
             occ += (uint64_t)used;
     }
@@ -94,9 +91,10 @@ net_rcore_route net_rcore_route_packet(warp_lp *lp, const net_model *n, net_rcor
 int32_t net_rcore_pick_vc(const net_model *n, const net_rcore *c, int32_t port, int32_t vc,
                           int32_t span)
 {
+    const int64_t *cr = net_rcore_port_at(c, port)->credits;
     int32_t best = vc;
     for (int32_t v = vc + 1; v < vc + span; v++)
-        if (c->credits[port * n->vcs + v] > c->credits[port * n->vcs + best])
+        if (cr[v] > cr[best])
             best = v;
     return best;
 }
@@ -131,7 +129,7 @@ int32_t net_rcore_event(warp_lp *lp, const net_model *n, net_rcore *c, const net
         return -1;
     }
     assert(e->kind == NET_EV_CREDIT && "net_rcore_event: a credit or status event");
-    int64_t *cr = &c->credits[e->u.credit.port * n->vcs + e->u.credit.vc];
+    int64_t *cr = &net_rcore_port_at(c, e->u.credit.port)->credits[e->u.credit.vc];
     warp_save(lp, cr, sizeof *cr);
     *cr += e->u.credit.bytes;
     net_rcore_status(lp, n, c, warp_lp_id(lp) - n->nodes, e->u.credit.port);
@@ -159,7 +157,7 @@ double net_rcore_credit_delay(const net_model *n, uint64_t router, int32_t in_po
     uint64_t unit = n->params.credit_unit;
     if (!unit || unit >= size)
         return ser_out;
-    double ser_in = size / n->topo_ops->peer(n->topo, router, in_port).bandwidth;
+    double ser_in = size / net_rcore_link(n, router, in_port).bandwidth;
     double lag = ser_out > ser_in ? ser_out - ser_in : 0;
     return (double)unit * (ser_out / size) + lag;
 }
@@ -170,7 +168,7 @@ double net_rcore_ready(const net_model *n, uint64_t router, const net_packet *p,
     /* Only when the output is faster, so that equal bandwidths never create
      * wake-ups from rounding. */
     if (n->params.store_forward ||
-        !(down->bandwidth > n->topo_ops->peer(n->topo, router, p->in_port).bandwidth))
+        !(down->bandwidth > net_rcore_link(n, router, p->in_port).bandwidth))
         return now;
     double t = p->t_tail + n->params.router_delay - p->size / down->bandwidth;
     return t > now ? t : now;
@@ -183,7 +181,7 @@ double net_rcore_send(warp_lp *lp, const net_model *n, net_rcore *c, uint64_t ro
     double ser = p->size / down.bandwidth, now = warp_now(lp);
     net_event *e;
     if (down.kind == NET_PEER_ROUTER) {
-        int64_t *cr = &c->credits[port * n->vcs + vc];
+        int64_t *cr = &net_rcore_port_at(c, port)->credits[vc];
         warp_save(lp, cr, sizeof *cr);
         *cr -= p->size;
         double delay = down.latency + n->params.router_delay + (n->params.store_forward ? ser : 0);
@@ -243,7 +241,7 @@ void net_rcore_commit(warp_lp *lp, void *out, const net_event *e, const warp_bit
     /* The link into in_port: its traffic is accounted where it arrives. */
     const net_packet *p = &e->u.pkt;
     net_port_out *in = (net_port_out *)out + p->in_port;
-    net_peer up = n->topo_ops->peer(n->topo, warp_lp_id(lp) - n->nodes, p->in_port);
+    net_peer up = net_rcore_link(n, warp_lp_id(lp) - n->nodes, p->in_port);
     double ser = p->size / up.bandwidth;
     if (p->t_tail - ser - up.latency >= n->warmup)
         in->busy_ns += ser;

@@ -9,17 +9,41 @@
 
 #include "net/net_impl.h"
 
-/* The shared arrays, placed by each router model inside its state. */
+/* The shared part of an output port's state. Each router model starts its
+ * per-port record with one (net_rcore_port_bytes), so that what one event
+ * touches of a port shares its cache lines. */
+typedef struct net_rcore_port {
+    uint64_t queued;   /* bytes waiting in this router for this output port */
+    int64_t credits[]; /* vcs: bytes free in the downstream VC buffer */
+} net_rcore_port;
+
+/* Where a router's shared state lies: its port records and view array. */
 typedef struct net_rcore {
-    int64_t *credits;  /* max_radix * vcs: bytes free in the downstream VC buffer */
-    uint64_t *queued;  /* max_radix: bytes waiting in this router for that output port */
-    uint64_t *view;    /* view_slots: remote occupancies (topology.h watchers) */
+    char *ports;      /* port 0's record */
+    size_t stride;    /* bytes from one port's record to the next */
+    uint64_t *view;   /* view_slots: remote occupancies (topology.h watchers) */
 } net_rcore;
 
-/* Bytes the arrays take (a multiple of 8). */
+static inline net_rcore_port *net_rcore_port_at(const net_rcore *c, int32_t port)
+{
+    return (net_rcore_port *)(c->ports + (size_t)port * c->stride);
+}
+
+/* The link on `port` of `router` (kind, bandwidth, latency; the far end
+ * only where the topology has no link()): for callers that need no more. */
+static inline net_peer net_rcore_link(const net_model *n, uint64_t router, int32_t port)
+{
+    return n->topo_ops->link ? n->topo_ops->link(n->topo, router, port)
+                             : n->topo_ops->peer(n->topo, router, port);
+}
+
+/* Bytes of a port's shared part (a multiple of 8). */
+size_t net_rcore_port_bytes(const net_model *n);
+/* Bytes of the view array (a multiple of 8). */
 size_t net_rcore_bytes(const net_model *n);
-/* The arrays in the area at p (net_rcore_bytes long). */
-net_rcore net_rcore_at(const net_model *n, void *p);
+/* The shared state: max_radix port records from `ports`, `stride` bytes
+ * apart, each starting with its net_rcore_port; the view array at view. */
+net_rcore net_rcore_at(void *ports, size_t stride, void *view);
 /* Full credits for every VC of every port (router_init; no logging). */
 void net_rcore_init(const net_model *n, uint64_t router, net_rcore *c);
 

@@ -37,16 +37,29 @@ typedef struct inode {
     int32_t lane;     /* vc_allocation = before-switch: the output lane it holds (-1: none yet) */
 } inode;
 
+/* One VC FIFO of an input port. */
+typedef struct ivc {
+    net_fifo q;
+    double busy; /* the last tail of this FIFO leaves then */
+} ivc;
+
+/* An input port's record: what an arrival or a departure from it touches,
+ * in one or two cache lines. */
 typedef struct iin {
     uint64_t sent, recv; /* packets out of / into this input port */
     uint32_t rr;         /* VC to accept first */
     uint32_t pad;
+    ivc vc[];            /* vcs of them */
 } iin;
 
+/* An output port's record (ostride bytes): its net_rcore_port (queued
+ * bytes, credits; router_core.h), then busy_until, then per lane the
+ * time its last tail leaves (LANE_TAKEN while a head waiting for the switch
+ * holds it), the input port to grant first, then per lane the input VC to
+ * grant it first (before-switch VC allocation). */
 typedef struct iout {
     double busy_until; /* the output link serialises until then */
-    uint32_t rr;       /* input port to grant first */
-    uint32_t pad;
+    double lane_busy[]; /* vcs of them, then rr and lane_rr (out_rr, lane_rr) */
 } iout;
 
 typedef struct iq_state {
@@ -57,24 +70,46 @@ typedef struct iq_state {
 
 /* State layout: header, a bitmap of the input VC FIFOs that hold a packet
  * (the allocator visits only those: with radix 264 a scan of every FIFO
- * read ~13 KB of cold state per allocation), max_radix iin, max_radix
- * iout, max_radix*vcs fifo and twice as many busy-until times (the last tail of that input VC FIFO
- * leaves; the last tail sent on that output lane leaves, LANE_TAKEN while a
- * head waiting for the switch holds it), as many output-lane round-robin
- * pointers (the input VC to grant first), then the shared arrays
- * (router_core.h). */
+ * read ~13 KB of cold state per allocation), max_radix input records,
+ * max_radix output records, then the shared view array (router_core.h).
+ * Per port records, not an array per field: at radix 264 the eight arrays
+ * an arrival or a departure touched lay ~38 KB apart, a miss each. */
 typedef struct iview {
     iq_state *s;
     uint64_t *heads; /* bit p * vcs + vc: FIFO (p, vc) is not empty */
-    iin *in;
-    iout *out;
-    net_fifo *q;
-    double *vc_busy;
-    double *lane_busy;
-    uint32_t *lane_rr;
+    char *in, *out;  /* the records */
+    size_t istride, ostride, rc; /* rc: bytes of an output record's net_rcore_port */
     net_rcore c;
     int32_t vcs, radix;
 } iview;
+
+/* Bytes of an input port's and an output port's record for vcs VCs (no
+ * more than the former separate arrays took: lane_rr's padding is gone). */
+static size_t in_bytes(size_t vcs) { return sizeof(iin) + vcs * sizeof(ivc); }
+static size_t out_bytes(const net_model *n)
+{
+    size_t vcs = (size_t)n->vcs;
+    return net_rcore_port_bytes(n) +
+           (sizeof(iout) + vcs * sizeof(double) + (1 + vcs) * sizeof(uint32_t) + 7) / 8 * 8;
+}
+
+static iin *in_at(const iview *v, int32_t p) { return (iin *)(v->in + (size_t)p * v->istride); }
+static ivc *ivc_at(const iview *v, int32_t p, int32_t vc) { return &in_at(v, p)->vc[vc]; }
+static iout *out_at(const iview *v, int32_t p)
+{
+    return (iout *)(v->out + (size_t)p * v->ostride + v->rc);
+}
+/* Credits of the lanes of output p. */
+static int64_t *credits(const iview *v, int32_t p) { return net_rcore_port_at(&v->c, p)->credits; }
+static uint32_t *out_rr(const iview *v, int32_t p)
+{
+    return (uint32_t *)(out_at(v, p)->lane_busy + v->vcs);
+}
+static double *lane_busy(const iview *v, int32_t p, int32_t lane)
+{
+    return &out_at(v, p)->lane_busy[lane];
+}
+static uint32_t *lane_rr(const iview *v, int32_t p, int32_t lane) { return out_rr(v, p) + 1 + lane; }
 
 /* Words of a bitmap of k bits. */
 static size_t bitmap_words(size_t k) { return (k + 63) / 64; }
@@ -95,13 +130,13 @@ static iview view(const net_model *n, void *state)
     size_t pv = (size_t)n->max_radix * n->vcs;
     v.s = state;
     v.heads = (uint64_t *)(v.s + 1);
-    v.in = (iin *)(v.heads + bitmap_words(pv));
-    v.out = (iout *)(v.in + n->max_radix);
-    v.q = (net_fifo *)(v.out + n->max_radix);
-    v.vc_busy = (double *)(v.q + pv);
-    v.lane_busy = v.vc_busy + pv;
-    v.lane_rr = (uint32_t *)(v.lane_busy + pv);
-    v.c = net_rcore_at(n, v.lane_rr + pv + (pv & 1)); /* pv & 1: keeps the shared arrays 8-byte aligned */
+    v.istride = in_bytes((size_t)n->vcs);
+    v.ostride = out_bytes(n);
+    v.rc = net_rcore_port_bytes(n);
+    v.in = (char *)(v.heads + bitmap_words(pv));
+    v.out = v.in + (size_t)n->max_radix * v.istride;
+    /* strides: multiples of 8 */
+    v.c = net_rcore_at(v.out, v.ostride, v.out + (size_t)n->max_radix * v.ostride);
     v.vcs = n->vcs;
     v.radix = n->max_radix;
     return v;
@@ -111,8 +146,7 @@ static size_t iq_state_size(const net_model *n)
 {
     size_t pv = (size_t)n->max_radix * n->vcs;
     return sizeof(iq_state) + bitmap_words(pv) * sizeof(uint64_t) +
-           n->max_radix * (sizeof(iin) + sizeof(iout)) +
-           pv * (sizeof(net_fifo) + 2 * sizeof(double)) + (pv + (pv & 1)) * sizeof(uint32_t) +
+           n->max_radix * (in_bytes((size_t)n->vcs) + out_bytes(n)) +
            net_rcore_bytes(n);
 }
 
@@ -210,15 +244,16 @@ static int32_t lane_with(const net_model *n, const iview *v, const inode *h, int
 {
     int32_t best = -1;
     *free_at = -1;
+    const int64_t *cr = credits(v, h->port);
     for (int32_t vc = h->vc; vc < h->vc + h->span; vc++) {
-        int32_t i = h->port * v->vcs + vc;
-        if ((room && v->c.credits[i] < h->pkt.size) || v->lane_busy[i] == LANE_TAKEN)
+        double busy = *lane_busy(v, h->port, vc);
+        if ((room && cr[vc] < h->pkt.size) || busy == LANE_TAKEN)
             continue;
-        double t = v->lane_busy[i] + n->params.lane_hold;
+        double t = busy + n->params.lane_hold;
         if (t > now) {
             if (*free_at < 0 || t < *free_at)
                 *free_at = t;
-        } else if (best < 0 || v->c.credits[i] > v->c.credits[h->port * v->vcs + best]) {
+        } else if (best < 0 || cr[vc] > cr[best]) {
             best = vc;
         }
     }
@@ -233,7 +268,7 @@ static int32_t lane_for(const net_model *n, const iview *v, const inode *h, doub
 {
     if (!n->params.vc_first)
         return lane_with(n, v, h, 1, now, free_at);
-    int ok = h->lane >= 0 && v->c.credits[h->port * v->vcs + h->lane] >= (int64_t)h->pkt.size;
+    int ok = h->lane >= 0 && credits(v, h->port)[h->lane] >= (int64_t)h->pkt.size;
     *free_at = ok ? now : -1;
     return ok ? h->lane : -1;
 }
@@ -242,7 +277,8 @@ static int32_t lane_for(const net_model *n, const iview *v, const inode *h, doub
 static void start(warp_lp *lp, const net_model *n, iview *v, uint64_t router, int32_t p, int32_t vc,
                   net_departure *dep)
 {
-    net_fifo *q = &v->q[p * v->vcs + vc];
+    iin *in = in_at(v, p);
+    net_fifo *q = &in->vc[vc].q;
     inode *x = (inode *)net_fifo_pop(lp, q);
     if (!q->head) {
         uint64_t *word = &v->heads[(p * v->vcs + vc) >> 6];
@@ -255,21 +291,22 @@ static void start(warp_lp *lp, const net_model *n, iview *v, uint64_t router, in
     double ser = net_rcore_send(lp, n, &v->c, router, x->port, lane, &x->pkt);
     net_rcore_credit(lp, n, router, p, vc, x->pkt.size,
                      net_rcore_credit_delay(n, router, p, x->pkt.size, ser));
-    iout *o = &v->out[x->port];
-    warp_save(lp, o, sizeof *o);
+    iout *o = out_at(v, x->port);
+    uint32_t *orr = out_rr(v, x->port);
+    warp_save(lp, &o->busy_until, sizeof o->busy_until);
     o->busy_until = now + ser;
-    o->rr = (uint32_t)(p + 1) % (uint32_t)v->radix;
-    iin *in = &v->in[p];
+    warp_save(lp, orr, sizeof *orr);
+    *orr = (uint32_t)(p + 1) % (uint32_t)v->radix;
     warp_save(lp, in, sizeof *in);
     in->rr = (uint32_t)(vc + 1) % (uint32_t)v->vcs;
     in->sent++;
-    double *busy = &v->vc_busy[p * v->vcs + vc];
+    double *busy = &in->vc[vc].busy;
     warp_save(lp, busy, sizeof *busy);
     *busy = now + ser;
-    double *held = &v->lane_busy[x->port * v->vcs + lane];
+    double *held = &o->lane_busy[lane];
     warp_save(lp, held, sizeof *held);
     *held = now + ser;
-    uint64_t *queued = &v->c.queued[x->port];
+    uint64_t *queued = &net_rcore_port_at(&v->c, x->port)->queued;
     warp_save(lp, queued, sizeof *queued);
     *queued -= x->pkt.size;
     warp_save(lp, &v->s->queued_pkts, sizeof v->s->queued_pkts);
@@ -297,14 +334,16 @@ static int vc_round(warp_lp *lp, const net_model *n, iview *v, iq_scratch *w)
     int granted = 0, taken = 0;
     for (int32_t k = 0; k < w->nh; k++) {
         int32_t iv = w->hl[k];
-        const inode *h = (const inode *)v->q[iv].head;
-        if (!h || h->lane >= 0 || h->ready > now || v->vc_busy[iv] + n->params.alloc_delay > now)
+        const ivc *f = ivc_at(v, iv / V, iv % V);
+        const inode *h = (const inode *)f->q.head;
+        if (!h || h->lane >= 0 || h->ready > now || f->busy + n->params.alloc_delay > now)
             continue;
         for (int32_t l = h->vc; l < h->vc + h->span; l++) {
             int32_t i = h->port * V + l;
-            if (v->lane_busy[i] == LANE_TAKEN || v->lane_busy[i] + n->params.lane_hold > now)
+            double busy = *lane_busy(v, h->port, l);
+            if (busy == LANE_TAKEN || busy + n->params.lane_hold > now)
                 continue;
-            int64_t key = (int64_t)(((uint32_t)(iv + RV) - v->lane_rr[i]) % (uint32_t)RV);
+            int64_t key = (int64_t)(((uint32_t)(iv + RV) - *lane_rr(v, h->port, l)) % (uint32_t)RV);
             if (!bit_test(w->lgranted, i)) {
                 bit_set(w->lgranted, i);
                 granted++;
@@ -317,25 +356,26 @@ static int vc_round(warp_lp *lp, const net_model *n, iview *v, iq_scratch *w)
     }
     for (int32_t k = 0; k < w->nh && taken < granted; k++) {
         int32_t iv = w->hl[k];
-        inode *h = (inode *)v->q[iv].head;
+        inode *h = (inode *)ivc_at(v, iv / V, iv % V)->q.head;
         int32_t best = -1;
         if (!h || h->lane >= 0)
             continue;
         for (int32_t l = h->vc; l < h->vc + h->span; l++) {
             int32_t i = h->port * V + l;
             if (bit_test(w->lgranted, i) && w->lgrant[i] == iv &&
-                (best < 0 || v->c.credits[i] > v->c.credits[h->port * V + best]))
+                (best < 0 || credits(v, h->port)[l] > credits(v, h->port)[best]))
                 best = l;
         }
         if (best < 0)
             continue;
-        int32_t i = h->port * V + best;
         warp_save(lp, &h->lane, sizeof h->lane);
         h->lane = best;
-        warp_save(lp, &v->lane_busy[i], sizeof v->lane_busy[i]);
-        v->lane_busy[i] = LANE_TAKEN;
-        warp_save(lp, &v->lane_rr[i], sizeof v->lane_rr[i]);
-        v->lane_rr[i] = (uint32_t)(iv + 1) % (uint32_t)RV;
+        double *held = lane_busy(v, h->port, best);
+        uint32_t *rr = lane_rr(v, h->port, best);
+        warp_save(lp, held, sizeof *held);
+        *held = LANE_TAKEN;
+        warp_save(lp, rr, sizeof *rr);
+        *rr = (uint32_t)(iv + 1) % (uint32_t)RV;
         taken++;
     }
     return granted - taken;
@@ -358,13 +398,14 @@ static int match_round(warp_lp *lp, const net_model *n, iview *v, uint64_t route
         int32_t iv = w->hl[k], p = iv / V, vc = iv % V;
         if (w->active[p] >= S)
             continue;
-        const inode *h = (const inode *)v->q[iv].head;
+        const iin *in = in_at(v, p);
+        const inode *h = (const inode *)in->vc[vc].q.head;
         double free_at;
-        if (!h || h->ready > now || v->vc_busy[iv] + n->params.alloc_delay > now ||
-            v->out[h->port].busy_until > now || lane_for(n, v, h, now, &free_at) < 0)
+        if (!h || h->ready > now || in->vc[vc].busy + n->params.alloc_delay > now ||
+            out_at(v, h->port)->busy_until > now || lane_for(n, v, h, now, &free_at) < 0)
             continue;
-        int64_t key = (int64_t)(((uint32_t)(p + R) - v->out[h->port].rr) % (uint32_t)R) * V +
-                      (int64_t)(((uint32_t)(vc + V) - v->in[p].rr) % (uint32_t)V);
+        int64_t key = (int64_t)(((uint32_t)(p + R) - *out_rr(v, h->port)) % (uint32_t)R) * V +
+                      (int64_t)(((uint32_t)(vc + V) - in->rr) % (uint32_t)V);
         if (!bit_test(w->granted, h->port) || key < w->key[h->port]) {
             bit_set(w->granted, h->port);
             w->key[h->port] = key;
@@ -385,7 +426,7 @@ static int match_round(warp_lp *lp, const net_model *n, iview *v, uint64_t route
             if (w->key[o] == INT64_MAX)
                 continue;
             int32_t p = w->gp[o];
-            int32_t d = (int32_t)(((uint32_t)(w->gv[o] + V) - v->in[p].rr) % (uint32_t)V);
+            int32_t d = (int32_t)(((uint32_t)(w->gv[o] + V) - in_at(v, p)->rr) % (uint32_t)V);
             if (w->best[p] < 0 || d < w->best_d[p]) {
                 w->best[p] = (int32_t)o;
                 w->best_d[p] = d;
@@ -421,7 +462,8 @@ static double next_chance(const net_model *n, const iview *v, const iq_scratch *
     double best = -1, in_free = now; /* an input sending speedup packets frees with the first tail */
     for (int32_t k = 0; k < w->nh; k++) {
         int32_t iv = w->hl[k], p = iv / V;
-        const inode *h = (const inode *)v->q[iv].head;
+        const iin *in = in_at(v, p);
+        const inode *h = (const inode *)in->vc[iv % V].q.head;
         double lane_free;
         if (!h) /* without a lane with room, a credit will ask again */
             continue;
@@ -431,7 +473,7 @@ static double next_chance(const net_model *n, const iview *v, const iq_scratch *
             if (w->active[p] >= S) {
                 in_free = -1;
                 for (int32_t vc = 0; vc < V; vc++) {
-                    double b = v->vc_busy[p * V + vc];
+                    double b = in->vc[vc].busy;
                     if (b > now && (in_free < 0 || b < in_free))
                         in_free = b;
                 }
@@ -445,12 +487,12 @@ static double next_chance(const net_model *n, const iview *v, const iq_scratch *
         if (lane_free < 0)
             continue;
         double t = h->ready > lane_free ? h->ready : lane_free;
-        if (v->vc_busy[iv] + n->params.alloc_delay > t)
-            t = v->vc_busy[iv] + n->params.alloc_delay;
+        if (in->vc[iv % V].busy + n->params.alloc_delay > t)
+            t = in->vc[iv % V].busy + n->params.alloc_delay;
         /* A head still to get its lane needs neither output nor input
          * yet: the switch comes after, in the same allocation. */
-        if (!vc_alloc && v->out[h->port].busy_until > t)
-            t = v->out[h->port].busy_until;
+        if (!vc_alloc && out_at(v, h->port)->busy_until > t)
+            t = out_at(v, h->port)->busy_until;
         if (!vc_alloc && in_free > t)
             t = in_free;
         if (t <= now && n->params.alloc_iters) /* left unmatched by the rounds: the next cycle's */
@@ -501,8 +543,9 @@ static void list_heads(const iview *v, iq_scratch *w, double now)
             continue;
         w->pl[w->np++] = p;
         w->active[p] = 0;
+        const iin *in = in_at(v, p);
         for (int32_t vc = 0; vc < V; vc++)
-            w->active[p] += v->vc_busy[p * V + vc] > now;
+            w->active[p] += in->vc[vc].busy > now;
     }
 }
 
@@ -557,7 +600,7 @@ static void arrive(warp_lp *lp, const net_model *n, iview *v, const net_packet *
 {
     uint64_t router = warp_lp_id(lp) - n->nodes;
     net_rcore_route r = net_rcore_route_packet(lp, n, &v->c, router, p);
-    net_peer down = n->topo_ops->peer(n->topo, router, r.port);
+    net_peer down = net_rcore_link(n, router, r.port);
     inode *x = warp_alloc(lp, sizeof *x);
     x->pkt = *p;
     x->pkt.aux[0] = r.aux[0];
@@ -575,15 +618,15 @@ static void arrive(warp_lp *lp, const net_model *n, iview *v, const net_packet *
     double now = warp_now(lp);
     x->ready = net_rcore_ready(n, router, p, &down, now);
     x->arrived = now;
-    iin *in = &v->in[p->in_port];
+    iin *in = in_at(v, p->in_port);
     warp_save(lp, &in->recv, sizeof in->recv);
     in->recv++;
-    uint64_t *queued = &v->c.queued[r.port];
+    uint64_t *queued = &net_rcore_port_at(&v->c, r.port)->queued;
     warp_save(lp, queued, sizeof *queued);
     *queued += p->size;
     warp_save(lp, &v->s->queued_pkts, sizeof v->s->queued_pkts);
     v->s->queued_pkts++;
-    net_fifo *q = &v->q[p->in_port * v->vcs + p->vc];
+    net_fifo *q = &in->vc[p->vc].q;
     int head = q->head == NULL;
     net_fifo_push(lp, q, &x->node);
     if (head) {
@@ -609,7 +652,7 @@ static void iq_init(warp_lp *lp, void *state)
     for (int32_t p = 0; p < n->max_radix; p++)
         if (net_downstream_buffer(n, router, p) == 0)
             for (int32_t vc = 0; vc < n->vcs; vc++)
-                v.c.credits[p * n->vcs + vc] = NO_CREDIT_LIMIT;
+                credits(&v, p)[vc] = NO_CREDIT_LIMIT;
 }
 
 static void iq_forward(warp_lp *lp, void *state, void *msg, warp_bits *bits)
@@ -626,7 +669,7 @@ static void iq_forward(warp_lp *lp, void *state, void *msg, warp_bits *bits)
     case NET_EV_STATUS:
     {
         int32_t port = net_rcore_event(lp, n, &v.c, e);
-        if (port >= 0 && v.c.queued[port] > 0) /* only when a packet waits for that port */
+        if (port >= 0 && net_rcore_port_at(&v.c, port)->queued > 0) /* a packet waits for it */
             request_alloc(lp, n, v.s, warp_now(lp));
         break;
     }
@@ -656,9 +699,10 @@ static void iq_finish(warp_lp *lp, void *state, void *out)
     uint64_t queued = 0, sent = 0, recv = 0;
     void *area = (net_port_out *)out + n->max_radix;
     for (int32_t i = 0; i < n->max_radix * n->vcs; i++) {
-        assert(bit_test(v.heads, i) == (v.q[i].head != NULL) &&
+        const net_fifo *q = &ivc_at(&v, i / n->vcs, i % n->vcs)->q;
+        assert(bit_test(v.heads, i) == (q->head != NULL) &&
                "router_iq: the heads bitmap marks exactly the FIFOs holding a packet");
-        for (net_node *x = v.q[i].head; x; x = x->next) {
+        for (net_node *x = q->head; x; x = x->next) {
             queued++;
             const inode *k = (const inode *)x;
             if (n->sampling.interval > 0)
@@ -668,8 +712,8 @@ static void iq_finish(warp_lp *lp, void *state, void *out)
     assert(queued == v.s->queued_pkts && "router_iq: queued_pkts counts the packets in its FIFOs");
     n->res->flight.router_queued += queued;
     for (int32_t p = 0; p < n->max_radix; p++) {
-        sent += v.in[p].sent;
-        recv += v.in[p].recv;
+        sent += in_at(&v, p)->sent;
+        recv += in_at(&v, p)->recv;
     }
     net_rcore_finish(lp, out, sent, recv);
 }

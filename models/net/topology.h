@@ -152,6 +152,11 @@ typedef struct net_topology_ops {
     int32_t (*vcs)(const void *topo);                    /* 1..NET_MAX_VCS, same everywhere */
 
     net_peer (*peer)(const void *topo, uint64_t router, int32_t port);
+    /* Optional (NULL: peer()): peer() without the far end (id and port
+     * 0): the kind, bandwidth and latency of the link on `port`, for the
+     * callers that need no more (a router event asks 2-4 times) where
+     * finding the far end costs more than that. */
+    net_peer (*link)(const void *topo, uint64_t router, int32_t port);
     net_attach (*attach)(const void *topo, uint64_t terminal);
 
     /* Chooses the output port and next VC at in->router. When in->router is

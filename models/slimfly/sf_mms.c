@@ -1,5 +1,6 @@
-/* sf_mms.c — builds the MMS graph of a Slim Fly: generator sets, adjacency
- * by port, and the per-difference tables minimal routing reads.
+/* sf_mms.c — builds the MMS graph of a Slim Fly: generator sets and the
+ * per-difference tables minimal routing reads (neighbours by port are
+ * computed, sf_neighbor in sf_mms.h).
  * Invariant: a built graph is k'-regular, simple, and of diameter 2 — the
  * generator sets pass sf_mms_check_sets before any link is made. Called by
  * the Slim Fly topology (slimfly_topo.c), the tests and the benchmarks. */
@@ -148,26 +149,6 @@ static int build_tables(sf_mms *g)
     return 0;
 }
 
-static int build_adjacency(sf_mms *g)
-{
-    int q = g->q, h = g->h;
-    const sf_field *f = &g->f;
-    g->adj = malloc((size_t)g->nrouters * (size_t)g->radix * sizeof *g->adj);
-    if (!g->adj)
-        return -1;
-    for (int s = 0; s < 2; s++)
-        for (int a = 0; a < q; a++)
-            for (int b = 0; b < q; b++) {
-                uint32_t *row = g->adj + (size_t)sf_router(g, s, a, b) * (size_t)g->radix;
-                for (int i = 0; i < h; i++)
-                    row[i] = sf_router(g, s, a, sf_add(f, b, g->gen[s][i]));
-                for (int j = 0; j < q; j++)
-                    row[h + j] = s == 0 ? sf_router(g, 1, j, sf_sub(f, b, sf_mul(f, j, a)))
-                                        : sf_router(g, 0, j, sf_add(f, sf_mul(f, a, j), b));
-            }
-    return 0;
-}
-
 int sf_mms_build(sf_mms *g, int q, const int *X, int nX, const int *Xp, int nXp, char *err,
                  size_t errlen)
 {
@@ -210,9 +191,8 @@ int sf_mms_build(sf_mms *g, int q, const int *X, int nX, const int *Xp, int nXp,
     }
     if (sf_mms_check_sets(&g->f, g->gen[0], g->gen[1], g->h, err, errlen) != 0)
         goto fail;
-    if (build_tables(g) != 0 || build_adjacency(g) != 0) {
-        snprintf(err, errlen, "out of memory for %u routers of radix %d (%.1f MB)", g->nrouters,
-                 g->radix, (double)g->nrouters * g->radix * sizeof *g->adj / 1e6);
+    if (build_tables(g) != 0) {
+        snprintf(err, errlen, "out of memory for the routing tables of q = %d", q);
         goto fail;
     }
     return 0;
@@ -230,7 +210,6 @@ void sf_mms_free(sf_mms *g)
         free(g->via_off[s]);
         free(g->via[s]);
     }
-    free(g->adj);
     memset(g, 0, sizeof *g);
 }
 

@@ -1,7 +1,7 @@
 /* slimfly_topo.c — the Slim Fly topology for the network layer: reads
  * [slimfly], builds the MMS graph once per process, and answers wiring and
- * routing questions from it (sf_mms, sf_route). Memory: the 2q² x k'
- * adjacency plus one partner per router. Invariant: route() only returns
+ * routing questions from it (sf_mms, sf_route). Memory: one partner per
+ * router and tables of O(q²) (neighbours are computed, not stored). Invariant: route() only returns
  * ports on minimal paths to the packet's current target, with VC = hop
  * index. Called through slimfly_topology by models/net. */
 #include <stdio.h>
@@ -103,6 +103,16 @@ static net_peer sf_peer(const void *topo, uint64_t r, int32_t port)
     return q;
 }
 
+/* The link alone (every network link alike): no neighbour to compute. */
+static net_peer sf_link(const void *topo, uint64_t r, int32_t port)
+{
+    const slimfly *t = topo;
+    if (port >= t->g.radix)
+        return (net_peer){.kind = NET_PEER_TERMINAL, .bandwidth = t->bandwidth,
+                          .latency = t->term_latency};
+    return (net_peer){.kind = NET_PEER_ROUTER, .bandwidth = t->bandwidth, .latency = t->latency};
+}
+
 static net_attach sf_attach(const void *topo, uint64_t term)
 {
     const slimfly *t = topo;
@@ -147,7 +157,7 @@ static size_t sf_mem(const void *topo)
 {
     const slimfly *t = topo;
     size_t q = (size_t)t->g.q, n = t->g.nrouters, h = (size_t)t->g.h;
-    return sizeof *t + n * (size_t)t->g.radix * sizeof *t->g.adj + n * sizeof *t->partner +
+    return sizeof *t + n * sizeof *t->partner +
            2 * q * q * sizeof(uint16_t) + 2 * (q * h * sizeof(uint16_t) + q * 2 * sizeof(int));
 }
 
@@ -204,6 +214,7 @@ const net_topology_ops slimfly_topology = {
     .max_radix = sf_max_radix,
     .vcs = sf_vcs,
     .peer = sf_peer,
+    .link = sf_link,
     .attach = sf_attach,
     .route = sf_route,
     .mem_bytes = sf_mem,

@@ -3,6 +3,7 @@
  * (ts, depth, src, seq), and random inserts, pops and removals agree with a
  * reference kept by linear search. Drives engine/queue.c directly. */
 #include <criterion/criterion.h>
+#include <math.h>
 #include <stdlib.h>
 
 #include "internal.h"
@@ -256,6 +257,57 @@ typedef struct twin {
     warp_event *a, *b; /* ladder's and splay's copy */
 } twin;
 
+/* An anti-message: a random twin leaves both queues (if still pending). */
+static void twin_remove(warp_ctx *wa, warp_ctx *wb, twin *live, size_t *nlive, warp_rng *r)
+{
+    size_t i = (size_t)warp_rng_integer(r, 0, (int64_t)*nlive - 1);
+    if (live[i].a->state == EV_PENDING) {
+        queue_remove(wa, live[i].a);
+        queue_remove(wb, live[i].b);
+    }
+    live[i] = live[--*nlive];
+}
+
+/* A new event with key (ts, depth, src, seq++) in both queues. */
+static void twin_add(warp_ctx *wa, warp_ctx *wb, twin *live, size_t *nlive, uint64_t *seq, double ts,
+                     uint32_t depth, uint64_t src)
+{
+    live[*nlive].a = new_ev(wa, ts, depth, src, *seq);
+    live[*nlive].b = new_ev(wb, ts, depth, src, (*seq)++);
+    queue_insert(wa, live[*nlive].a);
+    queue_insert(wb, live[*nlive].b);
+    ++*nlive;
+}
+
+/* Pops both queues and checks that they agree (peek too); the popped pair
+ * is marked processed (the next sweep drops it). NULL when both are empty. */
+static warp_event *twin_pop(warp_ctx *wa, warp_ctx *wb, const char *name, uint64_t seed, int op)
+{
+    warp_event *pa = queue_peek(wa);
+    warp_event *e = queue_pop(wa);
+    warp_event *f = queue_pop(wb);
+    cr_assert_eq(pa, e, "%s seed %llu op %d: peek and pop disagree", name, (unsigned long long)seed, op);
+    if (!f) {
+        cr_assert_null(e, "%s seed %llu op %d: pops from an empty queue", name, (unsigned long long)seed, op);
+        return NULL;
+    }
+    cr_assert_not_null(e, "%s seed %llu op %d: empty with events pending", name, (unsigned long long)seed, op);
+    cr_assert_eq(key_cmp(e, f), 0, "%s seed %llu op %d: pops " KEYF ", expected " KEYF, name,
+                 (unsigned long long)seed, op, KEYA(e), KEYA(f));
+    e->state = f->state = EV_PROCESSED;
+    return e;
+}
+
+/* Drops the popped twins from the list; returns how many are left. */
+static size_t twin_sweep(twin *live, size_t nlive)
+{
+    size_t m = 0;
+    for (size_t i = 0; i < nlive; i++)
+        if (live[i].a->state == EV_PENDING)
+            live[m++] = live[i];
+    return m;
+}
+
 static void ladder_against_reference(uint64_t seed)
 {
     enum { N0 = 100000, OPS = 400000, CAP = N0 + OPS + 16 };
@@ -271,12 +323,7 @@ static void ladder_against_reference(uint64_t seed)
     do {                                                                                           \
         double ts__ = (ts_);                                                                       \
         uint32_t d__ = (uint32_t)warp_rng_integer(&r, 0, 2);                                       \
-        uint64_t s__ = (uint64_t)warp_rng_integer(&r, 0, 1023);                                    \
-        live[nlive].a = new_ev(wa, ts__, d__, s__, seq);                                           \
-        live[nlive].b = new_ev(wb, ts__, d__, s__, seq++);                                         \
-        queue_insert(wa, live[nlive].a);                                                           \
-        queue_insert(wb, live[nlive].b);                                                           \
-        nlive++;                                                                                   \
+        twin_add(wa, wb, live, &nlive, &seq, ts__, d__, (uint64_t)warp_rng_integer(&r, 0, 1023));  \
     } while (0)
     /* Bulk: N0 events on a coarse lattice (about 40 per timestamp), drained
      * halfway against the sorted order, then refilled. */
@@ -296,30 +343,14 @@ static void ladder_against_reference(uint64_t seed)
     }
     /* Forget the popped ones in the twin list (their events stay out of the
      * pools' way: the pools are sized for every event ever made). */
-    size_t m = 0;
-    for (size_t i = 0; i < nlive; i++)
-        if (live[i].a->state == EV_PENDING)
-            live[m++] = live[i];
-    cr_assert_eq(m, (size_t)(N0 - N0 / 2));
-    nlive = m;
+    nlive = twin_sweep(live, nlive);
+    cr_assert_eq(nlive, (size_t)(N0 - N0 / 2));
     for (int op = 0; op < OPS; op++) {
         int64_t what = warp_rng_integer(&r, 0, 999);
         if (what < 480 || nlive == 0) { /* pop and check */
-            warp_event *pa = queue_peek(wa);
-            warp_event *e = queue_pop(wa);
-            warp_event *f = queue_pop(wb);
-            cr_assert_eq(pa, e, "ladder seed %llu op %d: peek and pop disagree", (unsigned long long)seed, op);
-            if (!f) {
-                cr_assert_null(e, "ladder seed %llu op %d: pops from an empty queue", (unsigned long long)seed, op);
-                continue;
-            }
-            cr_assert_not_null(e, "ladder seed %llu op %d: empty with %zu pending", (unsigned long long)seed, op,
-                               nlive);
-            cr_assert_eq(key_cmp(e, f), 0, "ladder seed %llu op %d: pops " KEYF ", expected " KEYF,
-                         (unsigned long long)seed, op, KEYA(e), KEYA(f));
-            now = e->ts;
-            /* dropped from the twin list by the next sweep */
-            e->state = f->state = EV_PROCESSED;
+            warp_event *e = twin_pop(wa, wb, "ladder", seed, op);
+            if (e)
+                now = e->ts;
         } else if (what < 960) { /* schedule: the hold model's successor */
             int64_t kind = warp_rng_integer(&r, 0, 99);
             double ts;
@@ -335,23 +366,13 @@ static void ladder_against_reference(uint64_t seed)
                 ts = now > 1 ? now - warp_rng_unif(&r) : now; /* rollback: below the last pop */
             TWIN_NEW(ts);
         } else { /* remove a random pending event (anti-message) */
-            size_t i = (size_t)warp_rng_integer(&r, 0, (int64_t)nlive - 1);
-            if (live[i].a->state == EV_PENDING) {
-                queue_remove(wa, live[i].a);
-                queue_remove(wb, live[i].b);
-            }
-            live[i] = live[--nlive];
+            twin_remove(wa, wb, live, &nlive, &r);
         }
-        if ((op & 4095) == 0) { /* sweep the popped out of the twin list */
-            m = 0;
-            for (size_t i = 0; i < nlive; i++)
-                if (live[i].a->state == EV_PENDING)
-                    live[m++] = live[i];
-            nlive = m;
-        }
+        if ((op & 4095) == 0) /* sweep the popped out of the twin list */
+            nlive = twin_sweep(live, nlive);
     }
     /* Drain against the sorted order of what is left. */
-    m = 0;
+    size_t m = 0;
     for (size_t i = 0; i < nlive; i++)
         if (live[i].a->state == EV_PENDING)
             ref[m++] = live[i].a;
@@ -373,4 +394,75 @@ Test(queue, ladder_hold_model_with_ties_bursts_and_removals_matches_reference, .
 {
     for (uint64_t s = 1; s <= 2; s++)
         ladder_against_reference(s);
+}
+
+/* A lock-step model, the ladder's hard case: every pending event starts at
+ * one instant (no width to read from the timestamps), and most pops
+ * schedule a zero-delay successor one tie depth later or a hop a few
+ * hundredths ahead, so whole generations land in the bucket being popped
+ * (the near tier's heap, sorted into a run when it grows); the rest go a
+ * serialisation time or a compute phase ahead. Random removals leave dead
+ * entries in every tier. Every pop is checked against the splay twin. With
+ * total_lps = 2^62 the tie prefix has no room for src, so equal timestamps
+ * form long groups the radix sort gives up on (the heap keeps them). */
+static void lockstep_against_reference(uint64_t seed, uint64_t total_lps)
+{
+    enum { N0 = 40000, OPS = 300000, CAP = N0 + 2 * OPS + 16 };
+    warp_ctx *wa = queue_ctx_lps(QUEUE_LADDER, CAP, total_lps);
+    warp_ctx *wb = queue_ctx_lps(QUEUE_SPLAY, CAP, total_lps);
+    twin *live = calloc(CAP, sizeof *live);
+    size_t nlive = 0;
+    uint64_t seq = 0;
+    warp_rng r = warp_rng_stream(seed, 777);
+#define TWIN_AT(ts_, depth_)                                                                       \
+    twin_add(wa, wb, live, &nlive, &seq, (ts_), (depth_), (uint64_t)warp_rng_integer(&r, 0, 4095))
+    for (int i = 0; i < N0; i++)
+        TWIN_AT(100.0, 0);
+    for (int op = 0; op < OPS; op++) {
+        int64_t what = warp_rng_integer(&r, 0, 99);
+        if (what < 97 || nlive == 0) {
+            warp_event *e = twin_pop(wa, wb, total_lps > 4096 ? "lock-step, src past the prefix" : "lock-step", seed, op);
+            if (!e)
+                break;
+            double now = e->ts;
+            uint32_t depth = e->depth;
+            int64_t kind = warp_rng_integer(&r, 0, 99);
+            if (kind < 30) /* zero delay: the next generation, same instant */
+                TWIN_AT(now, depth + 1);
+            else if (kind < 70) /* router and link hops */
+                TWIN_AT(now + 0.03 * (double)warp_rng_integer(&r, 1, 3), 0);
+            else if (kind < 95) /* a packet's serialisation */
+                TWIN_AT(now + 0.688, 0);
+            else if (kind < 98) /* the next compute phase: lock-step again */
+                TWIN_AT(floor(now) + 1.0, 0);
+            if (kind % 8 == 0 && kind < 30) /* a second child now and then */
+                TWIN_AT(now, depth + 1);
+        } else { /* remove a random pending event (anti-message) */
+            twin_remove(wa, wb, live, &nlive, &r);
+        }
+        if ((op & 4095) == 0) /* sweep the popped out of the twin list */
+            nlive = twin_sweep(live, nlive);
+    }
+    for (;;) { /* drain */
+        warp_event *e = queue_pop(wa);
+        warp_event *f = queue_pop(wb);
+        if (!f) {
+            cr_assert_null(e, "lock-step seed %llu: removed events came back", (unsigned long long)seed);
+            break;
+        }
+        cr_assert_not_null(e, "lock-step seed %llu drain: empty with events pending", (unsigned long long)seed);
+        cr_assert_eq(key_cmp(e, f), 0, "lock-step seed %llu drain: " KEYF ", expected " KEYF,
+                     (unsigned long long)seed, KEYA(e), KEYA(f));
+    }
+#undef TWIN_AT
+    free(live);
+    queue_ctx_free(wa);
+    queue_ctx_free(wb);
+}
+
+Test(queue, ladder_lockstep_generations_in_the_current_bucket_match_reference, .timeout = 120)
+{
+    lockstep_against_reference(1, 4096);
+    lockstep_against_reference(2, 4096);
+    lockstep_against_reference(3, (uint64_t)1 << 62);
 }

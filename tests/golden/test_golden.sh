@@ -167,8 +167,8 @@ vcs: 3
 injection_bandwidth_GBps: 12.5
 router_links_GBps: 12.5 x 23736
 terminal_links_GBps: 12.5 x 16512
-memory_state_bytes: 24371848 (23.2 MiB, 1476 bytes per node; LP states, outputs, tables)
-memory_bound_bytes: 1545127048 (1473.5 MiB, 93576 bytes per node; every buffer full of events)
+memory_state_bytes: 24107656 (23.0 MiB, 1460 bytes per node; LP states, outputs, tables)
+memory_bound_bytes: 1544862856 (1473.3 MiB, 93560 bytes per node; every buffer full of events)
 EOF
 described fattree-128p3l.ini <<'EOF'
 topology: fattree
@@ -181,8 +181,8 @@ vcs: 1
 injection_bandwidth_GBps: 12.5
 router_links_GBps: 12.5 x 1048576
 terminal_links_GBps: 12.5 x 524288
-memory_state_bytes: 699171392 (666.8 MiB, 1334 bytes per node; LP states, outputs, tables)
-memory_bound_bytes: 4977361472 (4746.8 MiB, 9494 bytes per node; every buffer full of events)
+memory_state_bytes: 688685632 (656.8 MiB, 1314 bytes per node; LP states, outputs, tables)
+memory_bound_bytes: 4966875712 (4736.8 MiB, 9474 bytes per node; every buffer full of events)
 EOF
 described slimfly-q37.ini <<'EOF'
 topology: slimfly
@@ -195,8 +195,8 @@ vcs: 2
 injection_bandwidth_GBps: 12.5
 router_links_GBps: 12.5 x 75295
 terminal_links_GBps: 12.5 x 73926
-memory_state_bytes: 82981356 (79.1 MiB, 1122 bytes per node; LP states, outputs, tables)
-memory_bound_bytes: 21276415596 (20290.8 MiB, 287807 bytes per node; every buffer full of events)
+memory_state_bytes: 82378988 (78.6 MiB, 1114 bytes per node; LP states, outputs, tables)
+memory_bound_bytes: 21275813228 (20290.2 MiB, 287799 bytes per node; every buffer full of events)
 EOF
 described torus-32k-codes.ini <<'EOF'
 topology: torus
@@ -270,8 +270,8 @@ radix: 264
 ranks: 1009622
 vcs: 2
 injection_bandwidth_GBps: 12.5
-memory_state_bytes: 4613391228 (4399.7 MiB, 4569 bytes per node; LP states, outputs, tables)
-memory_bound_bytes: 1325377510908 (1263978.5 MiB, 1312746 bytes per node; every buffer full of events)
+memory_state_bytes: 4561315980 (4350.0 MiB, 4518 bytes per node; LP states, outputs, tables)
+memory_bound_bytes: 1325325435660 (1263928.8 MiB, 1312695 bytes per node; every buffer full of events)
 EOF
 described slimfly-q41.ini <<'EOF'
 topology: slimfly
@@ -284,8 +284,8 @@ vcs: 2
 injection_bandwidth_GBps: 12.5
 router_links_GBps: 12.5 x 102541
 terminal_links_GBps: 12.5 x 63878
-memory_state_bytes: 88848420 (84.7 MiB, 1391 bytes per node; LP states, outputs, tables)
-memory_bound_bytes: 25453928100 (24274.8 MiB, 398477 bytes per node; every buffer full of events)
+memory_state_bytes: 88028084 (84.0 MiB, 1378 bytes per node; LP states, outputs, tables)
+memory_bound_bytes: 25453107764 (24274.0 MiB, 398464 bytes per node; every buffer full of events)
 EOF
 described fattree-128p3l-fts.ini <<'EOF'
 topology: fattree
@@ -298,8 +298,8 @@ vcs: 1
 injection_bandwidth_GBps: 12.5
 router_links_GBps: 12.5 x 1048576
 terminal_links_GBps: 12.5 x 524288
-memory_state_bytes: 699171392 (666.8 MiB, 1334 bytes per node; LP states, outputs, tables)
-memory_bound_bytes: 4977361472 (4746.8 MiB, 9494 bytes per node; every buffer full of events)
+memory_state_bytes: 688685632 (656.8 MiB, 1314 bytes per node; LP states, outputs, tables)
+memory_bound_bytes: 4966875712 (4736.8 MiB, 9474 bytes per node; every buffer full of events)
 EOF
 described fattree-50p3l-fts.ini <<'EOF'
 topology: fattree
@@ -312,8 +312,8 @@ vcs: 1
 injection_bandwidth_GBps: 12.5
 router_links_GBps: 12.5 x 62500
 terminal_links_GBps: 12.5 x 31250
-memory_state_bytes: 41725576 (39.8 MiB, 1335 bytes per node; LP states, outputs, tables)
-memory_bound_bytes: 296725576 (283.0 MiB, 9495 bytes per node; every buffer full of events)
+memory_state_bytes: 41100576 (39.2 MiB, 1315 bytes per node; LP states, outputs, tables)
+memory_bound_bytes: 296100576 (282.4 MiB, 9475 bytes per node; every buffer full of events)
 EOF
 phold 1 8b1f73df7e39e90c 6336 --total-lps=64 --end=100 --seed=1
 phold 1 e3646663e1b76baa 12544 --total-lps=256 --end=50 --seed=7 --remote=0.5

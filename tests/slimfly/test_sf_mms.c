@@ -152,7 +152,9 @@ Test(sf_mms, explicit_default_sets_give_the_same_graph)
     build(&a, 13);
     cr_assert_eq(sf_mms_build(&b, 13, a.gen[0], a.h, a.gen[1], a.h, err, sizeof err), 0, "%s",
                  err);
-    cr_assert_eq(memcmp(a.adj, b.adj, (size_t)a.nrouters * a.radix * sizeof *a.adj), 0);
+    for (uint32_t r = 0; r < a.nrouters; r++)
+        for (int p = 0; p < a.radix; p++)
+            cr_assert_eq(sf_neighbor(&a, r, p), sf_neighbor(&b, r, p), "router %u port %d", r, p);
     sf_mms_free(&a);
     sf_mms_free(&b);
 }
@@ -243,4 +245,48 @@ Test(sf_mms, set_criterion_matches_diameter)
     }
     cr_assert(accepted > 0 && refused > 0, "random sets: %d accepted, %d refused", accepted,
               refused);
+}
+
+/* The neighbour table sf_mms.c built before the neighbours were computed
+ * (its loop verbatim): the port order every committed digest depends on. */
+static uint32_t *table_adjacency(const sf_mms *g)
+{
+    int q = g->q, h = g->h;
+    const sf_field *f = &g->f;
+    uint32_t *adj = malloc((size_t)g->nrouters * (size_t)g->radix * sizeof *adj);
+    for (int s = 0; s < 2; s++)
+        for (int a = 0; a < q; a++)
+            for (int b = 0; b < q; b++) {
+                uint32_t *row = adj + (size_t)sf_router(g, s, a, b) * (size_t)g->radix;
+                for (int i = 0; i < h; i++)
+                    row[i] = sf_router(g, s, a, sf_add(f, b, g->gen[s][i]));
+                for (int j = 0; j < q; j++)
+                    row[h + j] = s == 0 ? sf_router(g, 1, j, sf_sub(f, b, sf_mul(f, j, a)))
+                                        : sf_router(g, 0, j, sf_add(f, sf_mul(f, a, j), b));
+            }
+    return adj;
+}
+
+/* Every router and port of q = 4w+1 (5, 13, 37, 41), 4w-1 (7, 11, 19) and
+ * 4w (4, 8, 16): the computed neighbour is the table's, and an edge of the
+ * definition (sft_edge). */
+Test(sf_mms, computed_neighbours_match_the_table)
+{
+    static const int qs[] = {4, 5, 7, 8, 11, 13, 16, 19, 37, 41};
+    for (size_t n = 0; n < sizeof qs / sizeof qs[0]; n++) {
+        sf_mms g;
+        build(&g, qs[n]);
+        uint32_t *adj = table_adjacency(&g);
+        for (uint32_t r = 0; r < g.nrouters; r++)
+            for (int p = 0; p < g.radix; p++) {
+                uint32_t v = sf_neighbor(&g, r, p);
+                cr_assert_eq(v, adj[(size_t)r * (size_t)g.radix + (size_t)p],
+                             "q = %d: router %u port %d: %u, the table %u", g.q, r, p, v,
+                             adj[(size_t)r * (size_t)g.radix + (size_t)p]);
+                cr_assert(sft_edge(&g.f, g.gen[0], g.gen[1], g.h, r, v), "q = %d: %u-%u", g.q,
+                          r, v);
+            }
+        free(adj);
+        sf_mms_free(&g);
+    }
 }
