@@ -1,5 +1,5 @@
 # bench/local.mk — benchmarks ship with the sources; they are never run by make check.
-EXTRA_DIST += bench/phold.sh bench/savestyle.sh bench/torus.sh bench/fattree.sh \
+EXTRA_DIST += bench/huge_pages.sh bench/phold.sh bench/savestyle.sh bench/torus.sh bench/fattree.sh \
 	bench/slimfly.sh bench/slimfly_sweep.sh bench/dragonfly.sh bench/dragonfly_sweep.sh bench/instrumentation.sh bench/soak.sh bench/parallel.sh bench/checkpoint.sh bench/booksim.sh bench/replay_scale.sh bench/cons.sh bench/partition_bound.py bench/lib.sh bench/RESULTS.md
 noinst_PROGRAMS += bench/savebench
 bench_savebench_SOURCES = bench/savebench.c

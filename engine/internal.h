@@ -214,6 +214,14 @@ typedef struct warp_queue {
 } warp_queue;
 
 /* ---- event pool (pool.c) -------------------------------------------------- */
+/* --huge-pages (options.c, setup.c): transparent huge pages asked for
+ * (madvise) on the LP states and records and the event pool. */
+typedef enum { WARP_HUGE_AUTO, WARP_HUGE_ON, WARP_HUGE_OFF } warp_huge;
+/* auto turns them on when a rank's LP records and states exceed this:
+ * measured (bench/RESULTS.md) to pay on 4.4 GB of Slim Fly state and to cost
+ * on the 0.x GB replays, where faults on 2 MiB pages clear more than is used. */
+#define WARP_HUGE_AUTO_BYTES (UINT64_C(1) << 30)
+
 typedef struct warp_pool {
     char *base;
     size_t ev_size;
@@ -343,6 +351,8 @@ struct warp_ctx {
     double heartbeat_s;   /* 0: no heartbeat */
     bool progress, quiet;
     uint64_t mem_per_rank; /* --mem-per-rank; 0: from the node */
+    warp_huge huge_pages;  /* --huge-pages: auto, on or off */
+    bool huge_active;      /* what setup chose for this rank (auto: by size) */
     int on_node;           /* ranks on this node */
     uint64_t debug_seed;
     /* model */
@@ -356,7 +366,8 @@ struct warp_ctx {
      * and a hash probe */
     int32_t *gid_dense;
     uint64_t gid_mask;
-    char *state_mem, *out_mem;
+    char *state_mem, *out_mem;        /* big_map'd, huge_active as setup chose */
+    size_t state_bytes, out_bytes;
     warp_kp *kps;
     uint64_t nkps;
     /* KPs that may hold processed events: fossil collection visits these,
@@ -465,6 +476,13 @@ void alloc_init(warp_allocator *a);
 void *alloc_get(warp_ctx *w, size_t size);
 void alloc_put(warp_ctx *w, alloc_hdr *h);
 void alloc_destroy(warp_allocator *a);
+/* A zeroed mapping of `bytes` (NULL when out of memory) for the big arrays
+ * that are reached at random (LP states and records): with huge, 2 MiB
+ * aligned and madvised for transparent huge pages. Free with big_unmap. */
+void *big_map(size_t bytes, bool huge);
+void big_unmap(void *p, size_t bytes, bool huge);
+/* Asks for transparent huge pages on an existing mapping (best effort). */
+void big_advise_huge(void *p, size_t bytes);
 /* Checkpoints (checkpoint*.c): the live warp_alloc block holding an address
  * (slab blocks only; NULL when none), its class and usable bytes, and a block
  * of a given class for a restore. */

@@ -62,6 +62,10 @@ void pool_init(warp_ctx *w, uint64_t cap, uint64_t mem)
                    "cannot reserve %llu events of %zu bytes (%.2f GiB of address space) on rank %d: "
                    "lower --events or raise the address-space limit (ulimit -v)",
                    (unsigned long long)cap, p->ev_size, (double)(cap * p->ev_size) / 1073741824.0, w->rank);
+    /* Events are run, cancelled and freed at random over the touched part
+     * of the reservation, like the LP states (setup.c chose huge_active). */
+    if (w->huge_active)
+        big_advise_huge(p->base, (size_t)(cap * p->ev_size));
     /* An explicit --events is the working size too, as it always was. */
     if (given || p->work > cap)
         p->work = cap;

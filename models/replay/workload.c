@@ -364,7 +364,27 @@ static void shapes_grow(rp_config *c)
  * built, compared and dropped, so a half-million-rank stencil keeps a few
  * dozen graphs instead of one per rank (memory and first-touch faults
  * proportional to the shapes, not the ranks). Init-time only. */
+static const rp_graph *build_graph(rp_config *c, int32_t job, int32_t local);
+
 static const rp_graph *load_graph(rp_config *c, int32_t job, int32_t local)
+{
+    rp_job *j = &c->jobs[job];
+    int cls = replay_source_shape_class(j->src, local);
+    const rp_graph *known = cls >= 0 ? j->shape_memo[cls] : NULL;
+    if (known) {
+        c->shaped_ranks++;
+        c->tasks_held += known->g.ntasks;
+        return known;
+    }
+    const rp_graph *got = build_graph(c, job, local);
+    if (cls >= 0)
+        j->shape_memo[cls] = got;
+    return got;
+}
+
+/* load_graph's work for a rank of unknown shape: built, then shared with an
+ * equal graph built before or kept as a new shape. */
+static const rp_graph *build_graph(rp_config *c, int32_t job, int32_t local)
 {
     warp_poll_interrupt("reading the traces");
     rp_graph *gr = warp_xcalloc(1, sizeof *gr);
@@ -451,6 +471,8 @@ void replay_graphs_free(rp_config *c)
             free(gr);
         }
     free(c->shapes);
+    for (int j = 0; j < c->njobs; j++)
+        memset(c->jobs[j].shape_memo, 0, sizeof c->jobs[j].shape_memo);
     for (size_t k = 0; k < c->nblocks; k++)
         free(c->blocks[k]);
     free(c->blocks);

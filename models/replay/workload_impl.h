@@ -17,6 +17,10 @@ typedef struct rp_job {
     int32_t ranks;
     uint32_t iterations;
     uint64_t *global; /* job rank -> network rank */
+    /* This process's graph of each shape class the source names
+     * (replay_source_shape_class): later ranks of a class take it as is,
+     * without being built, hashed and compared. */
+    const struct rp_graph *shape_memo[REPLAY_SHAPE_CLASSES];
 } rp_job;
 
 /* Committed per-rank results, filled by finish on the owning process. */

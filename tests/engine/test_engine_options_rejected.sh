@@ -49,6 +49,8 @@ rejected --seed --seed=12x
 rejected --events --events=abc
 rejected --events --events=3
 rejected --queue --queue=list
+rejected "--huge-pages=maybe: unknown setting; use auto" --huge-pages=maybe
+rejected --huge-pages --huge-pages
 rejected --gvt --gvt=lazy
 rejected --gvt-interval --gvt-interval=0
 rejected --kps --kps=0
@@ -72,6 +74,10 @@ rejected "unknown option --batc; did you mean --batch?" --batc=3
 printf '[engine]\ngvt-intervall = 4\n' >"$cfg"
 rejected "$cfg:2: \[engine\] gvt-intervall = 4: unknown engine option; did you mean gvt-interval?" \
     --config="$cfg"
+# A run file may write an option's dashes as underscores; a bad value still
+# names the file and line.
+printf '[engine]\nhuge_pages = always\n' >"$cfg"
+rejected "$cfg:2: \[engine\] huge-pages = always: unknown setting; use auto" --config="$cfg"
 rm -f "$cfg"
 
 run 0 "$PHOLD" --help

@@ -26,6 +26,7 @@ W="${top_builddir:-.}/tools/warpnet/warpnet"
 [ -x "$W" ] || { echo "SKIP: $W not built"; exit 77; }
 . "${top_srcdir:-${srcdir:-.}}/tests/limit.sh"
 W=$(limited "$W")
+TR=$(limited "${top_builddir:-.}/tools/trace/warpnet-trace")
 tmp=$(mktemp -d /tmp/warpnet-replay-stencil.XXXXXX)
 trap 'rm -rf "$tmp"' EXIT
 fail=0
@@ -106,6 +107,18 @@ for c in "1 0 9 73728" "0 0 27 70656" "1 1 2048 270336"; do
         grep -q "tasks *$4 of $4\$" "$tmp/out" || die "shapes $c, $np processes: want $4 tasks: $(grep tasks "$tmp/out")"
         [ -z "$ref" ] && ref=$d
         [ "$d" = "$ref" ] || die "shapes $c: $np processes commit $d, 1 process $ref"
+        if [ $np = 1 ] && [ "$2" = 0 ]; then
+            # The generator names each rank's shape class, so it builds one
+            # rank per class; the binary trace of the same stencil names
+            # none (every rank built, hashed and compared): one digest.
+            "$TR" gen stencil3d px=16 py=16 pz=16 iters=2 bytes=65536 compute=1000 allreduce=0 \
+                periodic=$1 --binary -o "$tmp/s.wtb" > /dev/null 2>&1 || die "warpnet-trace gen periodic=$1"
+            simplenet 4096 "$tmp/s.wtb" > "$tmp/b.ini"
+            "$W" "$tmp/b.ini" > "$tmp/bout" 2>&1 || die "binary periodic=$1: $(tail -3 "$tmp/bout")"
+            db=$(sed -n 's/.*committed digest: //p' "$tmp/bout")
+            [ "$db" = "$d" ] && echo "ok   periodic=$1: shape classes commit the binary trace's digest" \
+                || die "periodic=$1: the generator commits $d, its binary trace $db"
+        fi
         if [ $np = 1 ]; then
             grep -q "^replay memory (process 0): 4096 ranks share $3 task graphs" "$tmp/out" \
                 && echo "ok   periodic=$1 allreduce=$2: 4096 ranks share $3 graphs, $4 tasks, digest $d" \

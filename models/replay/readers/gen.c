@@ -322,7 +322,24 @@ static void gen_close(replay_source *s)
     free(s->impl);
 }
 
-static const replay_source_ops gen_ops = {"gen", gen_load, gen_close};
+/* A stencil rank's graph differs from another's only in its neighbours,
+ * and those (as offsets from the rank, mod the ranks) only in whether it
+ * is at the low or high edge of each dimension: two bits a dimension. The
+ * allreduce's partners depend on the rank's bits, so it has no classes. */
+static int gen_shape_class(const replay_source *s, int32_t rank)
+{
+    const gen_spec *g = s->impl;
+    if ((g->d->kind != G_STENCIL3D && g->d->kind != G_STENCIL2D) || val(g, "allreduce"))
+        return -1;
+    int64_t p[3] = {val(g, "px"), val(g, "py"), g->d->kind == G_STENCIL3D ? val(g, "pz") : 1};
+    int64_t c[3] = {rank % p[0], rank / p[0] % p[1], rank / (p[0] * p[1])};
+    int cls = 0;
+    for (int d = 0; d < 3; d++)
+        cls |= ((c[d] == 0) | (c[d] == p[d] - 1) << 1) << 2 * d;
+    return cls;
+}
+
+static const replay_source_ops gen_ops = {"gen", gen_load, gen_close, gen_shape_class};
 
 static int64_t nranks_of(const gen_spec *g)
 {

@@ -118,6 +118,13 @@ int replay_source_load(replay_source *s, int32_t rank, replay_rank *out, replay_
     return s->ops->load(s, rank, out, err);
 }
 
+int replay_source_shape_class(const replay_source *s, int32_t rank)
+{
+    if (!s->ops->shape_class || rank < 0 || rank >= s->nranks)
+        return -1;
+    return s->ops->shape_class(s, rank);
+}
+
 void replay_source_close(replay_source *s)
 {
     if (!s)

@@ -24,7 +24,13 @@ typedef struct replay_source_ops {
     const char *format; /* "bigsim", "otf2", "goal", "native", "gen", "dimemas" */
     int (*load)(replay_source *s, int32_t rank, replay_rank *out, replay_err *err);
     void (*close)(replay_source *s);
+    /* Optional: the rank's shape class (below REPLAY_SHAPE_CLASSES), where
+     * ranks of one class have graphs equal up to the rank offset of their
+     * peers; -1 where the source cannot tell without building it. */
+    int (*shape_class)(const replay_source *s, int32_t rank);
 } replay_source_ops;
+
+#define REPLAY_SHAPE_CLASSES 64
 
 struct replay_source {
     const replay_source_ops *ops;
@@ -50,6 +56,9 @@ int replay_source_open(const char *path, const char *format, const replay_opts *
 
 /* Builds rank's graph into out (begun, filled and frozen by the source). */
 int replay_source_load(replay_source *s, int32_t rank, replay_rank *out, replay_err *err);
+
+/* The rank's shape class (see replay_source_ops.shape_class), or -1. */
+int replay_source_shape_class(const replay_source *s, int32_t rank);
 
 /* Releases the source (NULL is fine). */
 void replay_source_close(replay_source *s);
