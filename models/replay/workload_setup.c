@@ -221,6 +221,7 @@ static int rp_rank_busy(const void *wl, uint64_t rank)
 static void rp_destroy(void *wl)
 {
     rp_config *c = wl;
+    replay_graphs_free(c); /* first: it clears each job's shape memo */
     for (int j = 0; j < c->njobs; j++) {
         replay_source_close(c->jobs[j].src);
         free(c->jobs[j].trace);
@@ -231,7 +232,6 @@ static void rp_destroy(void *wl)
     free(c->rank_job);
     free(c->rank_local);
     free(c->res);
-    replay_graphs_free(c);
     if (c->tracer) {
         replay_tracer_free(c->tracer);
         free(c->tracer);
