@@ -41,6 +41,16 @@ static inline void load_padded(void *dst, const unsigned char *p, size_t m, size
         memcpy(dst, p + i, m - i);
 }
 
+/* The first k (1..7) bytes of v as loaded from memory, the rest zero. */
+static inline uint64_t le_low_bytes(uint64_t v, size_t k)
+{
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    return v & ((UINT64_C(1) << (8 * k)) - 1);
+#else
+    return v & ~((~UINT64_C(0)) >> (8 * k));
+#endif
+}
+
 /* The digest of one committed event: its key, its destination and an
  * n-byte payload (digest_size) of which the slot holds the first m
  * (msg_size), the rest hashed as zeros, so that a trimmed slot digests as
@@ -56,6 +66,16 @@ uint64_t digest_event(const warp_ctx *w, const warp_event *e)
     const unsigned char *p = EV_PAYLOAD(e);
     size_t n = w->digest_size, m = w->msg_size, i = 0;
     uint64_t a = h, b = h ^ 0x60EA27EEADC0B5D6ull, c = h ^ 0x1B8730A4D0A86D4Dull, d = ~h;
+    /* The same rounds as one padded loop would run, split where the slot
+     * ends: before it, plain loads with no bounds test; after it, zeros. */
+    for (; i + 32 <= m; i += 32) {
+        uint64_t v[4];
+        memcpy(v, p + i, 32);
+        a = lane(a, v[0]);
+        b = lane(b, v[1]);
+        c = lane(c, v[2]);
+        d = lane(d, v[3]);
+    }
     for (; i + 32 <= n; i += 32) {
         uint64_t v[4];
         load_padded(v, p, m, i, 32);
@@ -66,12 +86,22 @@ uint64_t digest_event(const warp_ctx *w, const warp_event *e)
     }
     for (; i + 8 <= n; i += 8) {
         uint64_t v;
-        load_padded(&v, p, m, i, 8);
+        if (i + 8 <= m)
+            memcpy(&v, p + i, 8);
+        else
+            load_padded(&v, p, m, i, 8);
         a = lane(a, v);
     }
     if (i < n) {
         uint64_t v = 0;
-        load_padded(&v, p, m, i, n - i);
+        if (n <= m && i + 8 <= w->pool.ev_size - sizeof(warp_event)) {
+            /* The whole slot is readable (events live in the pool): one
+             * load, masked to the n - i bytes hashed, as the zeroed copy. */
+            memcpy(&v, p + i, 8);
+            v = le_low_bytes(v, n - i);
+        } else {
+            load_padded(&v, p, m, i, n - i);
+        }
         b = lane(b, v);
     }
     return mix64(a ^ rotl64(b, 17) ^ rotl64(c, 31) ^ rotl64(d, 47) ^ n);
