@@ -7,14 +7,17 @@
 void process_event(warp_ctx *w, warp_event *e)
 {
     warp_lp *lp = e->lp;
-    /* The payload past the event's first lines: the handler reads some of
-     * it and the digest below all of it. Loads started now overlap the
-     * handler's own misses rather than stalling the digest one by one. */
+    /* A payload of several lines (a packet's: the network models'): the
+     * handler reads its first and the digest below all of them. Loads
+     * started now overlap the handler's own misses rather than stalling
+     * the digest one by one. */
     const char *pl = EV_PAYLOAD(e);
-    for (size_t off = 0; off < w->msg_size; off += 64)
-        __builtin_prefetch(pl + off);
-    if (w->msg_size)
-        __builtin_prefetch(pl + w->msg_size - 1); /* the last line of an unaligned payload */
+    size_t m = w->msg_size;
+    if (m > 64) {
+        for (size_t off = 64; off < m; off += 64)
+            __builtin_prefetch(pl + off);
+        __builtin_prefetch(pl + m - 1); /* the last line of an unaligned payload */
+    }
     e->bits.b = 0;
     e->children = e->rsent = NULL;
     e->allocs = e->frees = NULL;

@@ -4,8 +4,13 @@ EXTRA_DIST += tests/engine/test_phold_basics.sh
 
 # --- ini/units (ini helper) ---
 if HAVE_CRITERION
-check_PROGRAMS += tests/engine/test_ini tests/engine/test_units tests/engine/test_pool_size
-TESTS += tests/engine/test_ini tests/engine/test_units tests/engine/test_pool_size
+check_PROGRAMS += tests/engine/test_ini tests/engine/test_units tests/engine/test_pool_size \
+	tests/engine/test_digest_event
+TESTS += tests/engine/test_ini tests/engine/test_units tests/engine/test_pool_size \
+	tests/engine/test_digest_event
+tests_engine_test_digest_event_CFLAGS = $(AM_CFLAGS) $(CRITERION_CFLAGS)
+tests_engine_test_digest_event_LDADD = libwarp.la $(CRITERION_LIBS) -lm
+tests_engine_test_digest_event_LDFLAGS = -static
 tests_engine_test_pool_size_CFLAGS = $(AM_CFLAGS) $(CRITERION_CFLAGS)
 tests_engine_test_pool_size_LDADD = libwarp.la $(CRITERION_LIBS) -lm
 tests_engine_test_pool_size_LDFLAGS = -static
