@@ -95,26 +95,28 @@ static void arena_grow(warp_ctx *w, undo_arena *u, size_t need)
     u->cap = (uint32_t)n->cap;
 }
 
-/* The rare case of warp_save: a new chunk, then the save again. A separate
- * function, entered by a tail call, so that warp_save's common path keeps
+static void save_record(warp_lp *lp, const void *ptr, size_t len, warp_event *e);
+
+/* The rare case of save_record: a new chunk, then the record again. A
+ * separate function, entered by a tail call, so that the common path keeps
  * no registers across a call (it pushed and popped five per save: a fifth
  * of its instructions, at 2-6 saves per network event). */
-static __attribute__((noinline, cold)) void save_grown(warp_lp *lp, const void *ptr, size_t len, size_t need)
+static __attribute__((noinline, cold)) void save_grown(warp_lp *lp, const void *ptr, size_t len, warp_event *e,
+                                                       size_t need)
 {
     arena_grow(lp->w, &lp->kp->undo, need);
-    warp_save(lp, ptr, len);
+    save_record(lp, ptr, len, e);
 }
 
-void warp_save(warp_lp *lp, const void *ptr, size_t len)
+/* Logs len > 0 bytes at ptr for event e. Out of line, entered by a tail
+ * call with warp_save's own arguments in place: warp_save's test for a
+ * sequential run (no log) is then a few instructions that move nothing. */
+static __attribute__((noinline)) void save_record(warp_lp *lp, const void *ptr, size_t len, warp_event *e)
 {
-    warp_ctx *w = lp->w;
-    warp_event *e = w->cur;
-    if (!w->tracking || !e || !len)
-        return;
     undo_arena *u = &lp->kp->undo;
     size_t need = (sizeof(undo_rec) + len + 7) & ~(size_t)7;
     if (__builtin_expect(u->cap - u->used < need, 0)) {
-        save_grown(lp, ptr, len, need);
+        save_grown(lp, ptr, len, e, need);
         return;
     }
     undo_rec *r = (undo_rec *)(u->newest->data + u->used);
@@ -124,6 +126,15 @@ void warp_save(warp_lp *lp, const void *ptr, size_t len)
     r->len = len;
     e->undo = r;
     save_copy(r->bytes, ptr, len); /* last: the rare memcpy is a tail call */
+}
+
+void warp_save(warp_lp *lp, const void *ptr, size_t len)
+{
+    warp_ctx *w = lp->w;
+    warp_event *e = w->cur;
+    if (!w->tracking || !e || !len)
+        return;
+    save_record(lp, ptr, len, e);
 }
 
 void undo_replay(warp_ctx *w, warp_kp *kp, warp_event *e)
