@@ -118,6 +118,23 @@ static net_peer torus_peer(const void *topo, uint64_t r, int32_t port)
     return q;
 }
 
+/* torus_peer without the far end: no coordinate division (a router event
+ * asks for its links' kind and bandwidth 2-4 times). */
+static net_peer torus_link(const void *topo, uint64_t r, int32_t port)
+{
+    (void)r;
+    const torus *t = topo;
+    net_peer q = {.kind = NET_PEER_NONE, .bandwidth = t->bandwidth, .latency = t->latency};
+    if (port >= 2 * t->n) {
+        q.kind = NET_PEER_TERMINAL;
+        q.bandwidth = t->term_bandwidth;
+        q.latency = t->term_latency;
+    } else if (t->k[port / 2] != 1) {
+        q.kind = NET_PEER_ROUTER;
+    }
+    return q;
+}
+
 static net_attach torus_attach(const void *topo, uint64_t term)
 {
     const torus *t = topo;
@@ -289,6 +306,7 @@ const net_topology_ops torus_topology = {
     .max_radix = torus_max_radix,
     .vcs = torus_vcs,
     .peer = torus_peer,
+    .link = torus_link,
     .attach = torus_attach,
     .route = torus_route,
     .mem_bytes = torus_mem,
