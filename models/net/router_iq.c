@@ -146,7 +146,9 @@ static iq_layout layout_of(const net_model *n)
     return l;
 }
 
-static iview view(const net_model *n, void *state)
+/* Inlined: called on every event, and a by-value copy of the view cost more
+ * than computing it. */
+static inline __attribute__((always_inline)) iview view(const net_model *n, void *state)
 {
     const iq_layout *l = n->scratch;
     char *b = state;

@@ -41,7 +41,8 @@ typedef struct term_state {
  * 32 bits) was injected, at or after warmup. */
 enum { BIT_MSG_DONE = 1, BIT_INJECTED = 2, BIT_INJ_WINDOW = 4 };
 
-static void try_inject(warp_lp *lp, term_state *s, const net_model *n, warp_bits *bits)
+/* saved: the caller has logged all of *s in this event already. */
+static void try_inject(warp_lp *lp, term_state *s, const net_model *n, warp_bits *bits, int saved)
 {
     if (!s->outq.head || !net_port_is_free(lp, &s->link, 0, 1))
         return;
@@ -60,7 +61,8 @@ static void try_inject(warp_lp *lp, term_state *s, const net_model *n, warp_bits
     uint64_t self = warp_lp_id(lp);
     net_attach at = n->topo_ops->attach(n->topo, self);
 
-    warp_save(lp, s, sizeof *s);
+    if (!saved)
+        warp_save(lp, s, sizeof *s);
     s->credits[vc] -= size;
     s->sent++;
     bits->b |= BIT_INJECTED | (warp_now(lp) >= n->warmup ? BIT_INJ_WINDOW : 0) |
@@ -168,17 +170,22 @@ static void term_forward(warp_lp *lp, void *state, void *msg, warp_bits *bits)
         uint64_t psz = n->params.packet_size;
         m->count = (uint32_t)((m->msg.bytes + psz - 1) / psz);
         net_fifo_push(lp, &s->outq, &m->node);
-        try_inject(lp, s, n, bits);
+        try_inject(lp, s, n, bits, 1);
         break;
     }
     case NET_EV_CREDIT:
-        warp_save(lp, &s->credits[e->u.credit.vc], sizeof s->credits[0]);
+        /* With a message waiting the packet it lets go writes more of s:
+         * one log record for all of it. */
+        if (s->outq.head)
+            warp_save(lp, s, sizeof *s);
+        else
+            warp_save(lp, &s->credits[e->u.credit.vc], sizeof s->credits[0]);
         s->credits[e->u.credit.vc] += e->u.credit.bytes;
-        try_inject(lp, s, n, bits);
+        try_inject(lp, s, n, bits, s->outq.head != NULL);
         break;
     case NET_EV_PORT_FREE:
         net_port_woken(lp, &s->link);
-        try_inject(lp, s, n, bits);
+        try_inject(lp, s, n, bits, 0);
         break;
     case NET_EV_PKT:
         s->recv++; /* unlogged: term_reverse; nothing below logs s's bytes around it */

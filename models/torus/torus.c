@@ -37,7 +37,8 @@ static int64_t coord(const torus *t, uint64_t r, int d)
 static uint64_t step(const torus *t, uint64_t r, int d, int dir)
 {
     int64_t c = coord(t, r, d);
-    int64_t c2 = (c + dir + t->k[d]) % t->k[d];
+    int64_t c2 = c + dir; /* wraps without a third division (peer() runs per packet) */
+    c2 = c2 == t->k[d] ? 0 : c2 < 0 ? t->k[d] - 1 : c2;
     return r + (uint64_t)(c2 - c) * t->stride[d];
 }
 
