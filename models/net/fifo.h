@@ -31,6 +31,21 @@ static inline void net_fifo_push(warp_lp *lp, net_fifo *q, net_node *n)
     q->tail = n;
 }
 
+/* net_fifo_push for a caller that has logged *q itself in this event (with
+ * the record around it, one warp_save for several fields): only the old
+ * tail's link is logged here. */
+static inline void net_fifo_push_saved(warp_lp *lp, net_fifo *q, net_node *n)
+{
+    n->next = NULL;
+    if (q->tail) {
+        warp_save(lp, &q->tail->next, sizeof q->tail->next);
+        q->tail->next = n;
+    } else {
+        q->head = n;
+    }
+    q->tail = n;
+}
+
 /* Appends a node allocated in an earlier event (e.g. just popped from
  * another list): its link is logged too, so a rollback restores it. */
 static inline void net_fifo_push_old(warp_lp *lp, net_fifo *q, net_node *n)
@@ -47,6 +62,18 @@ static inline net_node *net_fifo_pop(warp_lp *lp, net_fifo *q)
     if (!n)
         return NULL;
     warp_save(lp, q, sizeof *q);
+    q->head = n->next;
+    if (!q->head)
+        q->tail = NULL;
+    return n;
+}
+
+/* net_fifo_pop for a caller that has logged *q itself in this event. */
+static inline net_node *net_fifo_pop_saved(net_fifo *q)
+{
+    net_node *n = q->head;
+    if (!n)
+        return NULL;
     q->head = n->next;
     if (!q->head)
         q->tail = NULL;

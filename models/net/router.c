@@ -132,7 +132,7 @@ static void try_send(warp_lp *lp, const net_model *n, rview *v, int32_t port, ne
     *queued -= x->pkt.size;
     pt->sent++;
     v->s->queued_pkts--;
-    double ser = net_rcore_send(lp, n, &v->c, router, port, x->out_vc, &x->pkt);
+    double ser = net_rcore_send(lp, n, &v->c, router, port, x->out_vc, &x->pkt, 1);
     net_rcore_credit(lp, n, router, x->pkt.in_port, x->pkt.vc, x->pkt.size,
                      net_rcore_credit_delay(n, router, x->pkt.in_port, x->pkt.size, ser));
     *dep = (net_departure){.arrived = x->arrived,
@@ -198,7 +198,7 @@ static void router_forward(warp_lp *lp, void *state, void *msg, warp_bits *bits)
         break;
     case NET_EV_CREDIT:
     case NET_EV_STATUS: {
-        int32_t port = net_rcore_event(lp, n, &v.c, e);
+        int32_t port = net_rcore_event(lp, n, &v.c, e, 1);
         if (port >= 0)
             try_send(lp, n, &v, port, &e->dep);
         break;

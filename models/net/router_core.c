@@ -120,7 +120,7 @@ void net_rcore_status(warp_lp *lp, const net_model *n, const net_rcore *c, uint6
     }
 }
 
-int32_t net_rcore_event(warp_lp *lp, const net_model *n, net_rcore *c, const net_event *e)
+int32_t net_rcore_event(warp_lp *lp, const net_model *n, net_rcore *c, const net_event *e, int save)
 {
     if (e->kind == NET_EV_STATUS) {
         uint64_t *slot = &c->view[e->u.status.slot];
@@ -130,10 +130,16 @@ int32_t net_rcore_event(warp_lp *lp, const net_model *n, net_rcore *c, const net
     }
     assert(e->kind == NET_EV_CREDIT && "net_rcore_event: a credit or status event");
     int64_t *cr = &net_rcore_port_at(c, e->u.credit.port)->credits[e->u.credit.vc];
-    warp_save(lp, cr, sizeof *cr);
+    if (save)
+        warp_save(lp, cr, sizeof *cr);
     *cr += e->u.credit.bytes;
     net_rcore_status(lp, n, c, warp_lp_id(lp) - n->nodes, e->u.credit.port);
     return e->u.credit.port;
+}
+
+void net_rcore_credit_reverse(net_rcore *c, const net_event *e)
+{
+    net_rcore_port_at(c, e->u.credit.port)->credits[e->u.credit.vc] -= e->u.credit.bytes;
 }
 
 void net_rcore_credit(warp_lp *lp, const net_model *n, uint64_t router, int32_t in_port, int32_t vc,
@@ -175,14 +181,15 @@ double net_rcore_ready(const net_model *n, uint64_t router, const net_packet *p,
 }
 
 double net_rcore_send(warp_lp *lp, const net_model *n, net_rcore *c, uint64_t router, int32_t port,
-                      int32_t vc, const net_packet *p)
+                      int32_t vc, const net_packet *p, int save)
 {
     net_peer down = n->topo_ops->peer(n->topo, router, port);
     double ser = p->size / down.bandwidth, now = warp_now(lp);
     net_event *e;
     if (down.kind == NET_PEER_ROUTER) {
         int64_t *cr = &net_rcore_port_at(c, port)->credits[vc];
-        warp_save(lp, cr, sizeof *cr);
+        if (save)
+            warp_save(lp, cr, sizeof *cr);
         *cr -= p->size;
         double delay = down.latency + n->params.router_delay + (n->params.store_forward ? ser : 0);
         e = warp_event_new(lp, net_router_lp(n, down.id), delay);
@@ -208,6 +215,8 @@ uint64_t net_rcore_bits(int32_t port, uint64_t queued)
     uint64_t q = queued < (UINT64_C(1) << QBITS) ? queued : (UINT64_C(1) << QBITS) - 1;
     return (uint64_t)port << QBITS | q;
 }
+
+uint64_t net_rcore_bits_port(uint64_t b) { return b >> QBITS; }
 
 size_t net_rcore_out_bytes(const net_model *n)
 {

@@ -65,8 +65,11 @@ int32_t net_rcore_pick_vc(const net_model *n, const net_rcore *c, int32_t port, 
 void net_rcore_status(warp_lp *lp, const net_model *n, const net_rcore *c, uint64_t router,
                       int32_t port);
 /* Handles NET_EV_CREDIT and NET_EV_STATUS; returns the port whose credit
- * grew (-1 for a status event). */
-int32_t net_rcore_event(warp_lp *lp, const net_model *n, net_rcore *c, const net_event *e);
+ * grew (-1 for a status event). save 0: the credit's write is not logged
+ * (the caller's reverse handler undoes it with net_rcore_credit_reverse). */
+int32_t net_rcore_event(warp_lp *lp, const net_model *n, net_rcore *c, const net_event *e, int save);
+/* Undoes a NET_EV_CREDIT's credit that net_rcore_event took unlogged. */
+void net_rcore_credit_reverse(net_rcore *c, const net_event *e);
 /* Returns `bytes` of VC `vc` of input `in_port` to the sender upstream,
  * `delay` ns from now (plus the link's latency). */
 void net_rcore_credit(warp_lp *lp, const net_model *n, uint64_t router, int32_t in_port, int32_t vc,
@@ -85,13 +88,16 @@ double net_rcore_credit_delay(const net_model *n, uint64_t router, int32_t in_po
 double net_rcore_ready(const net_model *n, uint64_t router, const net_packet *p, const net_peer *down,
                        double now);
 /* Sends packet p out of `port` on VC `vc` now, taking its credit; returns
- * the serialisation time of the link. */
+ * the serialisation time of the link. save 0: the caller has logged the
+ * port's record in this event already. */
 double net_rcore_send(warp_lp *lp, const net_model *n, net_rcore *c, uint64_t router, int32_t port,
-                      int32_t vc, const net_packet *p);
+                      int32_t vc, const net_packet *p, int save);
 
 /* The commit-side facts of a routed packet (its output port and that
  * port's queue after it joined) in one word of the event's bits. */
 uint64_t net_rcore_bits(int32_t port, uint64_t queued);
+/* The output port net_rcore_bits packed in b. */
+uint64_t net_rcore_bits_port(uint64_t b);
 /* Router commit: port statistics of an arriving packet (e->kind
  * NET_EV_PKT, facts in bits) and --sample counts of the `ndep` packets
  * that left in this event. */

@@ -18,8 +18,10 @@
  * computation and allocation start only once a packet heads its FIFO; a
  * packet that finds its FIFO idle has had them in router_delay). VC allocation: a packet may take any lane of the VC class its
  * route names whose downstream buffer holds all of it (virtual cut-through).
- * Invariant: every state write is logged with warp_save (no reverse
- * handler); statistics are written only by commit. Built by model.c. */
+ * Invariant: every state write is logged with warp_save (a field at a
+ * time, or a whole port record where an event writes several of its
+ * fields), except the two sums iq_reverse takes back; statistics are
+ * written only by commit. Built by model.c. */
 #include <assert.h>
 #include <stdlib.h>
 #include <string.h>
@@ -63,10 +65,16 @@ typedef struct iout {
 } iout;
 
 typedef struct iq_state {
-    uint64_t queued_pkts;
     double alloc_at; /* time of the latest NET_EV_ALLOC scheduled and not yet run (-1: none) */
     double last_pass; /* alloc_timing = per-cycle: time of the latest allocation (-1: none) */
 } iq_state;
+
+/* Where the parts of a router's state lie, computed once per process (the
+ * head of n->scratch) rather than on every event. */
+typedef struct iq_layout {
+    size_t heads, in, out, view;         /* byte offsets from the state */
+    size_t istride, ostride, rc;         /* rc: bytes of an output record's net_rcore_port */
+} iq_layout;
 
 /* State layout: header, a bitmap of the input VC FIFOs that hold a packet
  * (the allocator visits only those: with radix 264 a scan of every FIFO
@@ -124,19 +132,35 @@ static void bit_set(uint64_t *b, int32_t i) { b[i >> 6] |= UINT64_C(1) << (i & 6
         for (uint64_t m_ = (b)[w_], i = 0; m_ && (i = w_ * 64 + (uint64_t)__builtin_ctzll(m_), 1); \
              m_ &= m_ - 1)
 
-static iview view(const net_model *n, void *state)
+static iq_layout layout_of(const net_model *n)
 {
-    iview v;
     size_t pv = (size_t)n->max_radix * n->vcs;
+    iq_layout l;
+    l.istride = in_bytes((size_t)n->vcs);
+    l.ostride = out_bytes(n); /* strides: multiples of 8 */
+    l.rc = net_rcore_port_bytes(n);
+    l.heads = sizeof(iq_state);
+    l.in = l.heads + bitmap_words(pv) * sizeof(uint64_t);
+    l.out = l.in + (size_t)n->max_radix * l.istride;
+    l.view = l.out + (size_t)n->max_radix * l.ostride;
+    return l;
+}
+
+/* Inlined: called on every event, and a by-value copy of the view cost more
+ * than computing it. */
+static inline __attribute__((always_inline)) iview view(const net_model *n, void *state)
+{
+    const iq_layout *l = n->scratch;
+    char *b = state;
+    iview v;
     v.s = state;
-    v.heads = (uint64_t *)(v.s + 1);
-    v.istride = in_bytes((size_t)n->vcs);
-    v.ostride = out_bytes(n);
-    v.rc = net_rcore_port_bytes(n);
-    v.in = (char *)(v.heads + bitmap_words(pv));
-    v.out = v.in + (size_t)n->max_radix * v.istride;
-    /* strides: multiples of 8 */
-    v.c = net_rcore_at(v.out, v.ostride, v.out + (size_t)n->max_radix * v.ostride);
+    v.heads = (uint64_t *)(b + l->heads);
+    v.istride = l->istride;
+    v.ostride = l->ostride;
+    v.rc = l->rc;
+    v.in = b + l->in;
+    v.out = b + l->out;
+    v.c = net_rcore_at(v.out, v.ostride, b + l->view);
     v.vcs = n->vcs;
     v.radix = n->max_radix;
     return v;
@@ -273,13 +297,31 @@ static int32_t lane_for(const net_model *n, const iview *v, const inode *h, doub
     return ok ? h->lane : -1;
 }
 
+/* Logs input record `in` before an event writes its header (sent, recv,
+ * rr) and VC vc's FIFO or busy: in one warp_save while the record is
+ * small (a few log records of a field each cost more than the bytes), else
+ * the header and that VC alone (at many VCs the rest is cold). */
+static void save_in(warp_lp *lp, const iview *v, iin *in, int32_t vc)
+{
+    if (v->istride <= 2 * sizeof(iin) + 2 * sizeof(ivc)) {
+        warp_save(lp, in, v->istride);
+    } else {
+        warp_save(lp, in, sizeof *in);
+        warp_save(lp, &in->vc[vc], sizeof in->vc[vc]);
+    }
+}
+
 /* Starts sending the head of VC FIFO (p, vc) out of its port. */
 static void start(warp_lp *lp, const net_model *n, iview *v, uint64_t router, int32_t p, int32_t vc,
                   net_departure *dep)
 {
     iin *in = in_at(v, p);
     net_fifo *q = &in->vc[vc].q;
-    inode *x = (inode *)net_fifo_pop(lp, q);
+    /* One log record for the input's record (sent, rr, the FIFO, busy)
+     * and one for the output's (queued, credit, busy_until, its rr and
+     * lane): eleven warp_saves of a field each cost more than the bytes. */
+    save_in(lp, v, in, vc);
+    inode *x = (inode *)net_fifo_pop_saved(q);
     if (!q->head) {
         uint64_t *word = &v->heads[(p * v->vcs + vc) >> 6];
         warp_save(lp, word, sizeof *word);
@@ -288,29 +330,18 @@ static void start(warp_lp *lp, const net_model *n, iview *v, uint64_t router, in
     double now = warp_now(lp), free_at;
     int32_t lane = lane_for(n, v, x, now, &free_at);
     assert(lane >= 0 && "router_iq: only a head with a free lane with room downstream is granted");
-    double ser = net_rcore_send(lp, n, &v->c, router, x->port, lane, &x->pkt);
+    warp_save(lp, net_rcore_port_at(&v->c, x->port), v->ostride);
+    double ser = net_rcore_send(lp, n, &v->c, router, x->port, lane, &x->pkt, 0);
     net_rcore_credit(lp, n, router, p, vc, x->pkt.size,
                      net_rcore_credit_delay(n, router, p, x->pkt.size, ser));
     iout *o = out_at(v, x->port);
-    uint32_t *orr = out_rr(v, x->port);
-    warp_save(lp, &o->busy_until, sizeof o->busy_until);
     o->busy_until = now + ser;
-    warp_save(lp, orr, sizeof *orr);
-    *orr = (uint32_t)(p + 1) % (uint32_t)v->radix;
-    warp_save(lp, in, sizeof *in);
+    *out_rr(v, x->port) = (uint32_t)(p + 1) % (uint32_t)v->radix;
     in->rr = (uint32_t)(vc + 1) % (uint32_t)v->vcs;
     in->sent++;
-    double *busy = &in->vc[vc].busy;
-    warp_save(lp, busy, sizeof *busy);
-    *busy = now + ser;
-    double *held = &o->lane_busy[lane];
-    warp_save(lp, held, sizeof *held);
-    *held = now + ser;
-    uint64_t *queued = &net_rcore_port_at(&v->c, x->port)->queued;
-    warp_save(lp, queued, sizeof *queued);
-    *queued -= x->pkt.size;
-    warp_save(lp, &v->s->queued_pkts, sizeof v->s->queued_pkts);
-    v->s->queued_pkts--;
+    in->vc[vc].busy = now + ser;
+    o->lane_busy[lane] = now + ser;
+    net_rcore_port_at(&v->c, x->port)->queued -= x->pkt.size;
     *dep = (net_departure){.arrived = x->arrived,
                            .left = now + ser,
                            .size = x->pkt.size,
@@ -506,7 +537,7 @@ static double next_chance(const net_model *n, const iview *v, const iq_scratch *
 /* The scratch area's bytes for radix R and vcs V (the layout of scratch()). */
 static size_t scratch_bytes(size_t R, size_t V)
 {
-    return (R + R * V + bitmap_words(R) + bitmap_words(R * V)) * sizeof(int64_t) +
+    return sizeof(iq_layout) + (R + R * V + bitmap_words(R) + bitmap_words(R * V)) * sizeof(int64_t) +
            (6 * R + 2 * R * V) * sizeof(int32_t);
 }
 
@@ -514,7 +545,7 @@ static iq_scratch scratch(const net_model *n)
 {
     size_t R = (size_t)n->max_radix, RV = R * (size_t)n->vcs;
     iq_scratch w;
-    w.key = (int64_t *)n->scratch;
+    w.key = (int64_t *)((char *)n->scratch + sizeof(iq_layout));
     w.lkey = w.key + R;
     w.granted = (uint64_t *)(w.lkey + RV);
     w.lgranted = w.granted + bitmap_words(R);
@@ -619,16 +650,13 @@ static void arrive(warp_lp *lp, const net_model *n, iview *v, const net_packet *
     x->ready = net_rcore_ready(n, router, p, &down, now);
     x->arrived = now;
     iin *in = in_at(v, p->in_port);
-    warp_save(lp, &in->recv, sizeof in->recv);
+    save_in(lp, v, in, p->vc); /* recv and the FIFO */
     in->recv++;
     uint64_t *queued = &net_rcore_port_at(&v->c, r.port)->queued;
-    warp_save(lp, queued, sizeof *queued);
-    *queued += p->size;
-    warp_save(lp, &v->s->queued_pkts, sizeof v->s->queued_pkts);
-    v->s->queued_pkts++;
+    *queued += p->size; /* unlogged: iq_reverse takes it back (the port is in bits) */
     net_fifo *q = &in->vc[p->vc].q;
     int head = q->head == NULL;
-    net_fifo_push(lp, q, &x->node);
+    net_fifo_push_saved(lp, q, &x->node);
     if (head) {
         int32_t iv = p->in_port * v->vcs + p->vc;
         warp_save(lp, &v->heads[iv >> 6], sizeof v->heads[iv >> 6]);
@@ -668,7 +696,7 @@ static void iq_forward(warp_lp *lp, void *state, void *msg, warp_bits *bits)
     case NET_EV_CREDIT:
     case NET_EV_STATUS:
     {
-        int32_t port = net_rcore_event(lp, n, &v.c, e);
+        int32_t port = net_rcore_event(lp, n, &v.c, e, 0); /* a credit: iq_reverse */
         if (port >= 0 && net_rcore_port_at(&v.c, port)->queued > 0) /* a packet waits for it */
             request_alloc(lp, n, v.s, warp_now(lp));
         break;
@@ -679,6 +707,21 @@ static void iq_forward(warp_lp *lp, void *state, void *msg, warp_bits *bits)
     default:
         assert(!"router_iq: event kind is one an input-queued router handles");
     }
+}
+
+/* Reverse computation for the two writes that are plain sums, so that the
+ * most common events log nothing for them: an arrival's bytes queued for
+ * its output port (the port is in bits) and a credit. Every other write is
+ * logged with warp_save; the engine replays that log after this runs. */
+static void iq_reverse(warp_lp *lp, void *state, void *msg, warp_bits *bits)
+{
+    const net_model *n = warp_model_arg(lp);
+    const net_event *e = msg;
+    iview v = view(n, state);
+    if (e->kind == NET_EV_PKT)
+        net_rcore_port_at(&v.c, (int32_t)net_rcore_bits_port(bits->b))->queued -= e->u.pkt.size;
+    else if (e->kind == NET_EV_CREDIT)
+        net_rcore_credit_reverse(&v.c, e);
 }
 
 static void iq_commit(warp_lp *lp, void *out, const void *msg, const warp_bits *bits)
@@ -709,12 +752,12 @@ static void iq_finish(warp_lp *lp, void *state, void *out)
                 net_sample_dwell(&n->sampling, area, (uint32_t)i, k->arrived, n->end, k->pkt.size);
         }
     }
-    assert(queued == v.s->queued_pkts && "router_iq: queued_pkts counts the packets in its FIFOs");
-    n->res->flight.router_queued += queued;
     for (int32_t p = 0; p < n->max_radix; p++) {
         sent += in_at(&v, p)->sent;
         recv += in_at(&v, p)->recv;
     }
+    assert(queued == recv - sent && "router_iq: the FIFOs hold every packet in and not out");
+    n->res->flight.router_queued += queued;
     net_rcore_finish(lp, out, sent, recv);
 }
 
@@ -723,6 +766,7 @@ void net_router_iq_type(net_model *n, warp_lp_type *t)
     size_t R = (size_t)n->max_radix;
     free(n->scratch);
     n->scratch = warp_xcalloc(1, scratch_bytes(R, (size_t)n->vcs));
+    *(iq_layout *)n->scratch = layout_of(n);
     memset(t, 0, sizeof *t);
     t->name = "router";
     t->state_size = iq_state_size(n);
@@ -730,6 +774,7 @@ void net_router_iq_type(net_model *n, warp_lp_type *t)
     t->save = WARP_SAVE_NONE;
     t->init = iq_init;
     t->forward = iq_forward;
+    t->reverse = iq_reverse;
     t->commit = iq_commit;
     t->finish = iq_finish;
     t->event_name = net_event_name;

@@ -1,8 +1,9 @@
 /* net/terminal.c — the terminal (NIC) LP of packet networks: splits messages
  * into packets, injects them onto its link when the router's input buffer
  * has credit, and reassembles arriving packets into messages.
- * Invariant: every state write is logged with warp_save (no reverse handler);
- * statistics are written only by the commit handler. Built by model.c. */
+ * Invariant: every state write is logged with warp_save, except the counts
+ * of packets received and of a partial message's packets, which
+ * term_reverse takes back; statistics are written only by the commit handler. Built by model.c. */
 #include <assert.h>
 #include <string.h>
 
@@ -39,9 +40,10 @@ typedef struct term_state {
 
 /* Facts commit reads: the message completed here; a packet of `size` (high
  * 32 bits) was injected, at or after warmup. */
-enum { BIT_MSG_DONE = 1, BIT_INJECTED = 2, BIT_INJ_WINDOW = 4 };
+enum { BIT_MSG_DONE = 1, BIT_INJECTED = 2, BIT_INJ_WINDOW = 4, BIT_GOT = 8 /* term_reverse: a partial's got++ */ };
 
-static void try_inject(warp_lp *lp, term_state *s, const net_model *n, warp_bits *bits)
+/* saved: the caller has logged all of *s in this event already. */
+static void try_inject(warp_lp *lp, term_state *s, const net_model *n, warp_bits *bits, int saved)
 {
     if (!s->outq.head || !net_port_is_free(lp, &s->link, 0, 1))
         return;
@@ -60,7 +62,8 @@ static void try_inject(warp_lp *lp, term_state *s, const net_model *n, warp_bits
     uint64_t self = warp_lp_id(lp);
     net_attach at = n->topo_ops->attach(n->topo, self);
 
-    warp_save(lp, s, sizeof *s);
+    if (!saved)
+        warp_save(lp, s, sizeof *s);
     s->credits[vc] -= size;
     s->sent++;
     bits->b |= BIT_INJECTED | (warp_now(lp) >= n->warmup ? BIT_INJ_WINDOW : 0) |
@@ -88,25 +91,35 @@ static void try_inject(warp_lp *lp, term_state *s, const net_model *n, warp_bits
 }
 
 /* Counts a packet of message (src_rank, seq) in; returns 1 when it completes it. */
-static int reassemble(warp_lp *lp, term_state *s, const net_packet *p)
+/* The partial of message (src_rank, seq) in s (NULL: none). */
+static term_partial *partial_of(const term_state *s, uint64_t src_rank, uint64_t seq, net_node **prev)
+{
+    *prev = NULL;
+    for (net_node *x = s->partial.head; x; *prev = x, x = x->next) {
+        term_partial *q = (term_partial *)x;
+        if (q->src_rank == src_rank && q->seq == seq)
+            return q;
+    }
+    return NULL;
+}
+
+static int reassemble(warp_lp *lp, term_state *s, const net_packet *p, warp_bits *bits)
 {
     if (p->count == 1)
         return 1;
-    net_node *prev = NULL;
-    for (net_node *x = s->partial.head; x; prev = x, x = x->next) {
-        term_partial *q = (term_partial *)x;
-        if (q->src_rank != p->msg.src_rank || q->seq != p->msg.seq)
-            continue;
-        if (q->got + 1 == p->count) {
-            net_fifo_unlink(lp, &s->partial, prev, x);
-            warp_free_on_commit(lp, q);
-            return 1;
-        }
-        warp_save(lp, &q->got, sizeof q->got);
-        q->got++;
+    net_node *prev;
+    term_partial *q = partial_of(s, p->msg.src_rank, p->msg.seq, &prev);
+    if (q && q->got + 1 == p->count) {
+        net_fifo_unlink(lp, &s->partial, prev, &q->node);
+        warp_free_on_commit(lp, q);
+        return 1;
+    }
+    if (q) {
+        q->got++; /* unlogged: term_reverse finds q again and takes it back */
+        bits->b |= BIT_GOT;
         return 0;
     }
-    term_partial *q = warp_alloc(lp, sizeof *q);
+    q = warp_alloc(lp, sizeof *q);
     q->src_rank = p->msg.src_rank;
     q->seq = p->msg.seq;
     q->got = 1;
@@ -168,28 +181,49 @@ static void term_forward(warp_lp *lp, void *state, void *msg, warp_bits *bits)
         uint64_t psz = n->params.packet_size;
         m->count = (uint32_t)((m->msg.bytes + psz - 1) / psz);
         net_fifo_push(lp, &s->outq, &m->node);
-        try_inject(lp, s, n, bits);
+        try_inject(lp, s, n, bits, 1);
         break;
     }
     case NET_EV_CREDIT:
-        warp_save(lp, &s->credits[e->u.credit.vc], sizeof s->credits[0]);
+        /* With a message waiting the packet it lets go writes more of s:
+         * one log record for all of it. */
+        if (s->outq.head)
+            warp_save(lp, s, sizeof *s);
+        else
+            warp_save(lp, &s->credits[e->u.credit.vc], sizeof s->credits[0]);
         s->credits[e->u.credit.vc] += e->u.credit.bytes;
-        try_inject(lp, s, n, bits);
+        try_inject(lp, s, n, bits, s->outq.head != NULL);
         break;
     case NET_EV_PORT_FREE:
         net_port_woken(lp, &s->link);
-        try_inject(lp, s, n, bits);
+        try_inject(lp, s, n, bits, 0);
         break;
     case NET_EV_PKT:
-        warp_save(lp, &s->recv, sizeof s->recv);
-        s->recv++;
-        if (reassemble(lp, s, &e->u.pkt)) {
+        s->recv++; /* unlogged: term_reverse; nothing below logs s's bytes around it */
+        if (reassemble(lp, s, &e->u.pkt, bits)) {
             bits->b |= BIT_MSG_DONE;
             net_deliver_message(lp, n, &e->u.pkt.msg);
         }
         break;
     default:
         assert(!"terminal: event kind is one a terminal handles");
+    }
+}
+
+/* Reverse computation of the unlogged writes, both plain counts of an
+ * arrival (the engine replays the undo log after this runs): packets
+ * received, and the packets a partial message holds. */
+static void term_reverse(warp_lp *lp, void *state, void *msg, warp_bits *bits)
+{
+    (void)lp;
+    term_state *s = state;
+    const net_event *e = msg;
+    if (e->kind != NET_EV_PKT)
+        return;
+    s->recv--;
+    if (bits->b & BIT_GOT) {
+        net_node *prev;
+        partial_of(s, e->u.pkt.msg.src_rank, e->u.pkt.msg.seq, &prev)->got--;
     }
 }
 
@@ -348,6 +382,7 @@ void net_terminal_type(net_model *n, warp_lp_type *t)
     t->save = WARP_SAVE_NONE;
     t->init = term_init;
     t->forward = term_forward;
+    t->reverse = term_reverse;
     t->commit = term_commit;
     t->finish = term_finish;
     t->event_name = net_event_name;

@@ -37,7 +37,8 @@ static int64_t coord(const torus *t, uint64_t r, int d)
 static uint64_t step(const torus *t, uint64_t r, int d, int dir)
 {
     int64_t c = coord(t, r, d);
-    int64_t c2 = (c + dir + t->k[d]) % t->k[d];
+    int64_t c2 = c + dir; /* wraps without a third division (peer() runs per packet) */
+    c2 = c2 == t->k[d] ? 0 : c2 < 0 ? t->k[d] - 1 : c2;
     return r + (uint64_t)(c2 - c) * t->stride[d];
 }
 
@@ -115,6 +116,23 @@ static net_peer torus_peer(const void *topo, uint64_t r, int32_t port)
     q.kind = NET_PEER_ROUTER;
     q.id = step(t, r, d, dir);
     q.port = port ^ 1;
+    return q;
+}
+
+/* torus_peer without the far end: no coordinate division (a router event
+ * asks for its links' kind and bandwidth 2-4 times). */
+static net_peer torus_link(const void *topo, uint64_t r, int32_t port)
+{
+    (void)r;
+    const torus *t = topo;
+    net_peer q = {.kind = NET_PEER_NONE, .bandwidth = t->bandwidth, .latency = t->latency};
+    if (port >= 2 * t->n) {
+        q.kind = NET_PEER_TERMINAL;
+        q.bandwidth = t->term_bandwidth;
+        q.latency = t->term_latency;
+    } else if (t->k[port / 2] != 1) {
+        q.kind = NET_PEER_ROUTER;
+    }
     return q;
 }
 
@@ -289,6 +307,7 @@ const net_topology_ops torus_topology = {
     .max_radix = torus_max_radix,
     .vcs = torus_vcs,
     .peer = torus_peer,
+    .link = torus_link,
     .attach = torus_attach,
     .route = torus_route,
     .mem_bytes = torus_mem,
