@@ -476,13 +476,6 @@ void alloc_init(warp_allocator *a);
 void *alloc_get(warp_ctx *w, size_t size);
 void alloc_put(warp_ctx *w, alloc_hdr *h);
 void alloc_destroy(warp_allocator *a);
-/* A zeroed mapping of `bytes` (NULL when out of memory) for the big arrays
- * that are reached at random (LP states and records): with huge, 2 MiB
- * aligned and madvised for transparent huge pages. Free with big_unmap. */
-void *big_map(size_t bytes, bool huge);
-void big_unmap(void *p, size_t bytes, bool huge);
-/* Asks for transparent huge pages on an existing mapping (best effort). */
-void big_advise_huge(void *p, size_t bytes);
 /* Checkpoints (checkpoint*.c): the live warp_alloc block holding an address
  * (slab blocks only; NULL when none), its class and usable bytes, and a block
  * of a given class for a restore. */
@@ -497,6 +490,15 @@ alloc_hdr *alloc_find(const alloc_index *ix, uintptr_t p);
 uint32_t alloc_class(const alloc_hdr *h);
 size_t alloc_usable(uint32_t cls);
 void *alloc_get_class(warp_ctx *w, uint32_t cls);
+
+/* bigmem.c */
+/* A zeroed mapping of `bytes` (NULL when out of memory) for the big arrays
+ * that are reached at random (LP states and records): with huge, 2 MiB
+ * aligned and madvised for transparent huge pages. Free with big_unmap. */
+void *big_map(size_t bytes, bool huge);
+void big_unmap(void *p, size_t bytes, bool huge);
+/* Asks for transparent huge pages on an existing mapping (best effort). */
+void big_advise_huge(void *p, size_t bytes);
 
 /* undo.c */
 void undo_mark(warp_ctx *w, warp_kp *kp, warp_event *e);
