@@ -218,9 +218,13 @@ typedef struct warp_queue {
  * (madvise) on the LP states and records and the event pool. */
 typedef enum { WARP_HUGE_AUTO, WARP_HUGE_ON, WARP_HUGE_OFF } warp_huge;
 /* auto turns them on when a rank's LP records and states exceed this:
- * measured (bench/RESULTS.md) to pay on 4.4 GB of Slim Fly state and to cost
- * on the 0.x GB replays, where faults on 2 MiB pages clear more than is used. */
-#define WARP_HUGE_AUTO_BYTES (UINT64_C(1) << 30)
+ * measured (bench/RESULTS.md) to pay on 4.4 GB of Slim Fly state in the run
+ * and, from a few hundred MB up, in setup, whose first touch of the arrays
+ * (and of the start-up events) is then a 2 MiB fault per 512 small ones: on
+ * the 512K simplenet replay (330 MB) setup fell 1.8-3.2 s -> 0.3-1.5 s and
+ * the run used no more CPU. Below it (the 32K cases, tens of MB) they were
+ * not measured to pay. */
+#define WARP_HUGE_AUTO_BYTES (UINT64_C(256) << 20)
 
 typedef struct warp_pool {
     char *base;

@@ -277,7 +277,7 @@ static const char *set_huge_pages(void *t, const char *v)
     else if (v && *v && !warp_cfg_flag(v, &on))
         w->huge_pages = on ? WARP_HUGE_ON : WARP_HUGE_OFF;
     else
-        return "unknown setting; use auto (on when a rank's LPs take more than 1 GiB), on or off";
+        return "unknown setting; use auto (on when a rank's LPs take more than 256 MiB), on or off";
     return NULL;
 }
 
@@ -305,7 +305,7 @@ static const warp_cfg_opt engine_opts[] = {
     {"lps-per-kp", "N", NULL, "LPs per kernel process (rollback unit)", set_lps_per_kp},
     {"kps", "N", NULL, "kernel processes per rank (default: min(LPs per rank, 64))", set_kps},
     {"mem-per-rank", "SIZE", NULL, "memory each rank may use, e.g. 4GiB (default: the node's available memory / its ranks)", set_mem_per_rank},
-    {"huge-pages", "auto|on|off", "auto", "transparent huge pages (madvise) for the LP states and the event pool: fewer TLB misses on big models; auto: on when a rank's LPs take more than 1 GiB", set_huge_pages},
+    {"huge-pages", "auto|on|off", "auto", "transparent huge pages (madvise) for the LP states and the event pool: fewer TLB misses on big models; auto: on when a rank's LPs take more than 256 MiB", set_huge_pages},
     {"stats-json", "FILE", NULL, "also write the end-of-run statistics as JSON", set_stats_json},
     {"engine-stats", "FILE", NULL, "per rank and GVT round: events, rollbacks, time split (CSV; FILE.kps.csv per KP)", set_engine_stats},
     {"heartbeat", "SECONDS", NULL, "write a progress line to the heartbeat file every SECONDS", set_heartbeat},
