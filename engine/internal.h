@@ -218,9 +218,13 @@ typedef struct warp_queue {
  * (madvise) on the LP states and records and the event pool. */
 typedef enum { WARP_HUGE_AUTO, WARP_HUGE_ON, WARP_HUGE_OFF } warp_huge;
 /* auto turns them on when a rank's LP records and states exceed this:
- * measured (bench/RESULTS.md) to pay on 4.4 GB of Slim Fly state and to cost
- * on the 0.x GB replays, where faults on 2 MiB pages clear more than is used. */
-#define WARP_HUGE_AUTO_BYTES (UINT64_C(1) << 30)
+ * measured (bench/RESULTS.md) to pay on 4.4 GB of Slim Fly state in the run
+ * and, from a few hundred MB up, in setup, whose first touch of the arrays
+ * (and of the start-up events) is then a 2 MiB fault per 512 small ones: on
+ * the 512K simplenet replay (330 MB) setup fell 1.8-3.2 s -> 0.3-1.5 s and
+ * the run used no more CPU. Below it (the 32K cases, tens of MB) they were
+ * not measured to pay. */
+#define WARP_HUGE_AUTO_BYTES (UINT64_C(256) << 20)
 
 typedef struct warp_pool {
     char *base;
@@ -476,13 +480,6 @@ void alloc_init(warp_allocator *a);
 void *alloc_get(warp_ctx *w, size_t size);
 void alloc_put(warp_ctx *w, alloc_hdr *h);
 void alloc_destroy(warp_allocator *a);
-/* A zeroed mapping of `bytes` (NULL when out of memory) for the big arrays
- * that are reached at random (LP states and records): with huge, 2 MiB
- * aligned and madvised for transparent huge pages. Free with big_unmap. */
-void *big_map(size_t bytes, bool huge);
-void big_unmap(void *p, size_t bytes, bool huge);
-/* Asks for transparent huge pages on an existing mapping (best effort). */
-void big_advise_huge(void *p, size_t bytes);
 /* Checkpoints (checkpoint*.c): the live warp_alloc block holding an address
  * (slab blocks only; NULL when none), its class and usable bytes, and a block
  * of a given class for a restore. */
@@ -497,6 +494,15 @@ alloc_hdr *alloc_find(const alloc_index *ix, uintptr_t p);
 uint32_t alloc_class(const alloc_hdr *h);
 size_t alloc_usable(uint32_t cls);
 void *alloc_get_class(warp_ctx *w, uint32_t cls);
+
+/* bigmem.c */
+/* A zeroed mapping of `bytes` (NULL when out of memory) for the big arrays
+ * that are reached at random (LP states and records): with huge, 2 MiB
+ * aligned and madvised for transparent huge pages. Free with big_unmap. */
+void *big_map(size_t bytes, bool huge);
+void big_unmap(void *p, size_t bytes, bool huge);
+/* Asks for transparent huge pages on an existing mapping (best effort). */
+void big_advise_huge(void *p, size_t bytes);
 
 /* undo.c */
 void undo_mark(warp_ctx *w, warp_kp *kp, warp_event *e);

@@ -277,7 +277,7 @@ static const char *set_huge_pages(void *t, const char *v)
     else if (v && *v && !warp_cfg_flag(v, &on))
         w->huge_pages = on ? WARP_HUGE_ON : WARP_HUGE_OFF;
     else
-        return "unknown setting; use auto (on when a rank's LPs take more than 1 GiB), on or off";
+        return "unknown setting; use auto (on when a rank's LPs take more than 256 MiB), on or off";
     return NULL;
 }
 
@@ -305,7 +305,7 @@ static const warp_cfg_opt engine_opts[] = {
     {"lps-per-kp", "N", NULL, "LPs per kernel process (rollback unit)", set_lps_per_kp},
     {"kps", "N", NULL, "kernel processes per rank (default: min(LPs per rank, 64))", set_kps},
     {"mem-per-rank", "SIZE", NULL, "memory each rank may use, e.g. 4GiB (default: the node's available memory / its ranks)", set_mem_per_rank},
-    {"huge-pages", "auto|on|off", "auto", "transparent huge pages (madvise) for the LP states and the event pool: fewer TLB misses on big models; auto: on when a rank's LPs take more than 1 GiB", set_huge_pages},
+    {"huge-pages", "auto|on|off", "auto", "transparent huge pages (madvise) for the LP states and the event pool: fewer TLB misses on big models; auto: on when a rank's LPs take more than 256 MiB", set_huge_pages},
     {"stats-json", "FILE", NULL, "also write the end-of-run statistics as JSON", set_stats_json},
     {"engine-stats", "FILE", NULL, "per rank and GVT round: events, rollbacks, time split (CSV; FILE.kps.csv per KP)", set_engine_stats},
     {"heartbeat", "SECONDS", NULL, "write a progress line to the heartbeat file every SECONDS", set_heartbeat},
@@ -449,9 +449,10 @@ static void print_help(const warp_ctx *w, const warp_opt *model_opts, const char
 
 /* ---- Run files and the command line -------------------------------------------- */
 
-static void unknown_engine_key(const char *key, const char *value, const char *where)
+/* key as the user wrote it; dashed, its documented spelling (see below). */
+static void unknown_engine_key(const char *key, const char *dashed, const char *value, const char *where)
 {
-    const char *near = warp_cfg_suggest(engine_opts, key);
+    const char *near = warp_cfg_suggest(engine_opts, dashed);
     if (near)
         warp_fatal(WARP_EXIT_USAGE, "%s: [engine] %s = %s: unknown engine option; did you mean "
                                     "%s? see --help", where, key, value, near);
@@ -460,21 +461,19 @@ static void unknown_engine_key(const char *key, const char *value, const char *w
 }
 
 /* A run file may spell an option's dashes as underscores (huge_pages), as
- * the model sections' keys are. */
+ * the model sections' keys are: the key is put in the dashed spelling once,
+ * here, and looked up once. An unknown key is named as written; a bad value
+ * names the option's documented (dashed) name, as on the command line. */
 static void apply_engine_key(const char *key, const char *value, const char *where, void *arg)
 {
     char dashed[64];
-    if (warp_set_option(arg, key, value, where))
-        return;
-    if (strlen(key) < sizeof dashed && strchr(key, '_')) {
-        strcpy(dashed, key);
-        for (char *c = dashed; *c; c++)
-            if (*c == '_')
-                *c = '-';
-        if (warp_set_option(arg, dashed, value, where))
-            return;
-    }
-    unknown_engine_key(key, value, where);
+    size_t n = strlen(key);
+    if (n >= sizeof dashed) /* longer than any option: unknown as written */
+        unknown_engine_key(key, key, value, where);
+    for (size_t i = 0; i <= n; i++)
+        dashed[i] = key[i] == '_' ? '-' : key[i];
+    if (!warp_set_option(arg, dashed, value, where))
+        unknown_engine_key(key, dashed, value, where);
 }
 
 void warp_apply_ini(warp_ctx *w, warp_ini *ini)

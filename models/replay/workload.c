@@ -471,8 +471,6 @@ void replay_graphs_free(rp_config *c)
             free(gr);
         }
     free(c->shapes);
-    for (int j = 0; j < c->njobs; j++)
-        memset(c->jobs[j].shape_memo, 0, sizeof c->jobs[j].shape_memo);
     for (size_t k = 0; k < c->nblocks; k++)
         free(c->blocks[k]);
     free(c->blocks);

@@ -19,7 +19,8 @@ typedef struct rp_job {
     uint64_t *global; /* job rank -> network rank */
     /* This process's graph of each shape class the source names
      * (replay_source_shape_class): later ranks of a class take it as is,
-     * without being built, hashed and compared. */
+     * without being built, hashed and compared. Borrowed from
+     * rp_config.shapes; cleared by the job's teardown (rp_job_free). */
     const struct rp_graph *shape_memo[REPLAY_SHAPE_CLASSES];
 } rp_job;
 
@@ -77,7 +78,9 @@ void replay_lp_type(warp_lp_type *t);
  * rank and per task of the graphs and of the progress arrays. */
 void replay_graphs_line(const rp_config *c, FILE *f);
 
-/* Frees the shared task graphs and progress blocks of c (workload.c). */
+/* Frees the shared task graphs and progress blocks of c (workload.c). It
+ * touches no job: each job's shape memo borrows these graphs and is the
+ * job's to drop (rp_destroy frees the jobs first). */
 void replay_graphs_free(rp_config *c);
 
 #endif

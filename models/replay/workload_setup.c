@@ -218,17 +218,25 @@ static int rp_rank_busy(const void *wl, uint64_t rank)
     return ((const rp_config *)wl)->rank_job[rank] >= 0;
 }
 
+/* A job's teardown. Its shape memo only borrows graphs of the process's
+ * shape table (replay_graphs_free frees those): dropped here, with the job,
+ * so that nothing outside the job reaches into it. */
+static void rp_job_free(rp_job *j)
+{
+    replay_source_close(j->src);
+    free(j->trace);
+    free(j->format);
+    free(j->global);
+    memset(j->shape_memo, 0, sizeof j->shape_memo);
+}
+
 static void rp_destroy(void *wl)
 {
     rp_config *c = wl;
-    replay_graphs_free(c); /* first: it clears each job's shape memo */
-    for (int j = 0; j < c->njobs; j++) {
-        replay_source_close(c->jobs[j].src);
-        free(c->jobs[j].trace);
-        free(c->jobs[j].format);
-        free(c->jobs[j].global);
-    }
+    for (int j = 0; j < c->njobs; j++)
+        rp_job_free(&c->jobs[j]);
     free(c->jobs);
+    replay_graphs_free(c); /* after the jobs, whose memos borrowed its graphs */
     free(c->rank_job);
     free(c->rank_local);
     free(c->res);

@@ -78,6 +78,11 @@ rejected "$cfg:2: \[engine\] gvt-intervall = 4: unknown engine option; did you m
 # names the file and line.
 printf '[engine]\nhuge_pages = always\n' >"$cfg"
 rejected "$cfg:2: \[engine\] huge-pages = always: unknown setting; use auto" --config="$cfg"
+# A misspelt underscored key is named as written, the suggestion in the
+# documented dashed spelling.
+printf '[engine]\nlps_per_kpp = 4\n' >"$cfg"
+rejected "$cfg:2: \[engine\] lps_per_kpp = 4: unknown engine option; did you mean lps-per-kp?" \
+    --config="$cfg"
 rm -f "$cfg"
 
 run 0 "$PHOLD" --help

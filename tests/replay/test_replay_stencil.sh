@@ -77,20 +77,27 @@ grep -q "conservation.*: ok" "$tmp/out" || die "torus linear: conservation"
 awk -v h="$(hops "$tmp/out")" 'BEGIN { exit !(h > 1.5) }' && echo "ok   random placement: mean hops $(hops "$tmp/out")" \
     || die "random placement: mean hops $(hops "$tmp/out"), want more than 1.5"
 
+# Runs INI sequentially and, where MPIEXEC is set, on 2 and 4 processes:
+# every run commits all TASKS tasks and one digest. Leaves the sequential
+# output in $tmp/out1 and the digest in $digest.
+digest_runs() { # label ini tasks
+    digest=""
+    for np in 1 2 4; do
+        if [ $np = 1 ]; then "$W" "$2" > "$tmp/out$np" 2>&1
+        else [ -n "${MPIEXEC:-}" ] || continue; $MPIEXEC -n $np "$W" --synch=opt "$2" > "$tmp/out$np" 2>&1
+        fi || { die "$1, $np processes: $(tail -3 "$tmp/out$np")"; continue; }
+        d=$(sed -n 's/.*committed digest: //p' "$tmp/out$np")
+        grep -q "tasks *$3 of $3\$" "$tmp/out$np" || die "$1, $np processes: want $3 tasks: $(grep tasks "$tmp/out$np")"
+        if [ -z "$digest" ]; then digest=$d; echo "ok   $1 sequentially: digest $d, completion $(completion "$tmp/out$np")"
+        elif [ "$d" = "$digest" ]; then echo "ok   $1 on $np processes: same digest"
+        else die "$1: $np processes commit $d, the first run $digest"; fi
+    done
+}
+
 # (3) 4,096 ranks: one digest in every process count
 simplenet 4096 "gen:stencil3d:px=16,py=16,pz=16,iters=2,bytes=131072,compute=1000,allreduce=1,reduce=10" > "$tmp/d.ini"
 printf 'placement = random\n' >> "$tmp/d.ini"
-ref=""
-for np in 1 2 4; do
-    if [ $np = 1 ]; then "$W" "$tmp/d.ini" > "$tmp/out" 2>&1
-    else [ -n "${MPIEXEC:-}" ] || continue; $MPIEXEC -n $np "$W" --synch=opt "$tmp/d.ini" > "$tmp/out" 2>&1
-    fi || { die "$np processes: $(tail -3 "$tmp/out")"; continue; }
-    d=$(sed -n 's/.*committed digest: //p' "$tmp/out")
-    grep -q "tasks *270336 of 270336" "$tmp/out" || die "$np processes: not every task ran"
-    if [ -z "$ref" ]; then ref=$d; echo "ok   4,096 ranks sequentially: digest $d, completion $(completion "$tmp/out")"
-    elif [ "$d" = "$ref" ]; then echo "ok   4,096 ranks on $np processes: same digest"
-    else die "$np processes: digest $d differs from $ref"; fi
-done
+digest_runs "4,096 ranks" "$tmp/d.ini" 270336
 # (5) shared graphs: (periodic, allreduce, graphs, tasks): periodic 9 tasks per
 # iteration (compute, send, 6 receives, join); open edges lose 6 x 16^2
 # receives per iteration; the allreduce adds 2 x 12 rounds
@@ -98,35 +105,22 @@ for c in "1 0 9 73728" "0 0 27 70656" "1 1 2048 270336"; do
     set -- $c
     simplenet 4096 "gen:stencil3d:px=16,py=16,pz=16,iters=2,bytes=65536,compute=1000,allreduce=$2,periodic=$1" > "$tmp/s.ini"
     printf '[replay]\nmemory_line = 1\n' >> "$tmp/s.ini"
-    ref=""
-    for np in 1 2 4; do
-        if [ $np = 1 ]; then "$W" "$tmp/s.ini" > "$tmp/out" 2>&1
-        else [ -n "${MPIEXEC:-}" ] || continue; $MPIEXEC -n $np "$W" --synch=opt "$tmp/s.ini" > "$tmp/out" 2>&1
-        fi || { die "shapes $c, $np processes: $(tail -3 "$tmp/out")"; continue; }
-        d=$(sed -n 's/.*committed digest: //p' "$tmp/out")
-        grep -q "tasks *$4 of $4\$" "$tmp/out" || die "shapes $c, $np processes: want $4 tasks: $(grep tasks "$tmp/out")"
-        [ -z "$ref" ] && ref=$d
-        [ "$d" = "$ref" ] || die "shapes $c: $np processes commit $d, 1 process $ref"
-        if [ $np = 1 ] && [ "$2" = 0 ]; then
-            # The generator names each rank's shape class, so it builds one
-            # rank per class; the binary trace of the same stencil names
-            # none (every rank built, hashed and compared): one digest.
-            "$TR" gen stencil3d px=16 py=16 pz=16 iters=2 bytes=65536 compute=1000 allreduce=0 \
-                periodic=$1 --binary -o "$tmp/s.wtb" > /dev/null 2>&1 || die "warpnet-trace gen periodic=$1"
-            simplenet 4096 "$tmp/s.wtb" > "$tmp/b.ini"
-            "$W" "$tmp/b.ini" > "$tmp/bout" 2>&1 || die "binary periodic=$1: $(tail -3 "$tmp/bout")"
-            db=$(sed -n 's/.*committed digest: //p' "$tmp/bout")
-            [ "$db" = "$d" ] && echo "ok   periodic=$1: shape classes commit the binary trace's digest" \
-                || die "periodic=$1: the generator commits $d, its binary trace $db"
-        fi
-        if [ $np = 1 ]; then
-            grep -q "^replay memory (process 0): 4096 ranks share $3 task graphs" "$tmp/out" \
-                && echo "ok   periodic=$1 allreduce=$2: 4096 ranks share $3 graphs, $4 tasks, digest $d" \
-                || die "periodic=$1 allreduce=$2: want $3 shared graphs: $(grep '^replay memory' "$tmp/out")"
-        else
-            echo "ok   periodic=$1 allreduce=$2 on $np processes: same digest"
-        fi
-    done
+    digest_runs "periodic=$1 allreduce=$2" "$tmp/s.ini" $4
+    grep -q "^replay memory (process 0): 4096 ranks share $3 task graphs" "$tmp/out1" \
+        && echo "ok   periodic=$1 allreduce=$2: 4096 ranks share $3 graphs" \
+        || die "periodic=$1 allreduce=$2: want $3 shared graphs: $(grep '^replay memory' "$tmp/out1")"
+    if [ "$2" = 0 ]; then
+        # The generator names each rank's shape class, so it builds one
+        # rank per class; the binary trace of the same stencil names
+        # none (every rank built, hashed and compared): one digest.
+        "$TR" gen stencil3d px=16 py=16 pz=16 iters=2 bytes=65536 compute=1000 allreduce=0 \
+            periodic=$1 --binary -o "$tmp/s.wtb" > /dev/null 2>&1 || die "warpnet-trace gen periodic=$1"
+        simplenet 4096 "$tmp/s.wtb" > "$tmp/b.ini"
+        "$W" "$tmp/b.ini" > "$tmp/bout" 2>&1 || die "binary periodic=$1: $(tail -3 "$tmp/bout")"
+        db=$(sed -n 's/.*committed digest: //p' "$tmp/bout")
+        [ "$db" = "$digest" ] && echo "ok   periodic=$1: shape classes commit the binary trace's digest" \
+            || die "periodic=$1: the generator commits $digest, its binary trace $db"
+    fi
 done
 # (4) peak event memory: (12 x ranks + a few) slots of one size, <= 288 bytes
 peak_bytes() { sed -n 's/.*"peak_event_bytes": *\([0-9]*\).*/\1/p' "$1/summary.json"; }
