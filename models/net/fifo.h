@@ -17,20 +17,6 @@ typedef struct net_fifo {
     net_node *head, *tail;
 } net_fifo;
 
-/* Appends a node (freshly warp_alloc'd in this event: its own bytes need no log). */
-static inline void net_fifo_push(warp_lp *lp, net_fifo *q, net_node *n)
-{
-    warp_save(lp, q, sizeof *q);
-    n->next = NULL;
-    if (q->tail) {
-        warp_save(lp, &q->tail->next, sizeof q->tail->next);
-        q->tail->next = n;
-    } else {
-        q->head = n;
-    }
-    q->tail = n;
-}
-
 /* net_fifo_push for a caller that has logged *q itself in this event (with
  * the record around it, one warp_save for several fields): only the old
  * tail's link is logged here. */
@@ -44,6 +30,13 @@ static inline void net_fifo_push_saved(warp_lp *lp, net_fifo *q, net_node *n)
         q->head = n;
     }
     q->tail = n;
+}
+
+/* Appends a node (freshly warp_alloc'd in this event: its own bytes need no log). */
+static inline void net_fifo_push(warp_lp *lp, net_fifo *q, net_node *n)
+{
+    warp_save(lp, q, sizeof *q);
+    net_fifo_push_saved(lp, q, n);
 }
 
 /* Appends a node allocated in an earlier event (e.g. just popped from

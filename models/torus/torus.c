@@ -98,27 +98,6 @@ static int32_t torus_max_radix(const void *topo)
 static int32_t torus_radix(const void *topo, uint64_t r) { return torus_max_radix(topo); }
 static int32_t torus_vcs(const void *topo) { return 2; }
 
-static net_peer torus_peer(const void *topo, uint64_t r, int32_t port)
-{
-    const torus *t = topo;
-    net_peer q = {.kind = NET_PEER_NONE, .bandwidth = t->bandwidth, .latency = t->latency};
-    if (port >= 2 * t->n) {
-        q.kind = NET_PEER_TERMINAL;
-        q.bandwidth = t->term_bandwidth;
-        q.latency = t->term_latency;
-        q.id = r * (uint64_t)t->p + (uint64_t)(port - 2 * t->n);
-        q.port = 0;
-        return q;
-    }
-    int d = port / 2, dir = port % 2 ? -1 : 1;
-    if (t->k[d] == 1)
-        return q;
-    q.kind = NET_PEER_ROUTER;
-    q.id = step(t, r, d, dir);
-    q.port = port ^ 1;
-    return q;
-}
-
 /* torus_peer without the far end: no coordinate division (a router event
  * asks for its links' kind and bandwidth 2-4 times). */
 static net_peer torus_link(const void *topo, uint64_t r, int32_t port)
@@ -132,6 +111,20 @@ static net_peer torus_link(const void *topo, uint64_t r, int32_t port)
         q.latency = t->term_latency;
     } else if (t->k[port / 2] != 1) {
         q.kind = NET_PEER_ROUTER;
+    }
+    return q;
+}
+
+static net_peer torus_peer(const void *topo, uint64_t r, int32_t port)
+{
+    const torus *t = topo;
+    net_peer q = torus_link(topo, r, port);
+    if (q.kind == NET_PEER_TERMINAL) {
+        q.id = r * (uint64_t)t->p + (uint64_t)(port - 2 * t->n);
+        q.port = 0;
+    } else if (q.kind == NET_PEER_ROUTER) {
+        q.id = step(t, r, port / 2, port % 2 ? -1 : 1);
+        q.port = port ^ 1;
     }
     return q;
 }
