@@ -66,19 +66,13 @@ uint64_t digest_event(const warp_ctx *w, const warp_event *e)
     const unsigned char *p = EV_PAYLOAD(e);
     size_t n = w->digest_size, m = w->msg_size, i = 0;
     uint64_t a = h, b = h ^ 0x60EA27EEADC0B5D6ull, c = h ^ 0x1B8730A4D0A86D4Dull, d = ~h;
-    /* The same rounds as one padded loop would run, split where the slot
-     * ends: before it, plain loads with no bounds test; after it, zeros. */
-    for (; i + 32 <= m; i += 32) {
-        uint64_t v[4];
-        memcpy(v, p + i, 32);
-        a = lane(a, v[0]);
-        b = lane(b, v[1]);
-        c = lane(c, v[2]);
-        d = lane(d, v[3]);
-    }
+    /* Inside the slot a block is one plain load; past its end, zeros. */
     for (; i + 32 <= n; i += 32) {
         uint64_t v[4];
-        load_padded(v, p, m, i, 32);
+        if (i + 32 <= m)
+            memcpy(v, p + i, 32);
+        else
+            load_padded(v, p, m, i, 32);
         a = lane(a, v[0]);
         b = lane(b, v[1]);
         c = lane(c, v[2]);
