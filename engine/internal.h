@@ -567,6 +567,8 @@ void sched_check(warp_ctx *w);
 void check_commit_digest(warp_ctx *w, const warp_event *e);
 
 /* stats.c */
+/* The digest of committed event e; e must live in an event-pool slot (its
+ * payload's last word may be read whole, up to the slot's end). */
 uint64_t digest_event(const warp_ctx *w, const warp_event *e);
 void stats_finish(warp_ctx *w);
 
