@@ -20,8 +20,9 @@
  * route names whose downstream buffer holds all of it (virtual cut-through).
  * Invariant: every state write is logged with warp_save (a field at a
  * time, or a whole port record where an event writes several of its
- * fields), except the two sums iq_reverse takes back; statistics are
- * written only by commit. Built by model.c. */
+ * fields), except the two sums and the heads bits iq_reverse takes back
+ * (no event logs a word it writes unlogged); statistics are written only
+ * by commit. Built by model.c. */
 #include <assert.h>
 #include <stdlib.h>
 #include <string.h>
@@ -125,6 +126,8 @@ static size_t bitmap_words(size_t k) { return (k + 63) / 64; }
 static int bit_test(const uint64_t *b, int32_t i) { return (int)(b[i >> 6] >> (i & 63) & 1); }
 
 static void bit_set(uint64_t *b, int32_t i) { b[i >> 6] |= UINT64_C(1) << (i & 63); }
+
+static void bit_clear(uint64_t *b, int32_t i) { b[i >> 6] &= ~(UINT64_C(1) << (i & 63)); }
 
 /* Visits the set bits of bitmap b (words words) in ascending order as i. */
 #define FOR_BITS(i, b, words)                                                                     \
@@ -322,11 +325,8 @@ static void start(warp_lp *lp, const net_model *n, iview *v, uint64_t router, in
      * lane): eleven warp_saves of a field each cost more than the bytes. */
     save_in(lp, v, in, vc);
     inode *x = (inode *)net_fifo_pop_saved(q);
-    if (!q->head) {
-        uint64_t *word = &v->heads[(p * v->vcs + vc) >> 6];
-        warp_save(lp, word, sizeof *word);
-        *word &= ~(UINT64_C(1) << ((p * v->vcs + vc) & 63));
-    }
+    if (!q->head) /* unlogged: iq_reverse sets the bit of every departure's FIFO */
+        bit_clear(v->heads, p * v->vcs + vc);
     double now = warp_now(lp), free_at;
     int32_t lane = lane_for(n, v, x, now, &free_at);
     assert(lane >= 0 && "router_iq: only a head with a free lane with room downstream is granted");
@@ -657,11 +657,8 @@ static void arrive(warp_lp *lp, const net_model *n, iview *v, const net_packet *
     net_fifo *q = &in->vc[p->vc].q;
     int head = q->head == NULL;
     net_fifo_push_saved(lp, q, &x->node);
-    if (head) {
-        int32_t iv = p->in_port * v->vcs + p->vc;
-        warp_save(lp, &v->heads[iv >> 6], sizeof v->heads[iv >> 6]);
-        bit_set(v->heads, iv);
-    }
+    if (head) /* unlogged: iq_reverse clears it when the packet is alone in its FIFO */
+        bit_set(v->heads, p->in_port * v->vcs + p->vc);
     bits->b = net_rcore_bits(r.port, *queued);
     net_rcore_status(lp, n, &v->c, router, r.port);
     if (head) /* behind another packet it waits for that one's allocation */
@@ -709,19 +706,31 @@ static void iq_forward(warp_lp *lp, void *state, void *msg, warp_bits *bits)
     }
 }
 
-/* Reverse computation for the two writes that are plain sums, so that the
- * most common events log nothing for them: an arrival's bytes queued for
- * its output port (the port is in bits) and a credit. Every other write is
- * logged with warp_save; the engine replays that log after this runs. */
+/* Reverse computation for the writes the most common events need not log:
+ * an arrival's bytes queued for its output port (the port is in bits), a
+ * credit, and the heads bits, which mark exactly the non-empty FIFOs: an
+ * arrival set its FIFO's bit if it is alone there now (an arrival only
+ * pushes), and every FIFO an allocation started a packet from (its
+ * departures in the payload) held that packet before. Every other write
+ * is logged with warp_save; the engine replays that log after this runs. */
 static void iq_reverse(warp_lp *lp, void *state, void *msg, warp_bits *bits)
 {
     const net_model *n = warp_model_arg(lp);
     const net_event *e = msg;
     iview v = view(n, state);
-    if (e->kind == NET_EV_PKT)
-        net_rcore_port_at(&v.c, (int32_t)net_rcore_bits_port(bits->b))->queued -= e->u.pkt.size;
-    else if (e->kind == NET_EV_CREDIT)
+    if (e->kind == NET_EV_PKT) {
+        const net_packet *p = &e->u.pkt;
+        net_rcore_port_at(&v.c, (int32_t)net_rcore_bits_port(bits->b))->queued -= p->size;
+        const net_fifo *q = &in_at(&v, p->in_port)->vc[p->vc].q;
+        if (q->head == q->tail)
+            bit_clear(v.heads, p->in_port * v.vcs + p->vc);
+    } else if (e->kind == NET_EV_CREDIT) {
         net_rcore_credit_reverse(&v.c, e);
+    } else if (e->kind == NET_EV_ALLOC) {
+        const net_departure *dep = (const net_departure *)e->u.user;
+        for (int i = 0; i < IQ_DEPS && dep[i].valid; i++)
+            bit_set(v.heads, dep[i].in_port * v.vcs + dep[i].vc);
+    }
 }
 
 static void iq_commit(warp_lp *lp, void *out, const void *msg, const warp_bits *bits)
