@@ -20,7 +20,8 @@
  * route names whose downstream buffer holds all of it (virtual cut-through).
  * Invariant: every state write is logged with warp_save (a field at a
  * time, or a whole port record where an event writes several of its
- * fields), except the two sums and the heads bits iq_reverse takes back
+ * fields), except the two sums, the heads bits and an allocation's reset
+ * of alloc_at, which iq_reverse takes back
  * (no event logs a word it writes unlogged); statistics are written only
  * by commit. Built by model.c. */
 #include <assert.h>
@@ -201,6 +202,11 @@ typedef struct iq_scratch {
  * payload filled up. */
 enum { IQ_PASS, IQ_WAKE, IQ_MORE };
 
+/* NET_EV_ALLOC's bits: it found alloc_at == now (its own request) and reset
+ * it unlogged; iq_reverse puts now back, so no write to alloc_at in that
+ * event is logged. */
+enum { IQ_BIT_ALLOC_AT = 1 };
+
 /* With alloc_iters rounds an allocation may leave a head unmatched that
  * could go now (its output granted another input, which accepted a
  * different grant); it tries again an allocator cycle later: alloc_cycle,
@@ -221,9 +227,11 @@ static double cycle_at(const net_model *n, double t)
     return net_grid_index(t, c) * c;
 }
 
-static void send_alloc(warp_lp *lp, iq_state *s, double t, int32_t kind)
+/* save 0: iq_reverse restores alloc_at itself (allocate's IQ_BIT_ALLOC_AT). */
+static void send_alloc(warp_lp *lp, iq_state *s, double t, int32_t kind, int save)
 {
-    warp_save(lp, &s->alloc_at, sizeof s->alloc_at);
+    if (save)
+        warp_save(lp, &s->alloc_at, sizeof s->alloc_at);
     s->alloc_at = t;
     net_event *e = warp_event_new(lp, warp_lp_id(lp), t - warp_now(lp));
     e->kind = NET_EV_ALLOC;
@@ -235,7 +243,7 @@ static void send_alloc(warp_lp *lp, iq_state *s, double t, int32_t kind)
  * between now and t (that one asks again for whatever still waits).
  * Per-cycle: at the first cycle boundary from t whose allocation has not
  * run yet. */
-static void request_alloc(warp_lp *lp, const net_model *n, iq_state *s, double t)
+static void request_alloc(warp_lp *lp, const net_model *n, iq_state *s, double t, int save)
 {
     double now = warp_now(lp);
     int32_t kind = IQ_PASS;
@@ -247,7 +255,7 @@ static void request_alloc(warp_lp *lp, const net_model *n, iq_state *s, double t
     }
     if (s->alloc_at >= now && s->alloc_at <= t)
         return;
-    send_alloc(lp, s, t, kind);
+    send_alloc(lp, s, t, kind, save);
 }
 
 /* Credit of a port that leads to a terminal or gateway (or nowhere): they
@@ -582,7 +590,7 @@ static void list_heads(const iview *v, iq_scratch *w, double now)
 
 /* NET_EV_ALLOC: matches heads to outputs until no more fit, then asks for
  * the next allocation a link, input or slow-in packet makes possible. */
-static void allocate(warp_lp *lp, const net_model *n, iview *v, net_event *e)
+static void allocate(warp_lp *lp, const net_model *n, iview *v, net_event *e, warp_bits *bits)
 {
     double now = warp_now(lp);
     uint64_t router = warp_lp_id(lp) - n->nodes;
@@ -602,10 +610,11 @@ static void allocate(warp_lp *lp, const net_model *n, iview *v, net_event *e)
         warp_save(lp, &v->s->last_pass, sizeof v->s->last_pass);
         v->s->last_pass = now;
     }
-    if (v->s->alloc_at == now) {
-        warp_save(lp, &v->s->alloc_at, sizeof v->s->alloc_at);
+    if (v->s->alloc_at == now) { /* unlogged: iq_reverse puts now back */
         v->s->alloc_at = -1;
+        bits->b |= IQ_BIT_ALLOC_AT;
     }
+    int save = !(bits->b & IQ_BIT_ALLOC_AT);
     iq_scratch w = scratch(n);
     list_heads(v, &w, now);
     net_departure *dep = (net_departure *)e->u.user;
@@ -619,12 +628,12 @@ static void allocate(warp_lp *lp, const net_model *n, iview *v, net_event *e)
            ++rounds != n->params.alloc_iters)
         ;
     if (ndep == IQ_DEPS) { /* the payload is full: match the rest in a second round now */
-        send_alloc(lp, v->s, now, n->params.per_cycle ? IQ_MORE : IQ_PASS); /* on-change: as any */
+        send_alloc(lp, v->s, now, n->params.per_cycle ? IQ_MORE : IQ_PASS, save); /* on-change: as any */
         return;
     }
     double t = next_chance(n, v, &w, now);
     if (t > now)
-        request_alloc(lp, n, v->s, t);
+        request_alloc(lp, n, v->s, t, save);
 }
 
 static void arrive(warp_lp *lp, const net_model *n, iview *v, const net_packet *p, warp_bits *bits)
@@ -662,7 +671,7 @@ static void arrive(warp_lp *lp, const net_model *n, iview *v, const net_packet *
     bits->b = net_rcore_bits(r.port, *queued);
     net_rcore_status(lp, n, &v->c, router, r.port);
     if (head) /* behind another packet it waits for that one's allocation */
-        request_alloc(lp, n, v->s, now);
+        request_alloc(lp, n, v->s, now, 1);
 }
 
 static void iq_init(warp_lp *lp, void *state)
@@ -695,11 +704,11 @@ static void iq_forward(warp_lp *lp, void *state, void *msg, warp_bits *bits)
     {
         int32_t port = net_rcore_event(lp, n, &v.c, e, 0); /* a credit: iq_reverse */
         if (port >= 0 && net_rcore_port_at(&v.c, port)->queued > 0) /* a packet waits for it */
-            request_alloc(lp, n, v.s, warp_now(lp));
+            request_alloc(lp, n, v.s, warp_now(lp), 1);
         break;
     }
     case NET_EV_ALLOC:
-        allocate(lp, n, &v, e);
+        allocate(lp, n, &v, e, bits);
         break;
     default:
         assert(!"router_iq: event kind is one an input-queued router handles");
@@ -711,8 +720,9 @@ static void iq_forward(warp_lp *lp, void *state, void *msg, warp_bits *bits)
  * credit, and the heads bits, which mark exactly the non-empty FIFOs: an
  * arrival set its FIFO's bit if it is alone there now (an arrival only
  * pushes), and every FIFO an allocation started a packet from (its
- * departures in the payload) held that packet before. Every other write
- * is logged with warp_save; the engine replays that log after this runs. */
+ * departures in the payload) held that packet before; an allocation that
+ * reset alloc_at found it at now (IQ_BIT_ALLOC_AT). Every other write is
+ * logged with warp_save; the engine replays that log after this runs. */
 static void iq_reverse(warp_lp *lp, void *state, void *msg, warp_bits *bits)
 {
     const net_model *n = warp_model_arg(lp);
@@ -727,6 +737,8 @@ static void iq_reverse(warp_lp *lp, void *state, void *msg, warp_bits *bits)
     } else if (e->kind == NET_EV_CREDIT) {
         net_rcore_credit_reverse(&v.c, e);
     } else if (e->kind == NET_EV_ALLOC) {
+        if (bits->b & IQ_BIT_ALLOC_AT)
+            v.s->alloc_at = warp_now(lp);
         const net_departure *dep = (const net_departure *)e->u.user;
         for (int i = 0; i < IQ_DEPS && dep[i].valid; i++)
             bit_set(v.heads, dep[i].in_port * v.vcs + dep[i].vc);
