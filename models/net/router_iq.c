@@ -20,10 +20,10 @@
  * route names whose downstream buffer holds all of it (virtual cut-through).
  * Invariant: every state write is logged with warp_save (a field at a
  * time, or a whole port record where an event writes several of its
- * fields), except the two sums, the heads bits and an allocation's reset
- * of alloc_at, which iq_reverse takes back
- * (no event logs a word it writes unlogged); statistics are written only
- * by commit. Built by model.c. */
+ * fields), except what iq_reverse takes back: an arrival's writes (two
+ * sums, its FIFO push, a heads bit) and an allocation's heads bits and reset
+ * of alloc_at (no event logs a word it writes unlogged); statistics are
+ * written only by commit. Built by model.c. */
 #include <assert.h>
 #include <stdlib.h>
 #include <string.h>
@@ -39,6 +39,7 @@ typedef struct inode {
     int32_t port;     /* output port */
     int32_t vc, span; /* lanes vc .. vc+span-1 at the next hop */
     int32_t lane;     /* vc_allocation = before-switch: the output lane it holds (-1: none yet) */
+    net_node *prev;   /* its FIFO's tail when it arrived (iq_reverse takes the push back) */
 } inode;
 
 /* One VC FIFO of an input port. */
@@ -659,13 +660,13 @@ static void arrive(warp_lp *lp, const net_model *n, iview *v, const net_packet *
     x->ready = net_rcore_ready(n, router, p, &down, now);
     x->arrived = now;
     iin *in = in_at(v, p->in_port);
-    save_in(lp, v, in, p->vc); /* recv and the FIFO */
-    in->recv++;
+    in->recv++; /* unlogged, as the push below: iq_reverse */
     uint64_t *queued = &net_rcore_port_at(&v->c, r.port)->queued;
     *queued += p->size; /* unlogged: iq_reverse takes it back (the port is in bits) */
     net_fifo *q = &in->vc[p->vc].q;
     int head = q->head == NULL;
-    net_fifo_push_saved(lp, q, &x->node);
+    x->prev = q->tail;
+    net_fifo_push_unlogged(q, &x->node);
     if (head) /* unlogged: iq_reverse clears it when the packet is alone in its FIFO */
         bit_set(v->heads, p->in_port * v->vcs + p->vc);
     bits->b = net_rcore_bits(r.port, *queued);
@@ -716,10 +717,11 @@ static void iq_forward(warp_lp *lp, void *state, void *msg, warp_bits *bits)
 }
 
 /* Reverse computation for the writes the most common events need not log:
- * an arrival's bytes queued for its output port (the port is in bits), a
- * credit, and the heads bits, which mark exactly the non-empty FIFOs: an
- * arrival set its FIFO's bit if it is alone there now (an arrival only
- * pushes), and every FIFO an allocation started a packet from (its
+ * an arrival's bytes queued for its output port (the port is in bits), its
+ * input's recv and its push onto its FIFO (whose tail it is now: an arrival
+ * only pushes; it keeps the tail before), a credit, and the heads bits,
+ * which mark exactly the non-empty FIFOs: an arrival set its FIFO's bit if
+ * it found the FIFO empty, and every FIFO an allocation started a packet from (its
  * departures in the payload) held that packet before; an allocation that
  * reset alloc_at found it at now (IQ_BIT_ALLOC_AT). Every other write is
  * logged with warp_save; the engine replays that log after this runs. */
@@ -731,9 +733,13 @@ static void iq_reverse(warp_lp *lp, void *state, void *msg, warp_bits *bits)
     if (e->kind == NET_EV_PKT) {
         const net_packet *p = &e->u.pkt;
         net_rcore_port_at(&v.c, (int32_t)net_rcore_bits_port(bits->b))->queued -= p->size;
-        const net_fifo *q = &in_at(&v, p->in_port)->vc[p->vc].q;
-        if (q->head == q->tail)
+        iin *in = in_at(&v, p->in_port);
+        net_fifo *q = &in->vc[p->vc].q;
+        net_node *prev = ((const inode *)q->tail)->prev; /* an arrival only pushes */
+        if (!prev)
             bit_clear(v.heads, p->in_port * v.vcs + p->vc);
+        net_fifo_unpush(q, prev);
+        in->recv--;
     } else if (e->kind == NET_EV_CREDIT) {
         net_rcore_credit_reverse(&v.c, e);
     } else if (e->kind == NET_EV_ALLOC) {
