@@ -629,7 +629,8 @@ static void allocate(warp_lp *lp, const net_model *n, iview *v, net_event *e, wa
            ++rounds != n->params.alloc_iters)
         ;
     if (ndep == IQ_DEPS) { /* the payload is full: match the rest in a second round now */
-        send_alloc(lp, v->s, now, n->params.per_cycle ? IQ_MORE : IQ_PASS, save); /* on-change: as any */
+        /* on-change: as any */
+        send_alloc(lp, v->s, now, n->params.per_cycle ? IQ_MORE : IQ_PASS, save);
         return;
     }
     double t = next_chance(n, v, &w, now);
@@ -667,7 +668,7 @@ static void arrive(warp_lp *lp, const net_model *n, iview *v, const net_packet *
     int head = q->head == NULL;
     x->prev = q->tail;
     net_fifo_push_unlogged(q, &x->node);
-    if (head) /* unlogged: iq_reverse clears it when the packet is alone in its FIFO */
+    if (head) /* unlogged: iq_reverse clears it when the packet had no tail before it */
         bit_set(v->heads, p->in_port * v->vcs + p->vc);
     bits->b = net_rcore_bits(r.port, *queued);
     net_rcore_status(lp, n, &v->c, router, r.port);
@@ -721,10 +722,11 @@ static void iq_forward(warp_lp *lp, void *state, void *msg, warp_bits *bits)
  * input's recv and its push onto its FIFO (whose tail it is now: an arrival
  * only pushes; it keeps the tail before), a credit, and the heads bits,
  * which mark exactly the non-empty FIFOs: an arrival set its FIFO's bit if
- * it found the FIFO empty, and every FIFO an allocation started a packet from (its
- * departures in the payload) held that packet before; an allocation that
- * reset alloc_at found it at now (IQ_BIT_ALLOC_AT). Every other write is
- * logged with warp_save; the engine replays that log after this runs. */
+ * it found the FIFO empty, and every FIFO an allocation started a packet
+ * from (its departures in the payload) held that packet before; an
+ * allocation that reset alloc_at found it at now (IQ_BIT_ALLOC_AT). Every
+ * other write is logged with warp_save; the engine replays that log after
+ * this runs. */
 static void iq_reverse(warp_lp *lp, void *state, void *msg, warp_bits *bits)
 {
     const net_model *n = warp_model_arg(lp);
