@@ -195,8 +195,11 @@ static void term_forward(warp_lp *lp, void *state, void *msg, warp_bits *bits)
         try_inject(lp, s, n, bits, s->outq.head != NULL);
         break;
     case NET_EV_PORT_FREE:
-        net_port_woken(lp, &s->link);
-        try_inject(lp, s, n, bits, 0);
+        /* As for a credit: with a message waiting, one log record for all of s. */
+        if (s->outq.head)
+            warp_save(lp, s, sizeof *s);
+        net_port_woken_log(lp, &s->link, s->outq.head == NULL);
+        try_inject(lp, s, n, bits, s->outq.head != NULL);
         break;
     case NET_EV_PKT:
         s->recv++; /* unlogged: term_reverse; nothing below logs s's bytes around it */
