@@ -17,19 +17,36 @@ typedef struct net_fifo {
     net_node *head, *tail;
 } net_fifo;
 
+/* Appends n and logs nothing: the caller's reverse handler takes it back
+ * with net_fifo_unpush (keeping the tail before, e.g. in n's node). */
+static inline void net_fifo_push_unlogged(net_fifo *q, net_node *n)
+{
+    n->next = NULL;
+    if (q->tail)
+        q->tail->next = n;
+    else
+        q->head = n;
+    q->tail = n;
+}
+
+/* Undoes net_fifo_push_unlogged of the tail; prev: the tail before it. */
+static inline void net_fifo_unpush(net_fifo *q, net_node *prev)
+{
+    q->tail = prev;
+    if (prev)
+        prev->next = NULL;
+    else
+        q->head = NULL;
+}
+
 /* net_fifo_push for a caller that has logged *q itself in this event (with
  * the record around it, one warp_save for several fields): only the old
  * tail's link is logged here. */
 static inline void net_fifo_push_saved(warp_lp *lp, net_fifo *q, net_node *n)
 {
-    n->next = NULL;
-    if (q->tail) {
+    if (q->tail)
         warp_save(lp, &q->tail->next, sizeof q->tail->next);
-        q->tail->next = n;
-    } else {
-        q->head = n;
-    }
-    q->tail = n;
+    net_fifo_push_unlogged(q, n);
 }
 
 /* Appends a node (freshly warp_alloc'd in this event: its own bytes need no log). */

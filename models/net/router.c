@@ -10,8 +10,14 @@
  * its tail has left, then a credit travels back over the input link. For
  * topologies that route on remote information, a watched port's occupancy
  * goes to its watchers whenever it changes (status events).
- * Invariant: every state write is logged with warp_save (no reverse
- * handler); statistics are written only by commit. Built by model.c. */
+ * Invariant: an event that writes a port's record logs all of it with one
+ * warp_save before its first write there (a few log records of a field
+ * each cost more than the bytes); the plain sums outside it (the input
+ * port's recv, queued_pkts) and a credit that arrives with nothing queued
+ * are taken back by router_reverse, which runs before the engine replays
+ * the log, so a sum inside a record logged earlier in the event is restored
+ * by the log whatever router_reverse did to it. Statistics are written only
+ * by commit. Built by model.c. */
 #include <assert.h>
 #include <string.h>
 
@@ -80,17 +86,31 @@ static net_fifo *fifo_at(const rview *v, int32_t p, int32_t vc)
     return (net_fifo *)(port_at(v, p) + 1) + vc;
 }
 
+/* Logs port p's whole record: its net_rcore_port, rport and FIFOs. */
+static void save_port(warp_lp *lp, const rview *v, int32_t p)
+{
+    warp_save(lp, v->ports + (size_t)p * v->stride, v->stride);
+}
+
 static size_t router_state_size(const net_model *n)
 {
     return sizeof(router_state) + n->max_radix * record_bytes(n) + net_rcore_bytes(n);
 }
 
-static void try_send(warp_lp *lp, const net_model *n, rview *v, int32_t port, net_departure *dep)
+/* Sends the next packet of `port` if its link and a head are ready, else
+ * makes sure a wake-up comes. saved: the port's record is logged in this
+ * event already. */
+static void try_send(warp_lp *lp, const net_model *n, rview *v, int32_t port, net_departure *dep,
+                     int saved)
 {
     rport *pt = port_at(v, port);
     net_rcore_port *cp = net_rcore_port_at(&v->c, port);
     uint64_t *queued = &cp->queued;
-    if (!net_port_is_free(lp, &pt->clk, port, *queued > 0))
+    if (*queued == 0) /* no packet waits: nothing to send or to wake up for */
+        return;
+    if (!saved)
+        save_port(lp, v, port);
+    if (!net_port_is_free_log(lp, &pt->clk, port, 1, 0))
         return;
     uint64_t router = warp_lp_id(lp) - n->nodes;
     net_peer down = net_rcore_link(n, router, port);
@@ -115,7 +135,6 @@ static void try_send(warp_lp *lp, const net_model *n, rview *v, int32_t port, ne
     if (!x) {
         /* One wake-up per distinct time: skip it when one already comes no later. */
         if (first_ready >= 0 && !(pt->ready_at > now && pt->ready_at <= first_ready)) {
-            warp_save(lp, &pt->ready_at, sizeof pt->ready_at);
             pt->ready_at = first_ready;
             net_event *r = warp_event_new(lp, warp_lp_id(lp), first_ready - now);
             r->kind = NET_EV_READY;
@@ -124,15 +143,12 @@ static void try_send(warp_lp *lp, const net_model *n, rview *v, int32_t port, ne
         }
         return;
     }
-    net_fifo_pop(lp, fifo_at(v, port, vc));
-    warp_save(lp, pt, sizeof *pt);
-    warp_save(lp, v->s, sizeof *v->s);
-    warp_save(lp, queued, sizeof *queued);
+    net_fifo_pop_saved(fifo_at(v, port, vc));
     pt->rr = (uint32_t)(vc + 1) % (uint32_t)v->vcs;
     *queued -= x->pkt.size;
     pt->sent++;
-    v->s->queued_pkts--;
-    double ser = net_rcore_send(lp, n, &v->c, router, port, x->out_vc, &x->pkt, 1);
+    v->s->queued_pkts--; /* unlogged: router_reverse (dep.valid) */
+    double ser = net_rcore_send(lp, n, &v->c, router, port, x->out_vc, &x->pkt, 0);
     net_rcore_credit(lp, n, router, x->pkt.in_port, x->pkt.vc, x->pkt.size,
                      net_rcore_credit_delay(n, router, x->pkt.in_port, x->pkt.size, ser));
     *dep = (net_departure){.arrived = x->arrived,
@@ -141,7 +157,7 @@ static void try_send(warp_lp *lp, const net_model *n, rview *v, int32_t port, ne
                            .in_port = (uint16_t)x->pkt.in_port,
                            .vc = (uint8_t)x->pkt.vc,
                            .valid = 1};
-    net_port_take(lp, &pt->clk, port, ser, *queued > 0);
+    net_port_take_log(lp, &pt->clk, port, ser, *queued > 0, 0);
     warp_free_on_commit(lp, x);
 }
 
@@ -164,18 +180,15 @@ static void arrive(warp_lp *lp, const net_model *n, rview *v, const net_packet *
     x->ready = net_rcore_ready(n, router, p, &down, now);
     x->arrived = now;
 
-    rport *in_pt = port_at(v, p->in_port);
+    save_port(lp, v, r.port); /* queued, its FIFO, and all try_send writes */
     uint64_t *queued = &net_rcore_port_at(&v->c, r.port)->queued;
-    warp_save(lp, &in_pt->recv, sizeof in_pt->recv);
-    in_pt->recv++;
-    warp_save(lp, queued, sizeof *queued);
     *queued += p->size;
-    warp_save(lp, v->s, sizeof *v->s);
+    port_at(v, p->in_port)->recv++; /* unlogged: router_reverse, as queued_pkts */
     v->s->queued_pkts++;
-    net_fifo_push(lp, fifo_at(v, r.port, x->out_vc), &x->node);
+    net_fifo_push_saved(lp, fifo_at(v, r.port, x->out_vc), &x->node);
     bits->b = net_rcore_bits(r.port, *queued);
     net_rcore_status(lp, n, &v->c, router, r.port);
-    try_send(lp, n, v, r.port, dep);
+    try_send(lp, n, v, r.port, dep, 1);
 }
 
 static void router_init(warp_lp *lp, void *state)
@@ -196,23 +209,48 @@ static void router_forward(warp_lp *lp, void *state, void *msg, warp_bits *bits)
     case NET_EV_PKT:
         arrive(lp, n, &v, &e->u.pkt, bits, &e->dep);
         break;
-    case NET_EV_CREDIT:
-    case NET_EV_STATUS: {
-        int32_t port = net_rcore_event(lp, n, &v.c, e, 1);
-        if (port >= 0)
-            try_send(lp, n, &v, port, &e->dep);
+    case NET_EV_CREDIT: {
+        /* With a packet queued the credit may let it go: log the record
+         * before the credit's (unlogged) write, so that the log restores it. */
+        int32_t port = e->u.credit.port, waiting = net_rcore_port_at(&v.c, port)->queued > 0;
+        if (waiting)
+            save_port(lp, &v, port);
+        net_rcore_event(lp, n, &v.c, e, 0);
+        try_send(lp, n, &v, port, &e->dep, waiting);
         break;
     }
+    case NET_EV_STATUS:
+        net_rcore_event(lp, n, &v.c, e, 1);
+        break;
     case NET_EV_PORT_FREE:
-        net_port_woken(lp, &port_at(&v, e->port)->clk);
-        try_send(lp, n, &v, e->port, &e->dep);
+        save_port(lp, &v, e->port);
+        net_port_woken_log(lp, &port_at(&v, e->port)->clk, 0);
+        try_send(lp, n, &v, e->port, &e->dep, 1);
         break;
     case NET_EV_READY:
-        try_send(lp, n, &v, e->port, &e->dep);
+        try_send(lp, n, &v, e->port, &e->dep, 0);
         break;
     default:
         assert(!"router: event kind is one a router handles");
     }
+}
+
+/* Takes back the unlogged sums of router_forward; the engine replays the
+ * log after this runs (see the invariant at the top). */
+static void router_reverse(warp_lp *lp, void *state, void *msg, warp_bits *bits)
+{
+    (void)bits;
+    const net_model *n = warp_model_arg(lp);
+    const net_event *e = msg;
+    rview v = view(n, state);
+    if (e->kind == NET_EV_PKT) {
+        port_at(&v, e->u.pkt.in_port)->recv--;
+        v.s->queued_pkts--;
+    } else if (e->kind == NET_EV_CREDIT) {
+        net_rcore_credit_reverse(&v.c, e);
+    }
+    if (e->dep.valid)
+        v.s->queued_pkts++;
 }
 
 static void router_commit(warp_lp *lp, void *out, const void *msg, const warp_bits *bits)
@@ -257,6 +295,7 @@ void net_router_type(net_model *n, warp_lp_type *t)
     t->save = WARP_SAVE_NONE;
     t->init = router_init;
     t->forward = router_forward;
+    t->reverse = router_reverse;
     t->commit = router_commit;
     t->finish = router_finish;
     t->event_name = net_event_name;

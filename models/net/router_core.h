@@ -3,7 +3,8 @@
  * arrays of a router's state, routing a packet through the topology (with
  * [network] lanes), credits and packets onto links, status reports, and the
  * commit and finish bookkeeping of ports. Every state write goes through
- * warp_save, as in the routers themselves. */
+ * warp_save, except where a caller passes save 0 (it logged the record
+ * already, or its reverse handler takes the write back). */
 #ifndef NET_ROUTER_CORE_H
 #define NET_ROUTER_CORE_H
 

@@ -20,7 +20,9 @@
  * route names whose downstream buffer holds all of it (virtual cut-through).
  * Invariant: every state write is logged with warp_save (a field at a
  * time, or a whole port record where an event writes several of its
- * fields), except the two sums iq_reverse takes back; statistics are
+ * fields), except what iq_reverse takes back: an arrival's writes (two
+ * sums, its FIFO push, a heads bit) and an allocation's heads bits and reset
+ * of alloc_at (no event logs a word it writes unlogged); statistics are
  * written only by commit. Built by model.c. */
 #include <assert.h>
 #include <stdlib.h>
@@ -37,6 +39,7 @@ typedef struct inode {
     int32_t port;     /* output port */
     int32_t vc, span; /* lanes vc .. vc+span-1 at the next hop */
     int32_t lane;     /* vc_allocation = before-switch: the output lane it holds (-1: none yet) */
+    net_node *prev;   /* its FIFO's tail when it arrived (iq_reverse takes the push back) */
 } inode;
 
 /* One VC FIFO of an input port. */
@@ -126,6 +129,8 @@ static int bit_test(const uint64_t *b, int32_t i) { return (int)(b[i >> 6] >> (i
 
 static void bit_set(uint64_t *b, int32_t i) { b[i >> 6] |= UINT64_C(1) << (i & 63); }
 
+static void bit_clear(uint64_t *b, int32_t i) { b[i >> 6] &= ~(UINT64_C(1) << (i & 63)); }
+
 /* Visits the set bits of bitmap b (words words) in ascending order as i. */
 #define FOR_BITS(i, b, words)                                                                     \
     for (size_t w_ = 0; w_ < (words); w_++)                                                        \
@@ -198,6 +203,11 @@ typedef struct iq_scratch {
  * payload filled up. */
 enum { IQ_PASS, IQ_WAKE, IQ_MORE };
 
+/* NET_EV_ALLOC's bits: it found alloc_at == now (its own request) and reset
+ * it unlogged; iq_reverse puts now back, so no write to alloc_at in that
+ * event is logged. */
+enum { IQ_BIT_ALLOC_AT = 1 };
+
 /* With alloc_iters rounds an allocation may leave a head unmatched that
  * could go now (its output granted another input, which accepted a
  * different grant); it tries again an allocator cycle later: alloc_cycle,
@@ -218,9 +228,11 @@ static double cycle_at(const net_model *n, double t)
     return net_grid_index(t, c) * c;
 }
 
-static void send_alloc(warp_lp *lp, iq_state *s, double t, int32_t kind)
+/* save 0: iq_reverse restores alloc_at itself (allocate's IQ_BIT_ALLOC_AT). */
+static void send_alloc(warp_lp *lp, iq_state *s, double t, int32_t kind, int save)
 {
-    warp_save(lp, &s->alloc_at, sizeof s->alloc_at);
+    if (save)
+        warp_save(lp, &s->alloc_at, sizeof s->alloc_at);
     s->alloc_at = t;
     net_event *e = warp_event_new(lp, warp_lp_id(lp), t - warp_now(lp));
     e->kind = NET_EV_ALLOC;
@@ -232,7 +244,7 @@ static void send_alloc(warp_lp *lp, iq_state *s, double t, int32_t kind)
  * between now and t (that one asks again for whatever still waits).
  * Per-cycle: at the first cycle boundary from t whose allocation has not
  * run yet. */
-static void request_alloc(warp_lp *lp, const net_model *n, iq_state *s, double t)
+static void request_alloc(warp_lp *lp, const net_model *n, iq_state *s, double t, int save)
 {
     double now = warp_now(lp);
     int32_t kind = IQ_PASS;
@@ -244,7 +256,7 @@ static void request_alloc(warp_lp *lp, const net_model *n, iq_state *s, double t
     }
     if (s->alloc_at >= now && s->alloc_at <= t)
         return;
-    send_alloc(lp, s, t, kind);
+    send_alloc(lp, s, t, kind, save);
 }
 
 /* Credit of a port that leads to a terminal or gateway (or nowhere): they
@@ -322,11 +334,8 @@ static void start(warp_lp *lp, const net_model *n, iview *v, uint64_t router, in
      * lane): eleven warp_saves of a field each cost more than the bytes. */
     save_in(lp, v, in, vc);
     inode *x = (inode *)net_fifo_pop_saved(q);
-    if (!q->head) {
-        uint64_t *word = &v->heads[(p * v->vcs + vc) >> 6];
-        warp_save(lp, word, sizeof *word);
-        *word &= ~(UINT64_C(1) << ((p * v->vcs + vc) & 63));
-    }
+    if (!q->head) /* unlogged: iq_reverse sets the bit of every departure's FIFO */
+        bit_clear(v->heads, p * v->vcs + vc);
     double now = warp_now(lp), free_at;
     int32_t lane = lane_for(n, v, x, now, &free_at);
     assert(lane >= 0 && "router_iq: only a head with a free lane with room downstream is granted");
@@ -582,7 +591,7 @@ static void list_heads(const iview *v, iq_scratch *w, double now)
 
 /* NET_EV_ALLOC: matches heads to outputs until no more fit, then asks for
  * the next allocation a link, input or slow-in packet makes possible. */
-static void allocate(warp_lp *lp, const net_model *n, iview *v, net_event *e)
+static void allocate(warp_lp *lp, const net_model *n, iview *v, net_event *e, warp_bits *bits)
 {
     double now = warp_now(lp);
     uint64_t router = warp_lp_id(lp) - n->nodes;
@@ -602,10 +611,11 @@ static void allocate(warp_lp *lp, const net_model *n, iview *v, net_event *e)
         warp_save(lp, &v->s->last_pass, sizeof v->s->last_pass);
         v->s->last_pass = now;
     }
-    if (v->s->alloc_at == now) {
-        warp_save(lp, &v->s->alloc_at, sizeof v->s->alloc_at);
+    if (v->s->alloc_at == now) { /* unlogged: iq_reverse puts now back */
         v->s->alloc_at = -1;
+        bits->b |= IQ_BIT_ALLOC_AT;
     }
+    int save = !(bits->b & IQ_BIT_ALLOC_AT);
     iq_scratch w = scratch(n);
     list_heads(v, &w, now);
     net_departure *dep = (net_departure *)e->u.user;
@@ -619,12 +629,13 @@ static void allocate(warp_lp *lp, const net_model *n, iview *v, net_event *e)
            ++rounds != n->params.alloc_iters)
         ;
     if (ndep == IQ_DEPS) { /* the payload is full: match the rest in a second round now */
-        send_alloc(lp, v->s, now, n->params.per_cycle ? IQ_MORE : IQ_PASS); /* on-change: as any */
+        /* on-change: as any */
+        send_alloc(lp, v->s, now, n->params.per_cycle ? IQ_MORE : IQ_PASS, save);
         return;
     }
     double t = next_chance(n, v, &w, now);
     if (t > now)
-        request_alloc(lp, n, v->s, t);
+        request_alloc(lp, n, v->s, t, save);
 }
 
 static void arrive(warp_lp *lp, const net_model *n, iview *v, const net_packet *p, warp_bits *bits)
@@ -650,22 +661,19 @@ static void arrive(warp_lp *lp, const net_model *n, iview *v, const net_packet *
     x->ready = net_rcore_ready(n, router, p, &down, now);
     x->arrived = now;
     iin *in = in_at(v, p->in_port);
-    save_in(lp, v, in, p->vc); /* recv and the FIFO */
-    in->recv++;
+    in->recv++; /* unlogged, as the push below: iq_reverse */
     uint64_t *queued = &net_rcore_port_at(&v->c, r.port)->queued;
     *queued += p->size; /* unlogged: iq_reverse takes it back (the port is in bits) */
     net_fifo *q = &in->vc[p->vc].q;
     int head = q->head == NULL;
-    net_fifo_push_saved(lp, q, &x->node);
-    if (head) {
-        int32_t iv = p->in_port * v->vcs + p->vc;
-        warp_save(lp, &v->heads[iv >> 6], sizeof v->heads[iv >> 6]);
-        bit_set(v->heads, iv);
-    }
+    x->prev = q->tail;
+    net_fifo_push_unlogged(q, &x->node);
+    if (head) /* unlogged: iq_reverse clears it when the packet had no tail before it */
+        bit_set(v->heads, p->in_port * v->vcs + p->vc);
     bits->b = net_rcore_bits(r.port, *queued);
     net_rcore_status(lp, n, &v->c, router, r.port);
     if (head) /* behind another packet it waits for that one's allocation */
-        request_alloc(lp, n, v->s, now);
+        request_alloc(lp, n, v->s, now, 1);
 }
 
 static void iq_init(warp_lp *lp, void *state)
@@ -698,30 +706,51 @@ static void iq_forward(warp_lp *lp, void *state, void *msg, warp_bits *bits)
     {
         int32_t port = net_rcore_event(lp, n, &v.c, e, 0); /* a credit: iq_reverse */
         if (port >= 0 && net_rcore_port_at(&v.c, port)->queued > 0) /* a packet waits for it */
-            request_alloc(lp, n, v.s, warp_now(lp));
+            request_alloc(lp, n, v.s, warp_now(lp), 1);
         break;
     }
     case NET_EV_ALLOC:
-        allocate(lp, n, &v, e);
+        allocate(lp, n, &v, e, bits);
         break;
     default:
         assert(!"router_iq: event kind is one an input-queued router handles");
     }
 }
 
-/* Reverse computation for the two writes that are plain sums, so that the
- * most common events log nothing for them: an arrival's bytes queued for
- * its output port (the port is in bits) and a credit. Every other write is
- * logged with warp_save; the engine replays that log after this runs. */
+/* Reverse computation for the writes the most common events need not log:
+ * an arrival's bytes queued for its output port (the port is in bits), its
+ * input's recv and its push onto its FIFO (whose tail it is now: an arrival
+ * only pushes; it keeps the tail before), a credit, and the heads bits,
+ * which mark exactly the non-empty FIFOs: an arrival set its FIFO's bit if
+ * it found the FIFO empty, and every FIFO an allocation started a packet
+ * from (its departures in the payload) held that packet before; an
+ * allocation that reset alloc_at found it at now (IQ_BIT_ALLOC_AT). Every
+ * other write is logged with warp_save; the engine replays that log after
+ * this runs. */
 static void iq_reverse(warp_lp *lp, void *state, void *msg, warp_bits *bits)
 {
     const net_model *n = warp_model_arg(lp);
     const net_event *e = msg;
     iview v = view(n, state);
-    if (e->kind == NET_EV_PKT)
-        net_rcore_port_at(&v.c, (int32_t)net_rcore_bits_port(bits->b))->queued -= e->u.pkt.size;
-    else if (e->kind == NET_EV_CREDIT)
+    if (e->kind == NET_EV_PKT) {
+        const net_packet *p = &e->u.pkt;
+        net_rcore_port_at(&v.c, (int32_t)net_rcore_bits_port(bits->b))->queued -= p->size;
+        iin *in = in_at(&v, p->in_port);
+        net_fifo *q = &in->vc[p->vc].q;
+        net_node *prev = ((const inode *)q->tail)->prev; /* an arrival only pushes */
+        if (!prev)
+            bit_clear(v.heads, p->in_port * v.vcs + p->vc);
+        net_fifo_unpush(q, prev);
+        in->recv--;
+    } else if (e->kind == NET_EV_CREDIT) {
         net_rcore_credit_reverse(&v.c, e);
+    } else if (e->kind == NET_EV_ALLOC) {
+        if (bits->b & IQ_BIT_ALLOC_AT)
+            v.s->alloc_at = warp_now(lp);
+        const net_departure *dep = (const net_departure *)e->u.user;
+        for (int i = 0; i < IQ_DEPS && dep[i].valid; i++)
+            bit_set(v.heads, dep[i].in_port * v.vcs + dep[i].vc);
+    }
 }
 
 static void iq_commit(warp_lp *lp, void *out, const void *msg, const warp_bits *bits)

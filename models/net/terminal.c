@@ -45,7 +45,7 @@ enum { BIT_MSG_DONE = 1, BIT_INJECTED = 2, BIT_INJ_WINDOW = 4, BIT_GOT = 8 /* te
 /* saved: the caller has logged all of *s in this event already. */
 static void try_inject(warp_lp *lp, term_state *s, const net_model *n, warp_bits *bits, int saved)
 {
-    if (!s->outq.head || !net_port_is_free(lp, &s->link, 0, 1))
+    if (!s->outq.head || !net_port_is_free_log(lp, &s->link, 0, 1, !saved))
         return;
     term_msg *m = (term_msg *)s->outq.head;
     uint64_t psz = n->params.packet_size;
@@ -79,7 +79,7 @@ static void try_inject(warp_lp *lp, term_state *s, const net_model *n, warp_bits
     double ser = net_fabric_inject_vc(lp, n, at.router, at.port, vc, &p);
 
     if (m->next + 1 == m->count) {
-        net_fifo_pop(lp, &s->outq);
+        net_fifo_pop_saved(&s->outq); /* s is logged above */
         s->waiting--;
         net_notify_sent(lp, n, &m->msg, ser);
         warp_free_on_commit(lp, m);
@@ -87,7 +87,7 @@ static void try_inject(warp_lp *lp, term_state *s, const net_model *n, warp_bits
         warp_save(lp, &m->next, sizeof m->next);
         m->next++;
     }
-    net_port_take(lp, &s->link, 0, ser, s->outq.head != NULL);
+    net_port_take_log(lp, &s->link, 0, ser, s->outq.head != NULL, 0); /* s is logged above */
 }
 
 /* Counts a packet of message (src_rank, seq) in; returns 1 when it completes it. */
@@ -180,7 +180,7 @@ static void term_forward(warp_lp *lp, void *state, void *msg, warp_bits *bits)
         m->next = 0;
         uint64_t psz = n->params.packet_size;
         m->count = (uint32_t)((m->msg.bytes + psz - 1) / psz);
-        net_fifo_push(lp, &s->outq, &m->node);
+        net_fifo_push_saved(lp, &s->outq, &m->node);
         try_inject(lp, s, n, bits, 1);
         break;
     }
@@ -195,8 +195,11 @@ static void term_forward(warp_lp *lp, void *state, void *msg, warp_bits *bits)
         try_inject(lp, s, n, bits, s->outq.head != NULL);
         break;
     case NET_EV_PORT_FREE:
-        net_port_woken(lp, &s->link);
-        try_inject(lp, s, n, bits, 0);
+        /* As for a credit: with a message waiting, one log record for all of s. */
+        if (s->outq.head)
+            warp_save(lp, s, sizeof *s);
+        net_port_woken_log(lp, &s->link, s->outq.head == NULL);
+        try_inject(lp, s, n, bits, s->outq.head != NULL);
         break;
     case NET_EV_PKT:
         s->recv++; /* unlogged: term_reverse; nothing below logs s's bytes around it */
