@@ -237,6 +237,7 @@ typedef struct warp_pool {
     uint64_t bump;  /* events ever handed out from base */
     warp_event *free;
     uint64_t in_use, peak;
+    uint64_t low_at; /* cap - cap / 8: pool_low from here (pool_init) */
 } warp_pool;
 
 /* ---- size-class allocator for warp_alloc (alloc.c) ------------------------ */
@@ -479,8 +480,7 @@ static inline void pool_put(warp_ctx *w, warp_event *e)
  * events: real memory pressure, not a guessed count. */
 static inline bool pool_low(const warp_ctx *w)
 {
-    const warp_pool *p = &w->pool;
-    return p->in_use + p->cap / 8 >= p->cap;
+    return w->pool.in_use >= w->pool.low_at;
 }
 void pool_destroy(warp_ctx *w);
 

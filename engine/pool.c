@@ -70,6 +70,7 @@ void pool_init(warp_ctx *w, uint64_t cap, uint64_t mem)
     if (given || p->work > cap)
         p->work = cap;
     p->cap = cap;
+    p->low_at = cap - cap / 8;
     p->bump = 0;
     p->free = NULL;
     p->in_use = p->peak = 0;
