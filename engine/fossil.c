@@ -55,18 +55,59 @@ void commit_event(warp_ctx *w, warp_event *e)
  * visited (w->live_kps). */
 static inline bool ev_below(const warp_event *e, const gvt_key *k)
 {
-    gvt_key x = key_of(e);
-    return key_less(&x, k);
+    return WARP_KEY_LESS(e, k);
+}
+
+#define FINAL(x) (below ? ev_below((x), below) : (x)->ts < gvt)
+
+/* Commits the lanes side by side (see FOSSIL_LANES). Each lane's head is
+ * final. With `check` a lane leaves the rotation at its first event that
+ * is not, which becomes stop[i] (so no event is tested twice); without,
+ * every lane is known final to its end and no key is read to decide: the
+ * compiler evaluated the test whatever guarded it (it if-converts loads it
+ * knows are safe), 15 instructions per event for nothing. */
+static inline __attribute__((always_inline)) void commit_lanes(warp_ctx *w, warp_event **lane, warp_event **stop,
+                                                               int nl, bool check, double gvt,
+                                                               const gvt_key *below)
+{
+    for (int busy = nl; busy;) {
+        busy = 0;
+        for (int i = 0; i < nl; i++) {
+            warp_event *e = lane[i];
+            if (!e)
+                continue;
+            /* The next event was prefetched a lane round ago: its LP and
+             * its successor load now, two rounds ahead. */
+            warp_event *n = e->next;
+            if (n) {
+                __builtin_prefetch(n->lp);
+                __builtin_prefetch(EV_PAYLOAD(n));
+                if (n->next)
+                    __builtin_prefetch(n->next);
+                if (check && !FINAL(n)) {
+                    stop[i] = n;
+                    n = NULL;
+                }
+            }
+            commit_event(w, e);
+            lane[i] = n;
+            busy += n != NULL;
+        }
+    }
 }
 
 static void fossil(warp_ctx *w, double gvt, const gvt_key *below)
 {
-#define FINAL(x) (below ? ev_below((x), below) : (x)->ts < gvt)
     double t0 = warp_wtime();
+    /* Timestamps below this are final whatever their tie fields. */
+    double sure = below ? below->ts : gvt;
     uint64_t kept = 0, k = 0;
     while (k < w->nlive) {
         warp_kp *lane_kp[FOSSIL_LANES];
-        warp_event *lane[FOSSIL_LANES];
+        warp_event *lane[FOSSIL_LANES], *stop[FOSSIL_LANES];
+        /* A lane is whole when its KP's newest event is final, as every
+         * KP's is at every round on one rank: all of it commits. */
+        bool whole = true;
         int nl = 0;
         while (nl < FOSSIL_LANES && k < w->nlive) {
             warp_kp *kp = w->live_kps[k++];
@@ -75,39 +116,28 @@ static void fossil(warp_ctx *w, double gvt, const gvt_key *below)
                 kp->live = false;
                 continue;
             }
-            if (!FINAL(e)) {
+            bool all = kp->tail_ts < sure || FINAL(kp->tail); /* the tail is recent, hot */
+            if (!all && !FINAL(e)) {
                 w->live_kps[kept++] = kp; /* kept <= k: never overwrites one unread */
                 continue;
             }
             if (e->next)
                 __builtin_prefetch(e->next);
             __builtin_prefetch(e->lp);
+            whole &= all;
             lane_kp[nl] = kp;
+            stop[nl] = NULL;
             lane[nl++] = e;
         }
-        for (int busy = nl; busy;) {
-            busy = 0;
-            for (int i = 0; i < nl; i++) {
-                warp_event *e = lane[i];
-                if (!e || !FINAL(e))
-                    continue;
-                /* The next event was prefetched a lane round ago: its LP
-                 * and its successor load now, two rounds ahead. */
-                warp_event *n = e->next;
-                if (n) {
-                    __builtin_prefetch(n->lp);
-                    __builtin_prefetch(EV_PAYLOAD(n));
-                    if (n->next)
-                        __builtin_prefetch(n->next);
-                }
-                commit_event(w, e);
-                lane[i] = n;
-                busy++;
-            }
-        }
+        if (whole && nl == 1) /* common: a batch's events cluster in a KP or two */
+            commit_lanes(w, lane, stop, 1, false, gvt, below);
+        else if (whole)
+            commit_lanes(w, lane, stop, nl, false, gvt, below);
+        else
+            commit_lanes(w, lane, stop, nl, true, gvt, below);
         for (int i = 0; i < nl; i++) {
             warp_kp *kp = lane_kp[i];
-            warp_event *e = lane[i];
+            warp_event *e = stop[i];
             kp->head = e;
             if (e) {
                 e->prev = NULL;
@@ -119,11 +149,11 @@ static void fossil(warp_ctx *w, double gvt, const gvt_key *below)
             undo_release_before(w, kp, e);
         }
     }
-#undef FINAL
     w->nlive = kept;
     w->fossils++;
     w->t.fossil += warp_wtime() - t0;
 }
+#undef FINAL
 
 void fossil_collect(warp_ctx *w, double gvt)
 {

@@ -237,6 +237,7 @@ typedef struct warp_pool {
     uint64_t bump;  /* events ever handed out from base */
     warp_event *free;
     uint64_t in_use, peak;
+    uint64_t low_at; /* cap - cap / 8: pool_low from here (pool_init) */
 } warp_pool;
 
 /* ---- size-class allocator for warp_alloc (alloc.c) ------------------------ */
@@ -459,8 +460,28 @@ void pool_init(warp_ctx *w, uint64_t cap, uint64_t mem);
 /* Stops the run, out of event memory, naming what ran out and the fix. */
 void pool_exhausted(const warp_ctx *w, const char *how) __attribute__((noreturn));
 warp_event *pool_get(warp_ctx *w);
-void pool_put(warp_ctx *w, warp_event *e);
-bool pool_low(const warp_ctx *w);
+/* Returns e to the free list. Inline, as pool_low: they run once per event
+ * (commit, and every batch step), where the call cost more than the body. */
+static inline void pool_put(warp_ctx *w, warp_event *e)
+{
+    warp_pool *p = &w->pool;
+#ifdef WARP_DEBUG
+    WARP_ASSERT(e->state != EV_FREE, "an event is freed once");
+    memset(EV_PAYLOAD(e), 0xA5, w->msg_size); /* use after free shows up in digests */
+#endif
+    e->state = EV_FREE;
+    e->next = p->free;
+    p->free = e;
+    p->in_use--;
+}
+/* Low means: less than an eighth of the reservation left. The optimistic
+ * scheduler then forces a GVT round instead of running further ahead. With
+ * the default reservation that is when about 2/3 of the rank's memory holds
+ * events: real memory pressure, not a guessed count. */
+static inline bool pool_low(const warp_ctx *w)
+{
+    return w->pool.in_use >= w->pool.low_at;
+}
 void pool_destroy(warp_ctx *w);
 
 /* queue.c: the pending events of this PE */
@@ -505,7 +526,14 @@ void big_unmap(void *p, size_t bytes, bool huge);
 void big_advise_huge(void *p, size_t bytes);
 
 /* undo.c */
-void undo_mark(warp_ctx *w, warp_kp *kp, warp_event *e);
+/* Marks where event e's undo records will start (inline: once per event). */
+static inline void undo_mark(warp_ctx *w, warp_kp *kp, warp_event *e)
+{
+    (void)w;
+    e->undo = NULL;
+    e->mark_chunk = kp->undo.newest;
+    e->mark_off = kp->undo.used;
+}
 void undo_replay(warp_ctx *w, warp_kp *kp, warp_event *e);
 void undo_release_before(warp_ctx *w, warp_kp *kp, warp_event *oldest_live);
 void undo_destroy(warp_ctx *w, warp_kp *kp);
@@ -514,7 +542,26 @@ void undo_size_chunks(warp_ctx *w);
 
 /* process.c: run one event's forward handler with rollback bookkeeping */
 void process_event(warp_ctx *w, warp_event *e);
-void kp_append(warp_ctx *w, warp_kp *kp, warp_event *e);
+/* Appends processed event e to kp's list (inline: once per event). */
+static inline void kp_append(warp_ctx *w, warp_kp *kp, warp_event *e)
+{
+    if (!kp->live) {
+        kp->live = true;
+        w->live_kps[w->nlive++] = kp;
+    }
+#ifdef WARP_DEBUG
+    WARP_ASSERT(!kp->tail || ev_less(kp->tail, e), "a KP's processed list is in ascending key order");
+    WARP_ASSERT(e->state == EV_PROCESSED, "only processed events join a KP's list");
+#endif
+    e->next = NULL;
+    e->prev = kp->tail;
+    if (kp->tail)
+        kp->tail->next = e;
+    else
+        kp->head = e;
+    kp->tail = e;
+    kp->tail_ts = e->ts;
+}
 void deliver_local(warp_ctx *w, warp_event *e);
 
 /* rollback.c */

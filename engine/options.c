@@ -298,7 +298,7 @@ static const warp_cfg_opt engine_opts[] = {
     {"events", "N", NULL, "event pool cap per rank (default: 3/4 of the rank's memory, at least 1M; reserved, touched as used)", set_events},
     {"queue", "NAME", "ladder", "pending-event queue: ladder (heap + time buckets), heap (4-ary) or splay", set_queue},
     {"batch", "N", "16", "events run between network polls", set_batch},
-    {"gvt-interval", "N|auto", "16", "batches between GVT rounds; auto: fewer rounds while little event memory is in use (4 .. 1024)", set_gvt_interval},
+    {"gvt-interval", "N|auto", "16", "batches between GVT rounds (one rank, opt: 2 unless given); auto: fewer rounds while little event memory is in use (4 .. 1024)", set_gvt_interval},
     {"gvt", "ALGO", "mattern", "mattern (asynchronous) or sync (blocking all-reduce, as ROSS)", set_gvt},
     {"window", "T|auto", "auto", "optimism bound: events later than GVT + T wait; 0: unbounded; auto adapts T to each GVT round's efficiency", set_window},
     {"partition", "KIND", "topology", "block|topology|metis: how a network model places its routers (terminals and ranks follow them) on the ranks; topology cuts along pods, groups or grid blocks, metis partitions the router graph with METIS 5 (builds with libmetis-dev)", set_partition},

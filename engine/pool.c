@@ -70,6 +70,7 @@ void pool_init(warp_ctx *w, uint64_t cap, uint64_t mem)
     if (given || p->work > cap)
         p->work = cap;
     p->cap = cap;
+    p->low_at = cap - cap / 8;
     p->bump = 0;
     p->free = NULL;
     p->in_use = p->peak = 0;
@@ -113,29 +114,6 @@ warp_event *pool_get(warp_ctx *w)
     if (++p->in_use > p->peak)
         p->peak = p->in_use;
     return e;
-}
-
-void pool_put(warp_ctx *w, warp_event *e)
-{
-    warp_pool *p = &w->pool;
-#ifdef WARP_DEBUG
-    WARP_ASSERT(e->state != EV_FREE, "an event is freed once");
-    memset(EV_PAYLOAD(e), 0xA5, w->msg_size); /* use after free shows up in digests */
-#endif
-    e->state = EV_FREE;
-    e->next = p->free;
-    p->free = e;
-    p->in_use--;
-}
-
-/* Low means: less than an eighth of the reservation left. The optimistic
- * scheduler then forces a GVT round instead of running further ahead. With
- * the default reservation that is when about 2/3 of the rank's memory holds
- * events: real memory pressure, not a guessed count. */
-bool pool_low(const warp_ctx *w)
-{
-    const warp_pool *p = &w->pool;
-    return p->in_use + p->cap / 8 >= p->cap;
 }
 
 void pool_destroy(warp_ctx *w)

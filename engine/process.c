@@ -40,32 +40,28 @@ void process_event(warp_ctx *w, warp_event *e)
     w->processed++;
 }
 
-void kp_append(warp_ctx *w, warp_kp *kp, warp_event *e)
+/* A straggler: its KP rolls back first. Apart, so that the common paths
+ * below call nothing but queue_insert, by a tail call, and keep no frame. */
+static __attribute__((noinline, cold)) void deliver_straggler(warp_ctx *w, warp_kp *kp, warp_event *e)
 {
-    if (!kp->live) {
-        kp->live = true;
-        w->live_kps[w->nlive++] = kp;
-    }
-#ifdef WARP_DEBUG
-    WARP_ASSERT(!kp->tail || ev_less(kp->tail, e), "a KP's processed list is in ascending key order");
-    WARP_ASSERT(e->state == EV_PROCESSED, "only processed events join a KP's list");
-#endif
-    e->next = NULL;
-    e->prev = kp->tail;
-    if (kp->tail)
-        kp->tail->next = e;
+    rollback_kp(w, kp, e, false);
+    queue_insert(w, e);
+}
+
+/* deliver_local with rollback records kept (opt, check, debug). */
+static __attribute__((noinline)) void deliver_tracked(warp_ctx *w, warp_event *e)
+{
+    warp_kp *kp = kp_of_index(w->kps, w->nkps, (uint64_t)(e->lp - w->lps), w->nlocal);
+    if (__builtin_expect(e->ts <= kp->tail_ts && kp->tail && ev_less(e, kp->tail), 0))
+        deliver_straggler(w, kp, e);
     else
-        kp->head = e;
-    kp->tail = e;
-    kp->tail_ts = e->ts;
+        queue_insert(w, e);
 }
 
 void deliver_local(warp_ctx *w, warp_event *e)
 {
-    if (w->tracking) {
-        warp_kp *kp = kp_of_index(w->kps, w->nkps, (uint64_t)(e->lp - w->lps), w->nlocal);
-        if (e->ts <= kp->tail_ts && kp->tail && ev_less(e, kp->tail))
-            rollback_kp(w, kp, e, false);
-    }
-    queue_insert(w, e);
+    if (w->tracking)
+        deliver_tracked(w, e);
+    else
+        queue_insert(w, e);
 }

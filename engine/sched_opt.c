@@ -32,8 +32,11 @@ static void forced_rollback(warp_ctx *w)
  * goes on from the pool's reserve, with `limit` at GVT: the events GVT waits
  * for. *clock is the time it starts at and becomes the time it ends at:
  * the schedulers chain one clock reading from phase to phase, as a reading
- * costs 0.1 us on this VM's kvm-clock, several per batch of 16 events. */
-static bool run_batch(warp_ctx *w, bool throttled, double limit, uint64_t max, double *clock)
+ * costs 0.1 us on this VM's kvm-clock, several per batch of 16 events.
+ * Inlined in each caller: one rank's runs (unthrottled, no limit) then test
+ * neither per event. */
+static inline __attribute__((always_inline)) bool run_batch(warp_ctx *w, bool throttled, double limit, uint64_t max,
+                                                            double *clock)
 {
     double t0 = *clock, q = 0;
     uint64_t n = 0;
@@ -71,10 +74,20 @@ static bool run_batch(warp_ctx *w, bool throttled, double limit, uint64_t max, d
     return n > 0;
 }
 
+/* Batches between one rank's rounds when --gvt-interval is not given (or
+ * is auto, which adapts only across ranks). A round here is a fossil pass,
+ * no reduction, and the sooner events commit the likelier their lines are
+ * still in L1: on the 32K torus (cachegrind, 3 us) 2 instead of 16 cut D1
+ * misses from 79.1 M to 60.2 M (1: 52.2 M) for 0.35 % more instructions
+ * (1: 0.8 %, and three clock readings a round). */
+#define LOCAL_ROUND_BATCHES 2
+
 static void run_local(warp_ctx *w)
 {
     bool debug = w->synch == SYNCH_DEBUG;
     uint64_t batches = 0;
+    uint64_t every = warp_option_given(w, "gvt-interval") && !w->gvt_interval_auto ? w->gvt_interval
+                                                                                   : LOCAL_ROUND_BATCHES;
     double clock = warp_wtime();
     for (;;) {
         bool ran = run_batch(w, false, INFINITY, w->batch, &clock);
@@ -100,7 +113,7 @@ static void run_local(warp_ctx *w)
             w->gvt_value = m->ts; /* everything below it has run */
             return;
         }
-        if (++batches >= w->gvt_interval || pool_low(w)) {
+        if (++batches >= every || pool_low(w)) {
             batches = 0;
             double cut;
             if (ckpt_due(w, m->ts, &cut)) {
