@@ -9,4 +9,4 @@ libwarp_la_SOURCES = $(WARP_RNG_SOURCES) \
 	engine/transport.c engine/gvt.c engine/stats.c engine/report.c engine/collective.c \
 	engine/checkpoint.c engine/checkpoint_read.c engine/checkpoint_format.h
 libwarp_la_LIBADD = $(JEMALLOC_LIBS) -lm
-libwarp_la_LDFLAGS = -version-info 0:0:0
+libwarp_la_LDFLAGS = -version-info 0:0:0 $(SYMBOLIC_LDFLAGS)
