@@ -13,11 +13,12 @@
  * Invariant: an event that writes a port's record logs all of it with one
  * warp_save before its first write there (a few log records of a field
  * each cost more than the bytes); the plain sums outside it (the input
- * port's recv, queued_pkts) and a credit that arrives with nothing queued
- * are taken back by router_reverse, which runs before the engine replays
- * the log, so a sum inside a record logged earlier in the event is restored
- * by the log whatever router_reverse did to it. Statistics are written only
- * by commit. Built by model.c. */
+ * port's recv and link statistics, queued_pkts) and a credit that arrives
+ * with nothing queued are taken back by router_reverse, which runs before
+ * the engine replays the log, so a sum inside a record logged earlier in
+ * the event is restored by the log whatever router_reverse did to it. Port
+ * statistics are accounted by the arrival (net_rcore_account); commit
+ * counts --sample alone. Built by model.c. */
 #include <assert.h>
 #include <string.h>
 
@@ -40,6 +41,7 @@ typedef struct rport {
     uint32_t pad;
     double ready_at;        /* time of the latest NET_EV_READY scheduled (0: none) */
     uint64_t sent, recv;    /* packets out on / in from this port's link */
+    net_rcore_in st;        /* statistics of the link in (its packets: recv) */
 } rport;
 
 /* State layout: header, then max_radix port records, each the port's
@@ -187,6 +189,7 @@ static void arrive(warp_lp *lp, const net_model *n, rview *v, const net_packet *
     v->s->queued_pkts++;
     net_fifo_push_saved(lp, fifo_at(v, r.port, x->out_vc), &x->node);
     bits->b = net_rcore_bits(r.port, *queued);
+    net_rcore_account(lp, n, &v->c, router, &port_at(v, p->in_port)->st, p, bits->b);
     net_rcore_status(lp, n, &v->c, router, r.port);
     try_send(lp, n, v, r.port, dep, 1);
 }
@@ -239,12 +242,13 @@ static void router_forward(warp_lp *lp, void *state, void *msg, warp_bits *bits)
  * log after this runs (see the invariant at the top). */
 static void router_reverse(warp_lp *lp, void *state, void *msg, warp_bits *bits)
 {
-    (void)bits;
     const net_model *n = warp_model_arg(lp);
     const net_event *e = msg;
     rview v = view(n, state);
     if (e->kind == NET_EV_PKT) {
-        port_at(&v, e->u.pkt.in_port)->recv--;
+        rport *in = port_at(&v, e->u.pkt.in_port);
+        in->recv--;
+        net_rcore_unaccount(&v.c, &in->st, &e->u.pkt, bits->b);
         v.s->queued_pkts--;
     } else if (e->kind == NET_EV_CREDIT) {
         net_rcore_credit_reverse(&v.c, e);
@@ -256,7 +260,8 @@ static void router_reverse(warp_lp *lp, void *state, void *msg, warp_bits *bits)
 static void router_commit(warp_lp *lp, void *out, const void *msg, const warp_bits *bits)
 {
     const net_event *e = msg;
-    net_rcore_commit(lp, out, e, bits, &e->dep, e->dep.valid);
+    (void)bits;
+    net_rcore_commit(lp, out, e, &e->dep, e->dep.valid);
 }
 
 static void router_finish(warp_lp *lp, void *state, void *out)
@@ -264,20 +269,21 @@ static void router_finish(warp_lp *lp, void *state, void *out)
     const net_model *n = warp_model_arg(lp);
     rview v = view(n, state);
     uint64_t queued = 0, sent = 0, recv = 0;
-    void *area = (net_port_out *)out + n->max_radix;
     for (int32_t i = 0; i < n->max_radix * n->vcs; i++)
         for (net_node *x = fifo_at(&v, i / n->vcs, i % n->vcs)->head; x; x = x->next) {
             queued++;
             const rnode *k = (const rnode *)x;
             if (n->sampling.interval > 0)
-                net_sample_dwell(&n->sampling, area, (uint32_t)(k->pkt.in_port * n->vcs + k->pkt.vc),
+                net_sample_dwell(&n->sampling, out, (uint32_t)(k->pkt.in_port * n->vcs + k->pkt.vc),
                                  k->arrived, n->end, k->pkt.size);
         }
     assert(queued == v.s->queued_pkts && "router: queued_pkts counts the packets in its queues");
     n->res->flight.router_queued += queued;
     for (int32_t p = 0; p < n->max_radix; p++) {
-        sent += port_at(&v, p)->sent;
-        recv += port_at(&v, p)->recv;
+        const rport *pt = port_at(&v, p);
+        sent += pt->sent;
+        recv += pt->recv;
+        net_rcore_finish_port(lp, &v.c, p, &pt->st, pt->recv);
     }
     net_rcore_finish(lp, out, sent, recv);
 }
@@ -296,7 +302,7 @@ void net_router_type(net_model *n, warp_lp_type *t)
     t->init = router_init;
     t->forward = router_forward;
     t->reverse = router_reverse;
-    t->commit = router_commit;
+    t->commit = n->sampling.interval > 0 ? router_commit : NULL; /* commit counts --sample alone */
     t->finish = router_finish;
     t->event_name = net_event_name;
 }

@@ -1,8 +1,10 @@
 /* net/router_core.c — the parts of a router both models share
  * (router_core.h): credits, output-port occupancy for adaptive routing and
  * its status reports, routing with lanes, packets and credits onto links,
- * commit and finish of port statistics. Invariant: every state write is
- * logged with warp_save. Called by router.c and router_iq.c. */
+ * port statistics (forward, reverse, finish) and --sample counts (commit).
+ * Invariant: every state write is logged with warp_save, except the sums
+ * net_rcore_account leaves to net_rcore_unaccount. Called by router.c and
+ * router_iq.c. */
 #include <assert.h>
 #include <string.h>
 
@@ -218,62 +220,73 @@ uint64_t net_rcore_bits(int32_t port, uint64_t queued)
 
 uint64_t net_rcore_bits_port(uint64_t b) { return b >> QBITS; }
 
-size_t net_rcore_out_bytes(const net_model *n)
+size_t net_rcore_out_bytes(const net_model *n) { return net_sample_router_bytes(&n->sampling); }
+
+void net_rcore_account(warp_lp *lp, const net_model *n, net_rcore *c, uint64_t router,
+                       net_rcore_in *in, const net_packet *p, uint64_t b)
 {
-    return (size_t)n->max_radix * sizeof(net_port_out) + net_sample_router_bytes(&n->sampling);
+    net_rcore_port *o = net_rcore_port_at(c, (int32_t)(b >> QBITS));
+    uint64_t q = b & ((UINT64_C(1) << QBITS) - 1);
+    o->q_samples++;
+    o->q_sum += q;
+    if (q > o->q_max) {
+        warp_save(lp, &o->q_max, sizeof o->q_max);
+        o->q_max = q;
+    }
+    /* The link into in_port: its traffic is accounted where it arrives. */
+    net_peer up = net_rcore_link(n, router, p->in_port);
+    double ser = p->size / up.bandwidth;
+    if (p->t_tail - ser - up.latency >= n->warmup) {
+        warp_save(lp, &in->busy_ns, sizeof in->busy_ns);
+        in->busy_ns += ser;
+    }
+    in->bytes += p->size;
 }
 
-void net_rcore_commit(warp_lp *lp, void *out, const net_event *e, const warp_bits *bits,
-                      const net_departure *dep, int ndep)
+void net_rcore_unaccount(net_rcore *c, net_rcore_in *in, const net_packet *p, uint64_t b)
+{
+    net_rcore_port *o = net_rcore_port_at(c, (int32_t)(b >> QBITS));
+    o->q_samples--;
+    o->q_sum -= b & ((UINT64_C(1) << QBITS) - 1);
+    in->bytes -= p->size;
+}
+
+void net_rcore_commit(warp_lp *lp, void *out, const net_event *e, const net_departure *dep, int ndep)
 {
     const net_model *n = warp_model_arg(lp);
     const net_sampling *smp = &n->sampling;
-    if (smp->interval > 0) {
-        void *area = (net_port_out *)out + n->max_radix;
-        double now = warp_now(lp);
-        if (e->kind == NET_EV_PKT)
-            net_sample_count(smp, area, now, 1);
-        for (int i = 0; i < ndep; i++) {
-            net_sample_count(smp, area, now, 0);
-            net_sample_dwell(smp, area, (uint32_t)(dep[i].in_port * n->vcs + dep[i].vc),
-                             dep[i].arrived, dep[i].left, dep[i].size);
-        }
-    }
-    if (e->kind != NET_EV_PKT)
+    if (!(smp->interval > 0))
         return;
-    net_port_out *o = (net_port_out *)out + (bits->b >> QBITS);
-    uint64_t q = bits->b & ((UINT64_C(1) << QBITS) - 1);
-    o->q_samples++;
-    o->q_sum += q;
-    if (q > o->q_max)
-        o->q_max = q;
-    /* The link into in_port: its traffic is accounted where it arrives. */
-    const net_packet *p = &e->u.pkt;
-    net_port_out *in = (net_port_out *)out + p->in_port;
-    net_peer up = net_rcore_link(n, warp_lp_id(lp) - n->nodes, p->in_port);
-    double ser = p->size / up.bandwidth;
-    if (p->t_tail - ser - up.latency >= n->warmup)
-        in->busy_ns += ser;
-    in->pkts++;
-    in->bytes += p->size;
+    double now = warp_now(lp);
+    if (e->kind == NET_EV_PKT)
+        net_sample_count(smp, out, now, 1);
+    for (int i = 0; i < ndep; i++) {
+        net_sample_count(smp, out, now, 0);
+        net_sample_dwell(smp, out, (uint32_t)(dep[i].in_port * n->vcs + dep[i].vc), dep[i].arrived,
+                         dep[i].left, dep[i].size);
+    }
+}
+
+void net_rcore_finish_port(warp_lp *lp, const net_rcore *c, int32_t port, const net_rcore_in *in,
+                           uint64_t pkts)
+{
+    const net_model *n = warp_model_arg(lp);
+    uint64_t router = warp_lp_id(lp) - n->nodes;
+    const net_rcore_port *o = net_rcore_port_at(c, port);
+    double *row = n->res->port_rows + (router * n->max_radix + port) * NET_PORT_COLS;
+    row[0] = in->busy_ns;
+    row[1] = (double)pkts;
+    row[2] = (double)in->bytes;
+    row[3] = o->q_samples ? (double)o->q_sum / (double)o->q_samples : 0;
+    row[4] = (double)o->q_max;
 }
 
 void net_rcore_finish(warp_lp *lp, void *out, uint64_t sent, uint64_t recv)
 {
     const net_model *n = warp_model_arg(lp);
     net_results *r = n->res;
-    uint64_t router = warp_lp_id(lp) - n->nodes;
     r->flight.router_recv += recv;
     r->flight.router_sent += sent;
-    const net_port_out *po = out;
-    for (int32_t p = 0; p < n->max_radix; p++) {
-        double *row = r->port_rows + (router * n->max_radix + p) * NET_PORT_COLS;
-        row[0] = po[p].busy_ns;
-        row[1] = (double)po[p].pkts;
-        row[2] = (double)po[p].bytes;
-        row[3] = po[p].q_samples ? (double)po[p].q_sum / (double)po[p].q_samples : 0;
-        row[4] = (double)po[p].q_max;
-    }
     if (n->sampling.interval > 0)
-        net_sample_router_finish(&n->sampling, (net_port_out *)out + n->max_radix, router, r);
+        net_sample_router_finish(&n->sampling, out, warp_lp_id(lp) - n->nodes, r);
 }

@@ -2,9 +2,11 @@
  * router_iq.c, input-queued) share: the credit, output-queue and remote-view
  * arrays of a router's state, routing a packet through the topology (with
  * [network] lanes), credits and packets onto links, status reports, and the
+ * port statistics (accounted in forward, exact under rollback) and the
  * commit and finish bookkeeping of ports. Every state write goes through
  * warp_save, except where a caller passes save 0 (it logged the record
- * already, or its reverse handler takes the write back). */
+ * already, or its reverse handler takes the write back) and the sums of
+ * net_rcore_account, which net_rcore_unaccount takes back. */
 #ifndef NET_ROUTER_CORE_H
 #define NET_ROUTER_CORE_H
 
@@ -12,11 +14,24 @@
 
 /* The shared part of an output port's state. Each router model starts its
  * per-port record with one (net_rcore_port_bytes), so that what one event
- * touches of a port shares its cache lines. */
+ * touches of a port shares its cache lines. The queue statistics sit next
+ * to queued, which an arrival writes anyway: in a separate committed block
+ * they cost a cache miss per router commit (net_rcore_account). */
 typedef struct net_rcore_port {
     uint64_t queued;   /* bytes waiting in this router for this output port */
+    /* Output-queue bytes (all VCs) seen by each packet routed to this
+     * port, itself included: count, sum and maximum (ports.csv). */
+    uint64_t q_samples, q_sum, q_max;
     int64_t credits[]; /* vcs: bytes free in the downstream VC buffer */
 } net_rcore_port;
+
+/* Statistics of the link into an input port (ports.csv; its packets are
+ * the model's recv count of that port). Each router model keeps one in the
+ * record an arrival on that port touches anyway. */
+typedef struct net_rcore_in {
+    uint64_t bytes;
+    double busy_ns; /* serialising, for packets that started at t >= warmup */
+} net_rcore_in;
 
 /* Where a router's shared state lies: its port records and view array. */
 typedef struct net_rcore {
@@ -94,18 +109,29 @@ double net_rcore_ready(const net_model *n, uint64_t router, const net_packet *p,
 double net_rcore_send(warp_lp *lp, const net_model *n, net_rcore *c, uint64_t router, int32_t port,
                       int32_t vc, const net_packet *p, int save);
 
-/* The commit-side facts of a routed packet (its output port and that
- * port's queue after it joined) in one word of the event's bits. */
+/* The facts of a routed packet (its output port and that port's queue
+ * after it joined) in one word of the event's bits. */
 uint64_t net_rcore_bits(int32_t port, uint64_t queued);
 /* The output port net_rcore_bits packed in b. */
 uint64_t net_rcore_bits_port(uint64_t b);
-/* Router commit: port statistics of an arriving packet (e->kind
- * NET_EV_PKT, facts in bits) and --sample counts of the `ndep` packets
- * that left in this event. */
-void net_rcore_commit(warp_lp *lp, void *out, const net_event *e, const warp_bits *bits,
-                      const net_departure *dep, int ndep);
-/* Router finish: the port rows and --sample results of its committed block;
- * sent/recv: packets that left / arrived over the run. */
+/* Forward: the port statistics of packet p arriving at `router` (facts b
+ * from net_rcore_bits) into its output port's record and `in`, the
+ * statistics of its input port. The sums are not logged (the reverse
+ * handler calls net_rcore_unaccount); a new maximum and busy_ns, a double
+ * sum no subtraction restores exactly, are logged with warp_save. */
+void net_rcore_account(warp_lp *lp, const net_model *n, net_rcore *c, uint64_t router,
+                       net_rcore_in *in, const net_packet *p, uint64_t b);
+/* Reverse: takes back the unlogged sums of net_rcore_account. */
+void net_rcore_unaccount(net_rcore *c, net_rcore_in *in, const net_packet *p, uint64_t b);
+/* Router commit: --sample counts of an arriving packet (e->kind
+ * NET_EV_PKT) and of the `ndep` packets that left in this event. */
+void net_rcore_commit(warp_lp *lp, void *out, const net_event *e, const net_departure *dep, int ndep);
+/* Router finish, per port: its ports.csv row from its state at the end
+ * (in: its input's statistics, pkts: packets into it over the run). */
+void net_rcore_finish_port(warp_lp *lp, const net_rcore *c, int32_t port, const net_rcore_in *in,
+                           uint64_t pkts);
+/* Router finish: the --sample results of its committed block; sent/recv:
+ * packets that left / arrived over the run. */
 void net_rcore_finish(warp_lp *lp, void *out, uint64_t sent, uint64_t recv);
 /* Bytes of a router's committed block. */
 size_t net_rcore_out_bytes(const net_model *n);

@@ -21,9 +21,11 @@
  * Invariant: every state write is logged with warp_save (a field at a
  * time, or a whole port record where an event writes several of its
  * fields), except what iq_reverse takes back: an arrival's writes (two
- * sums, its FIFO push, a heads bit) and an allocation's heads bits and reset
- * of alloc_at (no event logs a word it writes unlogged); statistics are
- * written only by commit. Built by model.c. */
+ * sums, its FIFO push, a heads bit, the sums of its port statistics) and
+ * an allocation's heads bits and reset of alloc_at (no event logs a word it
+ * writes unlogged). Port statistics are accounted by the arrival, in the
+ * records it touches anyway (net_rcore_account), and taken back by
+ * iq_reverse; commit counts --sample alone. Built by model.c. */
 #include <assert.h>
 #include <stdlib.h>
 #include <string.h>
@@ -54,6 +56,7 @@ typedef struct iin {
     uint64_t sent, recv; /* packets out of / into this input port */
     uint32_t rr;         /* VC to accept first */
     uint32_t pad;
+    net_rcore_in st;     /* the link's statistics (its packets: recv) */
     ivc vc[];            /* vcs of them */
 } iin;
 
@@ -671,6 +674,7 @@ static void arrive(warp_lp *lp, const net_model *n, iview *v, const net_packet *
     if (head) /* unlogged: iq_reverse clears it when the packet had no tail before it */
         bit_set(v->heads, p->in_port * v->vcs + p->vc);
     bits->b = net_rcore_bits(r.port, *queued);
+    net_rcore_account(lp, n, &v->c, router, &in->st, p, bits->b);
     net_rcore_status(lp, n, &v->c, router, r.port);
     if (head) /* behind another packet it waits for that one's allocation */
         request_alloc(lp, n, v->s, now, 1);
@@ -719,7 +723,7 @@ static void iq_forward(warp_lp *lp, void *state, void *msg, warp_bits *bits)
 
 /* Reverse computation for the writes the most common events need not log:
  * an arrival's bytes queued for its output port (the port is in bits), its
- * input's recv and its push onto its FIFO (whose tail it is now: an arrival
+ * input's recv, the sums of its port statistics and its push onto its FIFO (whose tail it is now: an arrival
  * only pushes; it keeps the tail before), a credit, and the heads bits,
  * which mark exactly the non-empty FIFOs: an arrival set its FIFO's bit if
  * it found the FIFO empty, and every FIFO an allocation started a packet
@@ -742,6 +746,7 @@ static void iq_reverse(warp_lp *lp, void *state, void *msg, warp_bits *bits)
             bit_clear(v.heads, p->in_port * v.vcs + p->vc);
         net_fifo_unpush(q, prev);
         in->recv--;
+        net_rcore_unaccount(&v.c, &in->st, p, bits->b);
     } else if (e->kind == NET_EV_CREDIT) {
         net_rcore_credit_reverse(&v.c, e);
     } else if (e->kind == NET_EV_ALLOC) {
@@ -761,7 +766,8 @@ static void iq_commit(warp_lp *lp, void *out, const void *msg, const warp_bits *
     if (e->kind == NET_EV_ALLOC)
         while (ndep < IQ_DEPS && dep[ndep].valid)
             ndep++;
-    net_rcore_commit(lp, out, e, bits, dep, ndep);
+    (void)bits;
+    net_rcore_commit(lp, out, e, dep, ndep);
 }
 
 static void iq_finish(warp_lp *lp, void *state, void *out)
@@ -769,7 +775,6 @@ static void iq_finish(warp_lp *lp, void *state, void *out)
     const net_model *n = warp_model_arg(lp);
     iview v = view(n, state);
     uint64_t queued = 0, sent = 0, recv = 0;
-    void *area = (net_port_out *)out + n->max_radix;
     for (int32_t i = 0; i < n->max_radix * n->vcs; i++) {
         const net_fifo *q = &ivc_at(&v, i / n->vcs, i % n->vcs)->q;
         assert(bit_test(v.heads, i) == (q->head != NULL) &&
@@ -778,12 +783,14 @@ static void iq_finish(warp_lp *lp, void *state, void *out)
             queued++;
             const inode *k = (const inode *)x;
             if (n->sampling.interval > 0)
-                net_sample_dwell(&n->sampling, area, (uint32_t)i, k->arrived, n->end, k->pkt.size);
+                net_sample_dwell(&n->sampling, out, (uint32_t)i, k->arrived, n->end, k->pkt.size);
         }
     }
     for (int32_t p = 0; p < n->max_radix; p++) {
-        sent += in_at(&v, p)->sent;
-        recv += in_at(&v, p)->recv;
+        const iin *in = in_at(&v, p);
+        sent += in->sent;
+        recv += in->recv;
+        net_rcore_finish_port(lp, &v.c, p, &in->st, in->recv);
     }
     assert(queued == recv - sent && "router_iq: the FIFOs hold every packet in and not out");
     n->res->flight.router_queued += queued;
@@ -804,7 +811,7 @@ void net_router_iq_type(net_model *n, warp_lp_type *t)
     t->init = iq_init;
     t->forward = iq_forward;
     t->reverse = iq_reverse;
-    t->commit = iq_commit;
+    t->commit = n->sampling.interval > 0 ? iq_commit : NULL; /* commit counts --sample alone */
     t->finish = iq_finish;
     t->event_name = net_event_name;
 }

@@ -42,16 +42,6 @@ typedef struct net_path_out {
     double lat_max, mlat_max;
 } net_path_out;
 
-/* Per router port. Link traffic is counted where it arrives: busy_ns, pkts
- * and bytes describe the link INTO this port (from the peer on it). */
-typedef struct net_port_out {
-    double busy_ns;   /* serialising, for packets that started at t >= warmup */
-    uint64_t pkts, bytes;
-    /* Output-queue bytes (all VCs) seen by each packet routed to this port,
-     * itself included: sum and maximum. */
-    uint64_t q_samples, q_sum, q_max;
-} net_port_out;
-
 /* Final-state counts for the conservation line. */
 typedef struct net_flight {
     uint64_t term_sent, term_recv;     /* packets onto / off terminal links */

@@ -167,8 +167,8 @@ vcs: 3
 injection_bandwidth_GBps: 12.5
 router_links_GBps: 12.5 x 23736
 terminal_links_GBps: 12.5 x 16512
-memory_state_bytes: 24091144 (23.0 MiB, 1459 bytes per node; LP states, outputs, tables)
-memory_bound_bytes: 1544846344 (1473.3 MiB, 93559 bytes per node; every buffer full of events)
+memory_state_bytes: 23579272 (22.5 MiB, 1428 bytes per node; LP states, outputs, tables)
+memory_bound_bytes: 1544334472 (1472.8 MiB, 93528 bytes per node; every buffer full of events)
 EOF
 described fattree-128p3l.ini <<'EOF'
 topology: fattree
@@ -181,8 +181,8 @@ vcs: 1
 injection_bandwidth_GBps: 12.5
 router_links_GBps: 12.5 x 1048576
 terminal_links_GBps: 12.5 x 524288
-memory_state_bytes: 688521792 (656.6 MiB, 1313 bytes per node; LP states, outputs, tables)
-memory_bound_bytes: 4966711872 (4736.6 MiB, 9473 bytes per node; every buffer full of events)
+memory_state_bytes: 667550272 (636.6 MiB, 1273 bytes per node; LP states, outputs, tables)
+memory_bound_bytes: 4945740352 (4716.6 MiB, 9433 bytes per node; every buffer full of events)
 EOF
 described slimfly-q37.ini <<'EOF'
 topology: slimfly
@@ -195,8 +195,8 @@ vcs: 2
 injection_bandwidth_GBps: 12.5
 router_links_GBps: 12.5 x 75295
 terminal_links_GBps: 12.5 x 73926
-memory_state_bytes: 82357084 (78.5 MiB, 1114 bytes per node; LP states, outputs, tables)
-memory_bound_bytes: 21275791324 (20290.2 MiB, 287798 bytes per node; every buffer full of events)
+memory_state_bytes: 80560956 (76.8 MiB, 1090 bytes per node; LP states, outputs, tables)
+memory_bound_bytes: 21273995196 (20288.5 MiB, 287774 bytes per node; every buffer full of events)
 EOF
 described torus-32k-codes.ini <<'EOF'
 topology: torus
@@ -209,8 +209,8 @@ vcs: 2
 injection_bandwidth_GBps: 2.14748
 router_links_GBps: 2.14748 x 98304
 terminal_links_GBps: 2.14748 x 32768
-memory_state_bytes: 66322744 (63.3 MiB, 2024 bytes per node; LP states, outputs, tables)
-memory_bound_bytes: 1088684344 (1038.3 MiB, 33224 bytes per node; every buffer full of events)
+memory_state_bytes: 64487736 (61.5 MiB, 1968 bytes per node; LP states, outputs, tables)
+memory_bound_bytes: 1086849336 (1036.5 MiB, 33168 bytes per node; every buffer full of events)
 EOF
 # The scale cases of issue 18 (their scaled-down runs: tests/replay/test_scale_cases.sh).
 described replay-stencil-512k-torus.ini <<'EOF'
@@ -224,8 +224,8 @@ vcs: 2
 injection_bandwidth_GBps: 11.9
 router_links_GBps: 11.9 x 1572864
 terminal_links_GBps: 11.9 x 524288
-memory_state_bytes: 1136656696 (1084.0 MiB, 2168 bytes per node; LP states, outputs, tables)
-memory_bound_bytes: 17494442296 (16684.0 MiB, 33368 bytes per node; every buffer full of events)
+memory_state_bytes: 1107296568 (1056.0 MiB, 2112 bytes per node; LP states, outputs, tables)
+memory_bound_bytes: 17465082168 (16656.0 MiB, 33312 bytes per node; every buffer full of events)
 EOF
 described replay-stencil-512k-simplenet.ini <<'EOF'
 topology: simplenet
@@ -248,8 +248,8 @@ vcs: 2
 injection_bandwidth_GBps: 11.9
 router_links_GBps: 11.9 x 98304
 terminal_links_GBps: 11.9 x 32768
-memory_state_bytes: 71041336 (67.8 MiB, 2168 bytes per node; LP states, outputs, tables)
-memory_bound_bytes: 1093402936 (1042.8 MiB, 33368 bytes per node; every buffer full of events)
+memory_state_bytes: 69206328 (66.0 MiB, 2112 bytes per node; LP states, outputs, tables)
+memory_bound_bytes: 1091567928 (1041.0 MiB, 33312 bytes per node; every buffer full of events)
 EOF
 described replay-stencil-32k-simplenet.ini <<'EOF'
 topology: simplenet
@@ -270,8 +270,8 @@ radix: 264
 ranks: 1009622
 vcs: 2
 injection_bandwidth_GBps: 12.5
-memory_state_bytes: 4560890876 (4349.6 MiB, 4517 bytes per node; LP states, outputs, tables)
-memory_bound_bytes: 1325325010556 (1263928.4 MiB, 1312694 bytes per node; every buffer full of events)
+memory_state_bytes: 4448663420 (4242.6 MiB, 4406 bytes per node; LP states, outputs, tables)
+memory_bound_bytes: 1325212783100 (1263821.4 MiB, 1312583 bytes per node; every buffer full of events)
 EOF
 described slimfly-q41.ini <<'EOF'
 topology: slimfly
@@ -284,8 +284,8 @@ vcs: 2
 injection_bandwidth_GBps: 12.5
 router_links_GBps: 12.5 x 102541
 terminal_links_GBps: 12.5 x 63878
-memory_state_bytes: 88001188 (83.9 MiB, 1378 bytes per node; LP states, outputs, tables)
-memory_bound_bytes: 25453080868 (24273.9 MiB, 398464 bytes per node; every buffer full of events)
+memory_state_bytes: 85849508 (81.9 MiB, 1344 bytes per node; LP states, outputs, tables)
+memory_bound_bytes: 25450929188 (24271.9 MiB, 398430 bytes per node; every buffer full of events)
 EOF
 described fattree-128p3l-fts.ini <<'EOF'
 topology: fattree
@@ -298,8 +298,8 @@ vcs: 1
 injection_bandwidth_GBps: 12.5
 router_links_GBps: 12.5 x 1048576
 terminal_links_GBps: 12.5 x 524288
-memory_state_bytes: 688521792 (656.6 MiB, 1313 bytes per node; LP states, outputs, tables)
-memory_bound_bytes: 4966711872 (4736.6 MiB, 9473 bytes per node; every buffer full of events)
+memory_state_bytes: 667550272 (636.6 MiB, 1273 bytes per node; LP states, outputs, tables)
+memory_bound_bytes: 4945740352 (4716.6 MiB, 9433 bytes per node; every buffer full of events)
 EOF
 described fattree-50p3l-fts.ini <<'EOF'
 topology: fattree
@@ -312,8 +312,8 @@ vcs: 1
 injection_bandwidth_GBps: 12.5
 router_links_GBps: 12.5 x 62500
 terminal_links_GBps: 12.5 x 31250
-memory_state_bytes: 41075576 (39.2 MiB, 1314 bytes per node; LP states, outputs, tables)
-memory_bound_bytes: 296075576 (282.4 MiB, 9474 bytes per node; every buffer full of events)
+memory_state_bytes: 39825576 (38.0 MiB, 1274 bytes per node; LP states, outputs, tables)
+memory_bound_bytes: 294825576 (281.2 MiB, 9434 bytes per node; every buffer full of events)
 EOF
 phold 1 8b1f73df7e39e90c 6336 --total-lps=64 --end=100 --seed=1
 phold 1 e3646663e1b76baa 12544 --total-lps=256 --end=50 --seed=7 --remote=0.5
