@@ -1,5 +1,7 @@
 /* net/stats.h — committed statistics of the network layer: the per-LP
- * committed-output blocks (written only by commit handlers), log-binned
+ * committed-output blocks (written only by commit handlers; router port
+ * statistics and a terminal's counts live in their states instead, exact
+ * under rollback: router_core.h, terminal.c), log-binned
  * latency histograms (one pair per process, also written only at commit:
  * 2 KB per terminal cost 1-2 GB at a million nodes), and the per-process
  * accumulator that finish handlers fill and net_results_reduce() combines
@@ -17,12 +19,10 @@
 #define NET_HIST_SUB 8
 #define NET_HIST_BINS (1 + 32 * NET_HIST_SUB + 1)
 
+/* What a packet's arrival counts comes first, in 96 bytes: the packet
+ * network's terminal (terminal.c) keeps the counts after it in its state;
+ * its output block holds only these, all its commit handler writes. */
 typedef struct net_term_out {
-    uint64_t offered_msgs, offered_bytes;        /* net_send calls (all); their bytes at t >= warmup */
-    uint64_t injected_pkts, injected_bytes;      /* left the NIC, whole run */
-    uint64_t injected_bytes_win;                 /* left the NIC at t >= warmup */
-    uint64_t delivered_pkts, delivered_bytes;    /* reached the NIC, whole run */
-    uint64_t delivered_bytes_win;                /* reached it at t >= warmup */
     uint64_t lat_pkts, hops_sum;                 /* packets sent at t >= warmup */
     uint64_t lat_sum_q, mlat_sum_q;              /* sums in 1/NET_LAT_Q ns, exact in any order */
     double lat_max, mlat_max;
@@ -30,6 +30,11 @@ typedef struct net_term_out {
     double t_last;                               /* latest message completion */
     double eject_busy_ns;                        /* link into the NIC busy, t >= warmup */
     uint64_t msgs_delivered, msgs_lat;
+    uint64_t offered_msgs, offered_bytes;        /* net_send calls (all); their bytes at t >= warmup */
+    uint64_t injected_pkts, injected_bytes;      /* left the NIC, whole run */
+    uint64_t injected_bytes_win;                 /* left the NIC at t >= warmup */
+    uint64_t delivered_pkts, delivered_bytes;    /* reached the NIC, whole run */
+    uint64_t delivered_bytes_win;                /* reached it at t >= warmup */
 } net_term_out;
 
 /* Per path of a network that names its paths (net_network_ops.paths): what

@@ -2,9 +2,14 @@
  * into packets, injects them onto its link when the router's input buffer
  * has credit, and reassembles arriving packets into messages.
  * Invariant: every state write is logged with warp_save, except the counts
- * of packets received and of a partial message's packets, which
- * term_reverse takes back; statistics are written only by the commit handler. Built by model.c. */
+ * of packets and bytes received and of a partial message's packets, which
+ * term_reverse takes back. The message, packet and byte counts of
+ * terminals.csv and summary.json are kept in the state, next to what the
+ * forward handler writes anyway (exact under rollback by the log or
+ * term_reverse); latencies, eject_busy_ns and paths are written by the
+ * commit handler. Built by model.c. */
 #include <assert.h>
+#include <stddef.h>
 #include <string.h>
 
 #include "net/fifo.h"
@@ -36,11 +41,16 @@ typedef struct term_state {
     net_port_clock link; /* the injection link */
     uint64_t sent, recv; /* packets onto / off the link */
     uint64_t waiting;    /* messages in outq */
+    /* Statistics (net_term_out's meaning): in a committed block they cost
+     * a cache miss per commit of a send or an injection. */
+    uint64_t recv_bytes, recv_bytes_win; /* delivered_bytes(_win), next to recv */
+    uint64_t offered_msgs, offered_bytes;
+    uint64_t sent_bytes, sent_bytes_win; /* injected_bytes(_win) */
 } term_state;
 
-/* Facts commit reads: the message completed here; a packet of `size` (high
- * 32 bits) was injected, at or after warmup. */
-enum { BIT_MSG_DONE = 1, BIT_INJECTED = 2, BIT_INJ_WINDOW = 4, BIT_GOT = 8 /* term_reverse: a partial's got++ */ };
+/* Facts commit reads: the message completed here; a packet was injected
+ * (--sample). */
+enum { BIT_MSG_DONE = 1, BIT_INJECTED = 2, BIT_GOT = 8 /* term_reverse: a partial's got++ */ };
 
 /* saved: the caller has logged all of *s in this event already. */
 static void try_inject(warp_lp *lp, term_state *s, const net_model *n, warp_bits *bits, int saved)
@@ -66,8 +76,10 @@ static void try_inject(warp_lp *lp, term_state *s, const net_model *n, warp_bits
         warp_save(lp, s, sizeof *s);
     s->credits[vc] -= size;
     s->sent++;
-    bits->b |= BIT_INJECTED | (warp_now(lp) >= n->warmup ? BIT_INJ_WINDOW : 0) |
-               (uint64_t)size << 32;
+    s->sent_bytes += size;
+    if (warp_now(lp) >= n->warmup)
+        s->sent_bytes_win += size;
+    bits->b |= BIT_INJECTED;
 
     net_packet p = {.msg = m->msg,
                     .src = self,
@@ -176,6 +188,11 @@ static void term_forward(warp_lp *lp, void *state, void *msg, warp_bits *bits)
         warp_save(lp, s, sizeof *s);
         m->msg.seq = s->seq++;
         s->waiting++;
+        /* Messages count over the whole run, like deliveries (so offered >=
+         * delivered); bytes only after warm-up, for the offered load. */
+        s->offered_msgs++;
+        if (m->msg.t_send >= n->warmup)
+            s->offered_bytes += m->msg.bytes;
         m->dst = n->rank_term[m->msg.dst_rank];
         m->next = 0;
         uint64_t psz = n->params.packet_size;
@@ -202,7 +219,11 @@ static void term_forward(warp_lp *lp, void *state, void *msg, warp_bits *bits)
         try_inject(lp, s, n, bits, s->outq.head != NULL);
         break;
     case NET_EV_PKT:
-        s->recv++; /* unlogged: term_reverse; nothing below logs s's bytes around it */
+        /* unlogged: term_reverse; nothing below logs these bytes of s */
+        s->recv++;
+        s->recv_bytes += e->u.pkt.size;
+        if (e->u.pkt.t_tail >= n->warmup)
+            s->recv_bytes_win += e->u.pkt.size;
         if (reassemble(lp, s, &e->u.pkt, bits)) {
             bits->b |= BIT_MSG_DONE;
             net_deliver_message(lp, n, &e->u.pkt.msg);
@@ -213,27 +234,37 @@ static void term_forward(warp_lp *lp, void *state, void *msg, warp_bits *bits)
     }
 }
 
-/* Reverse computation of the unlogged writes, both plain counts of an
- * arrival (the engine replays the undo log after this runs): packets
+/* Reverse computation of the unlogged writes, plain counts of an arrival
+ * (the engine replays the undo log after this runs): packets and bytes
  * received, and the packets a partial message holds. */
 static void term_reverse(warp_lp *lp, void *state, void *msg, warp_bits *bits)
 {
-    (void)lp;
     term_state *s = state;
     const net_event *e = msg;
+    const net_model *n = warp_model_arg(lp);
     if (e->kind != NET_EV_PKT)
         return;
     s->recv--;
+    s->recv_bytes -= e->u.pkt.size;
+    if (e->u.pkt.t_tail >= n->warmup)
+        s->recv_bytes_win -= e->u.pkt.size;
     if (bits->b & BIT_GOT) {
         net_node *prev;
         partial_of(s, e->u.pkt.msg.src_rank, e->u.pkt.msg.seq, &prev)->got--;
     }
 }
 
-/* The per-path blocks follow the sampling area in the output block. */
+/* A terminal's output block holds only the leading part of net_term_out
+ * that commit writes (the counts after it are in term_state), then the
+ * sampling area, then the per-path blocks. */
+#define OUT_HEAD offsetof(net_term_out, offered_msgs)
+_Static_assert(OUT_HEAD % 8 == 0, "terminal: the sampling area after the head stays aligned");
+
+static void *sample_area(const net_term_out *o) { return (char *)o + OUT_HEAD; }
+
 static net_path_out *paths_of(const net_model *n, const net_term_out *o)
 {
-    return (net_path_out *)((char *)(o + 1) + net_sample_term_bytes(&n->sampling));
+    return (net_path_out *)((char *)sample_area(o) + net_sample_term_bytes(&n->sampling));
 }
 
 static void count_path(net_path_out *q, const net_packet *p, double warmup, int msg_done)
@@ -262,33 +293,14 @@ static void term_commit(warp_lp *lp, void *out, const void *msg, const warp_bits
     const net_model *n = warp_model_arg(lp);
     double w = n->warmup;
     if (n->sampling.interval > 0) {
-        void *area = o + 1;
+        void *area = sample_area(o);
         if (bits->b & BIT_INJECTED)
             net_sample_count(&n->sampling, area, warp_now(lp), 0);
         if (e->kind == NET_EV_PKT)
             net_sample_count(&n->sampling, area, warp_now(lp), 1);
     }
-    if (bits->b & BIT_INJECTED) {
-        uint32_t size = (uint32_t)(bits->b >> 32);
-        o->injected_pkts++;
-        o->injected_bytes += size;
-        if (bits->b & BIT_INJ_WINDOW)
-            o->injected_bytes_win += size;
-    }
-    switch (e->kind) {
-    case NET_EV_SEND:
-        /* Messages count over the whole run, like deliveries (so offered >=
-         * delivered); bytes only after warm-up, for the offered load. */
-        o->offered_msgs++;
-        if (e->u.msg.t_send >= w)
-            o->offered_bytes += e->u.msg.bytes;
-        break;
-    case NET_EV_PKT: {
+    if (e->kind == NET_EV_PKT) {
         const net_packet *p = &e->u.pkt;
-        o->delivered_pkts++;
-        o->delivered_bytes += p->size;
-        if (p->t_tail >= w)
-            o->delivered_bytes_win += p->size;
         net_attach at = n->topo_ops->attach(n->topo, warp_lp_id(lp));
         net_peer link = n->topo_ops->peer(n->topo, at.router, at.port);
         double ser = p->size / link.bandwidth;
@@ -308,10 +320,6 @@ static void term_commit(warp_lp *lp, void *out, const void *msg, const warp_bits
                "terminal: a packet's path is one the network names");
         if (n->npaths)
             count_path(paths_of(n, o) + p->path, p, w, bits->b & BIT_MSG_DONE);
-        break;
-    }
-    default:
-        break;
     }
 }
 
@@ -319,11 +327,21 @@ static void term_finish(warp_lp *lp, void *state, void *out)
 {
     term_state *s = state;
     const net_model *n = warp_model_arg(lp);
-    net_term_out *o = out;
-    net_terminal_results(lp, o, s->sent, s->recv, s->waiting);
+    const net_term_out *o = out;
+    net_term_out t = {0};
+    memcpy(&t, o, OUT_HEAD);
+    t.offered_msgs = s->offered_msgs;
+    t.offered_bytes = s->offered_bytes;
+    t.injected_pkts = s->sent;
+    t.injected_bytes = s->sent_bytes;
+    t.injected_bytes_win = s->sent_bytes_win;
+    t.delivered_pkts = s->recv;
+    t.delivered_bytes = s->recv_bytes;
+    t.delivered_bytes_win = s->recv_bytes_win;
+    net_terminal_results(lp, &t, s->sent, s->recv, s->waiting);
     net_path_out_add(n->res->paths, paths_of(n, o), n->npaths);
     if (n->sampling.interval > 0)
-        net_sample_term_finish(&n->sampling, o + 1, warp_lp_id(lp), n->res);
+        net_sample_term_finish(&n->sampling, sample_area(o), warp_lp_id(lp), n->res);
 }
 
 double net_fabric_inject(warp_lp *lp, const net_model *n, uint64_t router, int32_t port,
@@ -380,7 +398,7 @@ void net_terminal_type(net_model *n, warp_lp_type *t)
     memset(t, 0, sizeof *t);
     t->name = "terminal";
     t->state_size = sizeof(term_state);
-    t->out_size = sizeof(net_term_out) + net_sample_term_bytes(&n->sampling) +
+    t->out_size = OUT_HEAD + net_sample_term_bytes(&n->sampling) +
                   (size_t)n->npaths * sizeof(net_path_out);
     t->save = WARP_SAVE_NONE;
     t->init = term_init;

@@ -167,8 +167,8 @@ vcs: 3
 injection_bandwidth_GBps: 12.5
 router_links_GBps: 12.5 x 23736
 terminal_links_GBps: 12.5 x 16512
-memory_state_bytes: 23579272 (22.5 MiB, 1428 bytes per node; LP states, outputs, tables)
-memory_bound_bytes: 1544334472 (1472.8 MiB, 93528 bytes per node; every buffer full of events)
+memory_state_bytes: 22918792 (21.9 MiB, 1388 bytes per node; LP states, outputs, tables)
+memory_bound_bytes: 1543673992 (1472.2 MiB, 93488 bytes per node; every buffer full of events)
 EOF
 described fattree-128p3l.ini <<'EOF'
 topology: fattree
@@ -181,8 +181,8 @@ vcs: 1
 injection_bandwidth_GBps: 12.5
 router_links_GBps: 12.5 x 1048576
 terminal_links_GBps: 12.5 x 524288
-memory_state_bytes: 667550272 (636.6 MiB, 1273 bytes per node; LP states, outputs, tables)
-memory_bound_bytes: 4945740352 (4716.6 MiB, 9433 bytes per node; every buffer full of events)
+memory_state_bytes: 646578752 (616.6 MiB, 1233 bytes per node; LP states, outputs, tables)
+memory_bound_bytes: 4924768832 (4696.6 MiB, 9393 bytes per node; every buffer full of events)
 EOF
 described slimfly-q37.ini <<'EOF'
 topology: slimfly
@@ -195,8 +195,8 @@ vcs: 2
 injection_bandwidth_GBps: 12.5
 router_links_GBps: 12.5 x 75295
 terminal_links_GBps: 12.5 x 73926
-memory_state_bytes: 80560956 (76.8 MiB, 1090 bytes per node; LP states, outputs, tables)
-memory_bound_bytes: 21273995196 (20288.5 MiB, 287774 bytes per node; every buffer full of events)
+memory_state_bytes: 77603916 (74.0 MiB, 1050 bytes per node; LP states, outputs, tables)
+memory_bound_bytes: 21271038156 (20285.6 MiB, 287734 bytes per node; every buffer full of events)
 EOF
 described torus-32k-codes.ini <<'EOF'
 topology: torus
@@ -209,8 +209,8 @@ vcs: 2
 injection_bandwidth_GBps: 2.14748
 router_links_GBps: 2.14748 x 98304
 terminal_links_GBps: 2.14748 x 32768
-memory_state_bytes: 64487736 (61.5 MiB, 1968 bytes per node; LP states, outputs, tables)
-memory_bound_bytes: 1086849336 (1036.5 MiB, 33168 bytes per node; every buffer full of events)
+memory_state_bytes: 63177016 (60.3 MiB, 1928 bytes per node; LP states, outputs, tables)
+memory_bound_bytes: 1085538616 (1035.3 MiB, 33128 bytes per node; every buffer full of events)
 EOF
 # The scale cases of issue 18 (their scaled-down runs: tests/replay/test_scale_cases.sh).
 described replay-stencil-512k-torus.ini <<'EOF'
@@ -224,8 +224,8 @@ vcs: 2
 injection_bandwidth_GBps: 11.9
 router_links_GBps: 11.9 x 1572864
 terminal_links_GBps: 11.9 x 524288
-memory_state_bytes: 1107296568 (1056.0 MiB, 2112 bytes per node; LP states, outputs, tables)
-memory_bound_bytes: 17465082168 (16656.0 MiB, 33312 bytes per node; every buffer full of events)
+memory_state_bytes: 1098907960 (1048.0 MiB, 2096 bytes per node; LP states, outputs, tables)
+memory_bound_bytes: 17456693560 (16648.0 MiB, 33296 bytes per node; every buffer full of events)
 EOF
 described replay-stencil-512k-simplenet.ini <<'EOF'
 topology: simplenet
@@ -248,8 +248,8 @@ vcs: 2
 injection_bandwidth_GBps: 11.9
 router_links_GBps: 11.9 x 98304
 terminal_links_GBps: 11.9 x 32768
-memory_state_bytes: 69206328 (66.0 MiB, 2112 bytes per node; LP states, outputs, tables)
-memory_bound_bytes: 1091567928 (1041.0 MiB, 33312 bytes per node; every buffer full of events)
+memory_state_bytes: 68682040 (65.5 MiB, 2096 bytes per node; LP states, outputs, tables)
+memory_bound_bytes: 1091043640 (1040.5 MiB, 33296 bytes per node; every buffer full of events)
 EOF
 described replay-stencil-32k-simplenet.ini <<'EOF'
 topology: simplenet
@@ -270,8 +270,8 @@ radix: 264
 ranks: 1009622
 vcs: 2
 injection_bandwidth_GBps: 12.5
-memory_state_bytes: 4448663420 (4242.6 MiB, 4406 bytes per node; LP states, outputs, tables)
-memory_bound_bytes: 1325212783100 (1263821.4 MiB, 1312583 bytes per node; every buffer full of events)
+memory_state_bytes: 4432509468 (4227.2 MiB, 4390 bytes per node; LP states, outputs, tables)
+memory_bound_bytes: 1325196629148 (1263806.0 MiB, 1312567 bytes per node; every buffer full of events)
 EOF
 described slimfly-q41.ini <<'EOF'
 topology: slimfly
@@ -284,8 +284,8 @@ vcs: 2
 injection_bandwidth_GBps: 12.5
 router_links_GBps: 12.5 x 102541
 terminal_links_GBps: 12.5 x 63878
-memory_state_bytes: 85849508 (81.9 MiB, 1344 bytes per node; LP states, outputs, tables)
-memory_bound_bytes: 25450929188 (24271.9 MiB, 398430 bytes per node; every buffer full of events)
+memory_state_bytes: 83294388 (79.4 MiB, 1304 bytes per node; LP states, outputs, tables)
+memory_bound_bytes: 25448374068 (24269.5 MiB, 398390 bytes per node; every buffer full of events)
 EOF
 described fattree-128p3l-fts.ini <<'EOF'
 topology: fattree
@@ -298,8 +298,8 @@ vcs: 1
 injection_bandwidth_GBps: 12.5
 router_links_GBps: 12.5 x 1048576
 terminal_links_GBps: 12.5 x 524288
-memory_state_bytes: 667550272 (636.6 MiB, 1273 bytes per node; LP states, outputs, tables)
-memory_bound_bytes: 4945740352 (4716.6 MiB, 9433 bytes per node; every buffer full of events)
+memory_state_bytes: 646578752 (616.6 MiB, 1233 bytes per node; LP states, outputs, tables)
+memory_bound_bytes: 4924768832 (4696.6 MiB, 9393 bytes per node; every buffer full of events)
 EOF
 described fattree-50p3l-fts.ini <<'EOF'
 topology: fattree
@@ -312,8 +312,8 @@ vcs: 1
 injection_bandwidth_GBps: 12.5
 router_links_GBps: 12.5 x 62500
 terminal_links_GBps: 12.5 x 31250
-memory_state_bytes: 39825576 (38.0 MiB, 1274 bytes per node; LP states, outputs, tables)
-memory_bound_bytes: 294825576 (281.2 MiB, 9434 bytes per node; every buffer full of events)
+memory_state_bytes: 38575576 (36.8 MiB, 1234 bytes per node; LP states, outputs, tables)
+memory_bound_bytes: 293575576 (280.0 MiB, 9394 bytes per node; every buffer full of events)
 EOF
 phold 1 8b1f73df7e39e90c 6336 --total-lps=64 --end=100 --seed=1
 phold 1 e3646663e1b76baa 12544 --total-lps=256 --end=50 --seed=7 --remote=0.5
