@@ -579,6 +579,23 @@ void fossil_collect_below(warp_ctx *w, const gvt_key *key);
 /* mapping (setup.c) */
 int map_pe_of(const warp_ctx *w, warp_lpid gid);
 warp_lp *map_local_lp(const warp_ctx *w, warp_lpid gid);
+/* The rank owning `gid`; when it is this one, also sets *lp to its record.
+ * The dense table answers both with one load (map_pe_of then map_local_lp
+ * would read the same entry twice). */
+static inline int map_dest(const warp_ctx *w, warp_lpid gid, warp_lp **lp)
+{
+    if (w->gid_dense) {
+        int32_t v = w->gid_dense[gid];
+        if (v < 0)
+            return (int)(-v - 1);
+        *lp = &w->lps[v];
+        return w->rank;
+    }
+    int pe = w->nranks == 1 ? 0 : map_pe_of(w, gid);
+    if (pe == w->rank)
+        *lp = map_local_lp(w, gid);
+    return pe;
+}
 
 /* transport.c */
 void transport_init(warp_ctx *w);
