@@ -493,6 +493,8 @@ warp_event *queue_peek(warp_ctx *w);  /* smallest live pending event or NULL */
 warp_event *queue_pop(warp_ctx *w);
 void queue_remove(warp_ctx *w, warp_event *e); /* and free it, now or later */
 void queue_prefetch_next(warp_ctx *w); /* warm the next event's LP (a hint) */
+/* queue_prefetch_next, and the next few events' lines a stage each (a hint) */
+void queue_prefetch_ahead(warp_ctx *w);
 void queue_destroy(warp_queue *q);
 int queue_parse(const char *name);
 
