@@ -135,15 +135,21 @@ struct warp_kp {
     bool live; /* listed in w->live_kps */
 };
 
+/* 88 bytes, so records start at every multiple of 8 within a line and
+ * the fields one access reads should lie close: running an event reads
+ * rng.counter through type (with gid and w for the handler's sends),
+ * committing one type, out and digest. In this order a run reads 1.75
+ * lines on average and a commit 1.25 (the order by kind read 2.1 each);
+ * LP records are random accesses, each line a miss on large models. */
 struct warp_lp {
-    warp_lpid gid;
-    const warp_lp_type *type;
-    warp_kp *kp;
-    warp_ctx *w;
-    void *state;
-    void *out;
     warp_rng rng;
-    uint64_t seq;    /* send sequence number */
+    warp_lpid gid;
+    warp_ctx *w;
+    uint64_t seq; /* send sequence number */
+    warp_kp *kp;
+    void *state;
+    const warp_lp_type *type;
+    void *out;
     uint64_t digest; /* ordered hash of this LP's committed events */
 };
 
