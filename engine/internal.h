@@ -38,6 +38,10 @@ typedef struct undo_rec undo_rec;
 typedef struct undo_chunk undo_chunk;
 typedef struct alloc_hdr alloc_hdr;
 
+/* Ordered by access: fossil and commit_event read and write only the first
+ * 72 bytes (two lines, where the old order spread them over the header's
+ * three or four), so the tie fields src and seq, read only on equal
+ * timestamps, come after them. */
 struct warp_event {
     /* The total order key: (ts, depth, src, seq). */
     double ts;
@@ -46,16 +50,11 @@ struct warp_event {
     uint8_t epoch;      /* GVT colour of a remote message */
     uint8_t remote;     /* arrived from another PE (lives in the remote table) */
     uint8_t pad_;
-    warp_lpid src;
-    uint64_t seq;
-    warp_lpid dst;
-    uint64_t uid;       /* unique per incarnation: matches anti-messages */
     warp_lp *lp;        /* destination LP when local */
-    warp_event *next, *prev;   /* processed list, free list */
-    warp_event *children;      /* local events this one sent (processed only) */
-    warp_event *rsent;         /* records of remote events this one sent */
-    warp_event *sibling;       /* next in the parent's children / rsent list */
-    warp_event *hnext;         /* remote table chain */
+    warp_event *next;   /* processed list, free list */
+    warp_event *rsent;  /* records of remote events this one sent */
+    alloc_hdr *frees;   /* warp_free_on_commit requests of this event */
+    warp_bits bits;
     union {
         struct { warp_event *l, *r; } sp;  /* splay links while pending */
         /* While processed: this execution's digest contribution, hashed
@@ -68,16 +67,24 @@ struct warp_event {
          * they are dead once the event has left the queue. */
         uint64_t digest;
     };
+    warp_lpid src;
+    uint64_t seq;
+    warp_lpid dst;
+    warp_event *children;      /* local events this one sent (processed only) */
+    uint64_t uid;              /* unique per incarnation: matches anti-messages */
+    warp_event *prev;          /* processed list */
+    warp_event *sibling;       /* next in the parent's children / rsent list */
+    warp_event *hnext;         /* remote table chain */
     /* Rollback record, valid while processed. */
     uint64_t rng_before, seq_before;
-    warp_bits bits;
     undo_rec *undo;            /* newest undo record of this event */
     undo_chunk *mark_chunk;    /* undo arena position before the event ran */
     uint32_t mark_off;
     int32_t dst_pe;
     alloc_hdr *allocs;         /* warp_alloc blocks made by this event */
-    alloc_hdr *frees;          /* warp_free_on_commit requests of this event */
 };
+
+_Static_assert(offsetof(warp_event, src) == 72, "commit's fields of an event lie in its first 72 bytes");
 
 #define EV_PAYLOAD(e) ((void *)((char *)(e) + sizeof(warp_event)))
 #define EV_OF(p) ((warp_event *)((char *)(p) - sizeof(warp_event)))
@@ -152,6 +159,8 @@ struct warp_lp {
     void *out;
     uint64_t digest; /* ordered hash of this LP's committed events */
 };
+_Static_assert(sizeof(warp_lp) == 88 && offsetof(warp_lp, type) == 64 && offsetof(warp_rng, counter) == 16,
+               "the line counts in warp_lp's comment assume this layout");
 
 /* The KP of local LP `lp`, from its index alone: delivery asks for the
  * destination's KP on every send, and reading lp->kp there is a cache miss
