@@ -48,6 +48,11 @@ void *warp_event_new(warp_lp *lp, warp_lpid dest, double delay)
                       "mode (--synch=cons) needs every delay to another LP >= lookahead: run with "
                       "--synch=opt",
                       (unsigned long long)dest, delay, w->m->lookahead);
+    /* The send looks the destination up in the dense table (a random
+     * entry of 4 bytes per LP of the whole model: a miss on large models);
+     * start that load now, so it overlaps the model filling the payload. */
+    if (w->gid_dense && dest != lp->gid)
+        __builtin_prefetch(&w->gid_dense[dest]);
     const warp_event *parent = w->cur;
     double now = parent ? parent->ts : w->now_init;
     warp_event *e = pool_get(w);
@@ -74,9 +79,11 @@ void warp_event_send(warp_lp *lp, void *payload)
     }
     warp_event *parent = w->cur;
     bool cancellable = w->tracking && parent;
-    int pe = w->nranks == 1 ? 0 : map_pe_of(w, e->dst);
+    /* A self-send (timers, a router's own pipeline) needs no lookup. */
+    warp_lp *dlp = lp;
+    int pe = e->dst == lp->gid ? w->rank : map_dest(w, e->dst, &dlp);
     if (pe == w->rank) {
-        e->lp = map_local_lp(w, e->dst);
+        e->lp = dlp;
         if (cancellable) {
             e->sibling = parent->children;
             parent->children = e;

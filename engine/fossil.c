@@ -40,6 +40,14 @@ void commit_event(warp_ctx *w, warp_event *e)
     pool_put(w, e);
 }
 
+/* What commit_event reads of an LP: type, out and digest (warp_lp's
+ * layout keeps them together, in one line for most records). */
+static inline void prefetch_commit_lp(const warp_lp *lp)
+{
+    __builtin_prefetch(&lp->type);
+    __builtin_prefetch(&lp->digest);
+}
+
 /* KPs committed side by side: each lane's next event is prefetched a
  * whole round of the lanes before it commits. The lists were written long
  * ago and are cold, and one KP's list alone is a chain of dependent cache
@@ -80,7 +88,7 @@ static inline __attribute__((always_inline)) void commit_lanes(warp_ctx *w, warp
              * its successor load now, two rounds ahead. */
             warp_event *n = e->next;
             if (n) {
-                __builtin_prefetch(n->lp);
+                prefetch_commit_lp(n->lp);
                 __builtin_prefetch(EV_PAYLOAD(n));
                 if (n->next)
                     __builtin_prefetch(n->next);
@@ -123,7 +131,7 @@ static void fossil(warp_ctx *w, double gvt, const gvt_key *below)
             }
             if (e->next)
                 __builtin_prefetch(e->next);
-            __builtin_prefetch(e->lp);
+            prefetch_commit_lp(e->lp);
             whole &= all;
             lane_kp[nl] = kp;
             stop[nl] = NULL;

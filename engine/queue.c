@@ -961,6 +961,30 @@ void queue_prefetch_next(warp_ctx *w)
     }
 }
 
+/* An event's run needs three dependent lines: the event, then its LP (the
+ * pointer is in the event), then the LP's state (the pointer is in the
+ * LP). queue_prefetch_next alone prefetches the next event's LP right
+ * before it runs, so the load of the pointer waits for the event's miss
+ * and the state misses in the handler. Here the ladder's sorted run is
+ * walked as a pipeline, one stage per event run, each a whole event ahead
+ * of the next: the event three ahead (its address is in the entry), the
+ * LP of the one two ahead (whose event the last call fetched), the state
+ * of the one after next (whose LP it fetched). Entries the near heap slips
+ * in between only delay their use. */
+void queue_prefetch_ahead(warp_ctx *w)
+{
+    queue_prefetch_next(w);
+    warp_queue *q = &w->queue;
+    if (q->kind != QUEUE_LADDER || q->ri + 3 >= q->rn)
+        return;
+    const heap_ent *r = &q->run[q->ri];
+    __builtin_prefetch(ent_ev(q, &r[1])->lp->state);
+    const warp_lp *lp = ent_ev(q, &r[2])->lp;
+    __builtin_prefetch(lp);
+    __builtin_prefetch((const char *)lp + 64);
+    __builtin_prefetch(ent_ev(q, &r[3]));
+}
+
 warp_event *queue_pop(warp_ctx *w)
 {
     warp_queue *q = &w->queue;

@@ -59,7 +59,7 @@ static inline __attribute__((always_inline)) bool run_batch(warp_ctx *w, bool th
         if (!e)
             break;
         process_event(w, e);
-        queue_prefetch_next(w);
+        queue_prefetch_ahead(w); /* seq keeps the cheaper one-stage hint */
         kp_append(w, e->lp->kp, e);
         n++;
     }
