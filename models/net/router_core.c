@@ -211,22 +211,29 @@ double net_rcore_send(warp_lp *lp, const net_model *n, net_rcore *c, uint64_t ro
 }
 
 #define QBITS 48
+#define QMASK ((UINT64_C(1) << QBITS) - 1)
 
 uint64_t net_rcore_bits(int32_t port, uint64_t queued)
 {
-    uint64_t q = queued < (UINT64_C(1) << QBITS) ? queued : (UINT64_C(1) << QBITS) - 1;
+    uint64_t q = queued < QMASK ? queued : QMASK;
     return (uint64_t)port << QBITS | q;
 }
 
 uint64_t net_rcore_bits_port(uint64_t b) { return b >> QBITS; }
+
+/* The record of the output port that net_rcore_bits packed in b. */
+static net_rcore_port *bits_port_rec(net_rcore *c, uint64_t b)
+{
+    return net_rcore_port_at(c, (int32_t)net_rcore_bits_port(b));
+}
 
 size_t net_rcore_out_bytes(const net_model *n) { return net_sample_router_bytes(&n->sampling); }
 
 void net_rcore_account(warp_lp *lp, const net_model *n, net_rcore *c, uint64_t router,
                        net_rcore_in *in, const net_packet *p, uint64_t b)
 {
-    net_rcore_port *o = net_rcore_port_at(c, (int32_t)(b >> QBITS));
-    uint64_t q = b & ((UINT64_C(1) << QBITS) - 1);
+    net_rcore_port *o = bits_port_rec(c, b);
+    uint64_t q = b & QMASK;
     o->q_samples++;
     o->q_sum += q;
     if (q > o->q_max) {
@@ -245,9 +252,9 @@ void net_rcore_account(warp_lp *lp, const net_model *n, net_rcore *c, uint64_t r
 
 void net_rcore_unaccount(net_rcore *c, net_rcore_in *in, const net_packet *p, uint64_t b)
 {
-    net_rcore_port *o = net_rcore_port_at(c, (int32_t)(b >> QBITS));
+    net_rcore_port *o = bits_port_rec(c, b);
     o->q_samples--;
-    o->q_sum -= b & ((UINT64_C(1) << QBITS) - 1);
+    o->q_sum -= b & QMASK;
     in->bytes -= p->size;
 }
 
@@ -255,8 +262,7 @@ void net_rcore_commit(warp_lp *lp, void *out, const net_event *e, const net_depa
 {
     const net_model *n = warp_model_arg(lp);
     const net_sampling *smp = &n->sampling;
-    if (!(smp->interval > 0))
-        return;
+    assert(smp->interval > 0 && "router: a commit handler is installed only with --sample");
     double now = warp_now(lp);
     if (e->kind == NET_EV_PKT)
         net_sample_count(smp, out, now, 1);

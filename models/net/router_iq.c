@@ -723,8 +723,8 @@ static void iq_forward(warp_lp *lp, void *state, void *msg, warp_bits *bits)
 
 /* Reverse computation for the writes the most common events need not log:
  * an arrival's bytes queued for its output port (the port is in bits), its
- * input's recv, the sums of its port statistics and its push onto its FIFO (whose tail it is now: an arrival
- * only pushes; it keeps the tail before), a credit, and the heads bits,
+ * input's recv, the sums of its port statistics and its push onto its FIFO
+ * (whose tail it is now: an arrival only pushes; it keeps the tail before), a credit, and the heads bits,
  * which mark exactly the non-empty FIFOs: an arrival set its FIFO's bit if
  * it found the FIFO empty, and every FIFO an allocation started a packet
  * from (its departures in the payload) held that packet before; an
