@@ -48,6 +48,14 @@ void *warp_event_new(warp_lp *lp, warp_lpid dest, double delay)
                       "mode (--synch=cons) needs every delay to another LP >= lookahead: run with "
                       "--synch=opt",
                       (unsigned long long)dest, delay, w->m->lookahead);
+    /* The safe bound of --safe-events rests on the declared lookahead. */
+    if (delay < w->safe_la && !same_group(w->m, lp->gid, dest))
+        warp_fatal_lp(lp,
+                      "sends an event to LP %llu with delay %g below the lookahead %g its model "
+                      "declares; the optimistic ranks run events within the lookahead of GVT "
+                      "without state saving on that promise: fix the model's lookahead, or run "
+                      "with --safe-events=off",
+                      (unsigned long long)dest, delay, w->m->lookahead);
     /* The send looks the destination up in the dense table (a random
      * entry of 4 bytes per LP of the whole model: a miss on large models);
      * start that load now, so it overlaps the model filling the payload. */
@@ -78,7 +86,7 @@ void warp_event_send(warp_lp *lp, void *payload)
         return;
     }
     warp_event *parent = w->cur;
-    bool cancellable = w->tracking && parent;
+    bool cancellable = w->saving && parent;
     /* A self-send (timers, a router's own pipeline) needs no lookup. */
     warp_lp *dlp = lp;
     int pe = e->dst == lp->gid ? w->rank : map_dest(w, e->dst, &dlp);

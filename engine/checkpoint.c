@@ -157,6 +157,14 @@ static void drain(warp_ctx *w)
 
 static void cut_at(warp_ctx *w, double cut)
 {
+    /* Below the safe bound events may have run final (no undo), so the
+     * cut is never below it (ckpt_take); what is still pending there is
+     * final as well and runs now, leaving nothing below the cut pending. */
+    warp_event *e;
+    while ((e = queue_peek(w)) && e->ts < cut && e->ts < w->safe_ts) {
+        queue_pop(w);
+        process_final(w, e);
+    }
     if (w->tracking) {
         warp_event key;
         memset(&key, 0, sizeof key);
@@ -484,6 +492,8 @@ static void sync_dir(const char *path)
 void ckpt_take(warp_ctx *w, double cut)
 {
     double t0 = warp_wtime();
+    if (cut < w->safe_ts) /* see cut_at; --checkpoint-at keeps the bound at T (gvt.c) */
+        cut = w->safe_ts;
     cut_at(w, cut);
     double lm = local_min_ts(w), at;
     MPI_Allreduce(&lm, &at, 1, MPI_DOUBLE, MPI_MIN, w->comm);

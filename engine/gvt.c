@@ -26,7 +26,19 @@
  * event or anti-message descends from one of those; so no rollback ever
  * reaches below K, and a processed event with key < K is final. Keys are
  * unique to an event (equal keys are the same event or its cancelled
- * incarnation, whose anti-message then counts), so `<` is strict enough. */
+ * incarnation, whose anti-message then counts), so `<` is strict enough.
+ *
+ * The same round also reduces the safe bound S of --safe-events: the
+ * minimum over ranks of (smallest pending ts + lookahead) and of the red
+ * sends' ts. Every event that reaches a rank from another after the round
+ * is a red send (counted) or descends from an event at or above GVT on
+ * another rank, and crossing ranks takes at least the lookahead (api.c
+ * refuses less), so it arrives at S or later. An event popped with ts < S
+ * is thus final when it runs: no straggler reaches it (local ones come
+ * from pending events, none below it), and its parent is final too, so
+ * never cancels it: a local parent by the same argument, a remote one
+ * because it lies below S - lookahead, under every rank's pending minimum
+ * at the round, and only later arrivals (>= S) could have undone it. */
 #include "internal.h"
 
 #include <math.h>
@@ -58,6 +70,8 @@ static void msg_op(void *in, void *inout, int *len, MPI_Datatype *type)
             b[i].sum[j] += a[i].sum[j];
         if (key_less(&a[i].min, &b[i].min))
             b[i].min = a[i].min;
+        if (a[i].safe < b[i].safe)
+            b[i].safe = a[i].safe;
     }
 }
 
@@ -117,11 +131,17 @@ static void start_reduction(warp_ctx *w)
     g->in.sum[3] = warp_signal_pending();
     gvt_key lm = local_min_key(w);
     g->in.min = key_less(&lm, &g->red_min) ? lm : g->red_min;
+    double reach = lm.ts + w->safe_la; /* the earliest a pending event's remote children arrive */
+    g->in.safe = w->safe_la > 0 ? (reach < g->red_min.ts ? reach : g->red_min.ts) : -INFINITY;
     MPI_Iallreduce(&g->in, &g->out, 1, g->msg_type, g->msg_op, w->comm, &g->req);
 }
 
-static void new_gvt(warp_ctx *w, gvt_key key, int64_t committed, int64_t rolled)
+static void new_gvt(warp_ctx *w, gvt_key key, double safe, int64_t committed, int64_t rolled)
 {
+    if (safe > w->ckpt_at) /* that checkpoint cuts at T: nothing above it may run final */
+        safe = w->ckpt_at;
+    if (safe > w->safe_ts)
+        w->safe_ts = safe;
     double gvt = key.ts;
     WARP_ASSERT(gvt >= w->gvt_value, "GVT never decreases");
     w->gvt_value = gvt;
@@ -149,7 +169,8 @@ double gvt_sync(warp_ctx *w)
     }
     gvt_key lm = local_min_key(w), gvt;
     MPI_Allreduce(&lm, &gvt, 1, w->gvt.key_type, w->gvt.key_min, w->comm);
-    new_gvt(w, gvt, c[1], c[2]);
+    /* Drained: every later arrival descends from a pending event. */
+    new_gvt(w, gvt, w->safe_la > 0 ? gvt.ts + w->safe_la : -INFINITY, c[1], c[2]);
     return gvt.ts;
 }
 
@@ -185,7 +206,7 @@ bool gvt_step(warp_ctx *w, bool idle)
                 g->round++;
                 g->active = false;
                 g->batches_since = 0;
-                new_gvt(w, g->out.min, g->out.sum[1], g->out.sum[2]);
+                new_gvt(w, g->out.min, g->out.safe, g->out.sum[1], g->out.sum[2]);
                 done = true;
             } else {
                 start_reduction(w); /* white messages still in transit */

@@ -332,6 +332,7 @@ typedef struct warp_gvt {
     struct gvt_round_msg {
         int64_t sum[4]; /* white in transit, committed, rolled back, interrupted */
         gvt_key min;
+        double safe; /* min(pending ts + lookahead, red sends' ts): safe_ts */
     } in, out;
     MPI_Datatype key_type; /* gvt_key as bytes, reduced by key_min (--gvt=sync) */
     MPI_Op key_min;
@@ -409,6 +410,15 @@ struct warp_ctx {
     warp_event *cur;      /* event being processed, NULL in init */
     warp_lp *cur_lp;
     bool tracking;        /* keep rollback records (opt, check, debug) */
+    /* Save state and record sends for rollback: tracking, except while an
+     * event no straggler can reach runs (process.c, process_final). */
+    bool saving;
+    /* --safe-events: on several optimistic ranks, an event with ts below
+     * safe_ts can never be rolled back (gvt.c), so it runs without state
+     * saving and commits at once. safe_la is the lookahead that bound is
+     * built from, 0 where the feature is off. */
+    bool safe_events;
+    double safe_la, safe_ts;
     bool in_reverse;
     const warp_event *in_commit; /* the event whose commit handler runs */
     double now_init;
@@ -420,6 +430,7 @@ struct warp_ctx {
     /* statistics (local) */
     uint64_t committed, processed, rolled_back, rb_primary, rb_secondary;
     uint64_t gvt_rounds, fossils, remote_sent, anti_sent, pops, doomed;
+    uint64_t final_run;   /* events run below safe_ts: no saving, committed at once */
     warp_timers t;
     double t_start, t_setup;
     double last_progress, last_heartbeat;
@@ -559,6 +570,9 @@ void undo_size_chunks(warp_ctx *w);
 
 /* process.c: run one event's forward handler with rollback bookkeeping */
 void process_event(warp_ctx *w, warp_event *e);
+/* process.c: runs e, popped below w->safe_ts, as final: no saving, then
+ * commits its KP's processed events and e. */
+void process_final(warp_ctx *w, warp_event *e);
 /* Appends processed event e to kp's list (inline: once per event). */
 static inline void kp_append(warp_ctx *w, warp_kp *kp, warp_event *e)
 {
@@ -592,6 +606,8 @@ void fossil_collect(warp_ctx *w, double gvt);
 /* Commits the events whose key is below `key`: on one rank the smallest
  * pending key, on several GVT's key (w->gvt_key; see gvt.c for why). */
 void fossil_collect_below(warp_ctx *w, const gvt_key *key);
+/* Commits every processed event of kp (the caller knows them final). */
+void fossil_commit_kp(warp_ctx *w, warp_kp *kp);
 
 /* mapping (setup.c) */
 int map_pe_of(const warp_ctx *w, warp_lpid gid);

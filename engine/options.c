@@ -281,6 +281,7 @@ static const char *set_huge_pages(void *t, const char *v)
     return NULL;
 }
 
+static const char *set_safe_events(void *t, const char *v) { return set_flag(&((warp_ctx *)t)->safe_events, v); }
 static const char *set_progress(void *t, const char *v) { return set_flag(&((warp_ctx *)t)->progress, v); }
 static const char *set_quiet(void *t, const char *v) { return set_flag(&((warp_ctx *)t)->quiet, v); }
 
@@ -301,6 +302,7 @@ static const warp_cfg_opt engine_opts[] = {
     {"gvt-interval", "N|auto", "16", "batches between GVT rounds (one rank, opt: 2 unless given); auto: fewer rounds while little event memory is in use (4 .. 1024)", set_gvt_interval},
     {"gvt", "ALGO", "mattern", "mattern (asynchronous) or sync (blocking all-reduce, as ROSS)", set_gvt},
     {"window", "T|auto", "auto", "optimism bound: events later than GVT + T wait; 0: unbounded; auto adapts T to each GVT round's efficiency", set_window},
+    {"safe-events", "on|off", "on", "on several optimistic ranks, run the events no straggler can reach (below the last GVT round's pending minimum + the model's lookahead) without state saving and commit them at once", set_safe_events},
     {"partition", "KIND", "topology", "block|topology|metis: how a network model places its routers (terminals and ranks follow them) on the ranks; topology cuts along pods, groups or grid blocks, metis partitions the router graph with METIS 5 (builds with libmetis-dev)", set_partition},
     {"lps-per-kp", "N", NULL, "LPs per kernel process (rollback unit)", set_lps_per_kp},
     {"kps", "N", NULL, "kernel processes per rank (default: min(LPs per rank, 64))", set_kps},

@@ -21,14 +21,14 @@ void process_event(warp_ctx *w, warp_event *e)
     e->bits.b = 0;
     e->children = e->rsent = NULL;
     e->allocs = e->frees = NULL;
-    if (w->tracking) {
+    if (w->saving) {
         e->rng_before = lp->rng.counter;
         e->seq_before = lp->seq;
         undo_mark(w, lp->kp, e);
     }
     w->cur = e;
     w->cur_lp = lp;
-    if (w->tracking && lp->type->save == WARP_SAVE_FULL)
+    if (w->saving && lp->type->save == WARP_SAVE_FULL)
         warp_save(lp, lp->state, lp->type->state_size);
     lp->type->forward(lp, lp->state, EV_PAYLOAD(e), &e->bits);
     /* The payload is final now and still hot; commit (cold, much later on
@@ -38,6 +38,26 @@ void process_event(warp_ctx *w, warp_event *e)
     w->cur_lp = NULL;
     e->state = EV_PROCESSED;
     w->processed++;
+}
+
+/* Below the safe bound (gvt.c) an event is final as it runs, so it runs as
+ * in seq, without state saving or send records, and commits at once. Its
+ * KP's processed events all have smaller keys (a pending event never has
+ * one below its KP's last processed), so they are final too and commit
+ * first, keeping each LP's commits in key order. Its children still go
+ * through the straggler check: other KPs may have run optimistically past
+ * them. */
+void process_final(warp_ctx *w, warp_event *e)
+{
+    warp_kp *kp = e->lp->kp;
+    if (kp->head)
+        fossil_commit_kp(w, kp);
+    w->saving = false;
+    process_event(w, e);
+    w->saving = true;
+    queue_prefetch_next(w);
+    commit_event(w, e);
+    w->final_run++;
 }
 
 /* A straggler: its KP rolls back first. Apart, so that the common paths

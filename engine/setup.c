@@ -4,6 +4,7 @@
 #include "internal.h"
 
 #include <inttypes.h>
+#include <math.h>
 #include <stdlib.h>
 #include <unistd.h>
 
@@ -297,6 +298,10 @@ void warp_run(warp_ctx *w, const warp_model *m)
     check_mode(w);
     ckpt_setup(w);
     w->tracking = w->synch == SYNCH_OPT || w->synch == SYNCH_CHECK || w->synch == SYNCH_DEBUG;
+    w->saving = w->tracking;
+    w->safe_la = w->safe_events && w->synch == SYNCH_OPT && w->nranks > 1 && m->lookahead > 0 ? m->lookahead : 0;
+    w->safe_ts = -INFINITY;
+    w->final_run = 0;
     w->committed = w->processed = w->rolled_back = w->rb_primary = w->rb_secondary = 0;
     w->gvt_rounds = w->fossils = w->remote_sent = w->anti_sent = w->pops = w->doomed = 0;
     memset(&w->t, 0, sizeof w->t);

@@ -145,7 +145,7 @@ void stats_finish(warp_ctx *w)
     warp_stats *s = &w->stats;
     enum { N_SUM = 10 };
     uint64_t loc[N_SUM] = {w->committed + w->restored_committed, w->processed, w->rolled_back, w->rb_primary, w->rb_secondary,
-                           w->remote_sent, w->anti_sent, local_digest(w), 0, 0};
+                           w->remote_sent, w->anti_sent, local_digest(w), w->final_run, 0};
     uint64_t glob[N_SUM];
     MPI_Allreduce(loc, glob, N_SUM, MPI_UINT64_T, MPI_SUM, w->comm);
     uint64_t peak = w->pool.peak * w->pool.ev_size + w->alloc.peak, peak_g;
@@ -166,6 +166,7 @@ void stats_finish(warp_ctx *w)
     s->remote_sent = glob[5];
     s->anti_sent = glob[6];
     s->digest = glob[7];
+    uint64_t final_run = glob[8];
     s->gvt_rounds = w->gvt_rounds;
     s->fossil_collections = w->fossils;
     s->peak_event_bytes = peak_g;
@@ -211,6 +212,11 @@ void stats_finish(warp_ctx *w)
             printf("  %-30s %20s\n", "remote events sent", b);
             group(b, sizeof b, s->anti_sent);
             printf("  %-30s %20s\n", "anti-messages sent", b);
+            if (w->safe_la > 0) {
+                group(b, sizeof b, final_run);
+                printf("  %-30s %20s (%.1f%%)\n", "events run final (no saving)", b,
+                       s->processed ? 100.0 * (double)final_run / (double)s->processed : 0.0);
+            }
         }
         printf("  %-30s %20" PRIu64 "\n", "GVT rounds", s->gvt_rounds);
         printf("  %-30s %20" PRIu64 "\n", "fossil collections", s->fossil_collections);
@@ -233,7 +239,7 @@ void stats_finish(warp_ctx *w)
                 "  \"rollbacks_secondary\": %" PRIu64 ",\n  \"efficiency\": %.6f,\n"
                 "  \"setup_s\": %.6f,\n  \"run_s\": %.6f,\n  \"event_rate\": %.1f,\n"
                 "  \"committed_per_rank\": {\"min\": %" PRIu64 ", \"max\": %" PRIu64 ", \"imbalance\": %.4f},\n"
-                "  \"remote_sent\": %" PRIu64 ",\n  \"anti_sent\": %" PRIu64 ",\n"
+                "  \"remote_sent\": %" PRIu64 ",\n  \"anti_sent\": %" PRIu64 ",\n  \"final_run\": %" PRIu64 ",\n"
                 "  \"gvt_rounds\": %" PRIu64 ",\n  \"fossil_collections\": %" PRIu64 ",\n"
                 "  \"peak_event_bytes\": %" PRIu64 ",\n  \"peak_rss_bytes\": %lld,\n"
                 "  \"time_s\": {\"forward\": %.6f, \"reverse\": %.6f, \"queue\": %.6f, \"network\": %.6f, "
@@ -243,7 +249,7 @@ void stats_finish(warp_ctx *w)
                 (unsigned long long)w->total_lps,
                 (unsigned long long)w->nkps, w->end, s->committed, s->processed, s->rolled_back,
                 s->rollbacks_primary, s->rollbacks_secondary, s->efficiency, s->setup_s, s->run_s,
-                s->event_rate, cmin, cmax, imbalance, s->remote_sent, s->anti_sent, s->gvt_rounds,
+                s->event_rate, cmin, cmax, imbalance, s->remote_sent, s->anti_sent, final_run, s->gvt_rounds,
                 s->fossil_collections, s->peak_event_bytes, (long long)rss_max * 1024, s->t_forward,
                 s->t_reverse, s->t_queue, s->t_net, s->t_gvt, s->t_fossil, s->digest);
         if (fclose(f))

@@ -144,7 +144,7 @@ void warp_save(warp_lp *lp, const void *ptr, size_t len)
 {
     warp_ctx *w = lp->w;
     warp_event *e = w->cur;
-    if (!w->tracking || !e || !len)
+    if (!w->saving || !e || !len)
         return;
     save_record(lp, ptr, len, e);
 }

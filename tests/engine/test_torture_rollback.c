@@ -4,6 +4,7 @@
  * collection), cancellation of sent events, secondary rollbacks, and
  * warp_alloc / warp_free_on_commit under rollback. Uses engine/internal.h. */
 #include <criterion/criterion.h>
+#include <math.h>
 #include <stdlib.h>
 
 #include "internal.h"
@@ -85,7 +86,8 @@ static warp_ctx *relay_ctx(uint64_t nlps, queue_kind qk)
     cr_assert_not_null(w);
     w->nranks = 1;
     w->synch = SYNCH_OPT;
-    w->tracking = true;
+    w->tracking = w->saving = true;
+    w->safe_ts = -INFINITY;
     w->end = 1e9;
     w->qkind = qk;
     w->m = &relay_model;
@@ -241,7 +243,7 @@ Test(undo, saves_cost_nothing_without_tracking)
 {
     warp_ctx *w = relay_ctx(1, QUEUE_HEAP);
     warp_lp *lp = &w->lps[0];
-    w->tracking = false; /* sequential mode */
+    w->tracking = w->saving = false; /* sequential mode */
     warp_event e;
     memset(&e, 0, sizeof e);
     w->cur = &e;

@@ -446,7 +446,7 @@ int main(int argc, char **argv)
 {
     warp_ctx *w = warp_init(&argc, &argv);
     uint64_t total = 24, start = 2;
-    double lookahead = 0.0;
+    double lookahead = 0.0, claim = -1.0;
     int broken = 0;
     uint64_t msg_facts = 0;
     const warp_opt opts[] = {
@@ -455,6 +455,9 @@ int main(int argc, char **argv)
          "smallest delay; 0 (default) sends zero-delay events, > 0 allows --synch=cons"},
         {"start-events", WARP_OPT_UINT, &start, "jobs each LP starts with (default 2)"},
         {"broken", WARP_OPT_FLAG, &broken, "skip one undo in the reverse handler (tests only)"},
+        {"claim-lookahead", WARP_OPT_DOUBLE, &claim,
+         "declare this lookahead to the engine while sending with --lookahead's delays (tests only: "
+         "larger than --lookahead, the engine must refuse the run)"},
         {"msg-facts", WARP_OPT_UINT, &msg_facts,
          "1: forward handlers write a fact into the payload; 2: the commit handler writes it too (tests only)"},
         {0},
@@ -481,7 +484,7 @@ int main(int argc, char **argv)
         .name = "torture",
         .total_lps = total,
         .msg_size = sizeof(tort_msg),
-        .lookahead = lookahead,
+        .lookahead = claim >= 0 ? claim : lookahead,
         .lp_type = tort_lp_type,
         .arg = &cfg,
     };

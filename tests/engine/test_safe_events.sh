@@ -1,0 +1,57 @@
+#!/bin/sh
+# --safe-events (on by default): on several optimistic ranks an event below
+# the last GVT round's bound + lookahead runs without state saving and
+# commits at once. The torture model (three ways to undo, zero-delay sends
+# to itself, commit-order checks) with a positive lookahead must commit the
+# sequential signature on 2 and 4 ranks with the feature on and off, under
+# both GVT algorithms; the on runs must really run events that way (the
+# statistics line counts them, summed over the runs: how many a run gets
+# depends on how its ranks interleave) and the off runs must not. A model that
+# declares more lookahead than it keeps must be refused with a message
+# naming the way out, and run with --safe-events=off.
+. "$top_srcdir/tests/engine/test_torture_lib.sh"
+
+finals=0
+for seed in 1 2; do
+    for la in 0.5 1.0; do
+        args="--lps=36 --end=15 --start-events=3 --lookahead=$la --seed=$seed"
+        # shellcheck disable=SC2086
+        ref=$(sig 0 "$TORTURE" --synch=seq $args)
+        is_sig "$ref" || { fail "seed $seed la $la: the sequential run failed: $ref"; continue; }
+        for np in 2 4; do
+            for gvt in mattern sync; do
+                # shellcheck disable=SC2086
+                got=$(sig "$np" "$TORTURE" --synch=opt --gvt=$gvt --batch=4 $args)
+                same "$np ranks, --gvt=$gvt, safe events on: $args" "$ref" "$got"
+                n=$(stat 'events run final (no saving)')
+                case $n in
+                '' | *[!0-9]*) fail "$np ranks, --gvt=$gvt: no 'events run final' line ('$n')" ;;
+                *) finals=$((finals + n)) ;;
+                esac
+                # shellcheck disable=SC2086
+                got=$(sig "$np" "$TORTURE" --synch=opt --gvt=$gvt --batch=4 --safe-events=off $args)
+                same "$np ranks, --gvt=$gvt, --safe-events=off: $args" "$ref" "$got"
+                if grep -q 'events run final' "$TT_OUT"; then
+                    fail "$np ranks, --safe-events=off still reports events run final"
+                fi
+            done
+        done
+    done
+done
+
+[ "$finals" -gt 0 ] || fail "no event ran final in any run: the feature is not exercised"
+echo "$finals events ran final"
+
+# A declared lookahead the model does not keep.
+args="--lps=12 --end=5 --lookahead=0.25 --claim-lookahead=1"
+run_failing 2 "$TORTURE" --synch=opt $args
+[ "$TT_RC" = 2 ] || fail "a model breaking its declared lookahead on 2 opt ranks exits $TT_RC, expected 2"
+grep -q 'below the lookahead 1 its model declares.*--safe-events=off' "$TT_OUT" ||
+    fail "the broken-lookahead refusal does not name the lookahead and --safe-events=off: $(tail -n 1 "$TT_OUT")"
+# shellcheck disable=SC2086
+ref=$(sig 0 "$TORTURE" --synch=seq $args)
+# shellcheck disable=SC2086
+got=$(sig 2 "$TORTURE" --synch=opt --safe-events=off $args)
+same "--safe-events=off runs the model that breaks its lookahead" "$ref" "$got"
+
+finish "safe events"
