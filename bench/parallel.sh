@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # bench/parallel.sh — parallel speed-up of the network models (issue 15):
 # for each scenario, the sequential run and 2 optimistic ranks under each
-# partition kind, plus 4 oversubscribed ranks (topology) for the digest
-# only. Prints CSV (header row, one row per run with the exact command),
+# partition kind, then 2 ranks with --safe-events=off and with
+# --synch=cons (MODES), plus 4 oversubscribed ranks (topology) for the
+# digest only. Prints CSV (header row, one row per run with the exact command),
 # then one summary line per scenario and partition, and writes
 # bench/results/parallel.csv (+ parallel.png when gnuplot is there).
 #   bench/parallel.sh [SCENARIO ...]     (default: all; REPS=N repeats, default 1;
@@ -14,7 +15,8 @@
 # phold-large. Columns: wall_s = setup +
 # run of the engine (stats JSON); speedup = seq wall / this wall; remote =
 # remote events sent / processed; fwd/net/fossil/gvt = the slowest rank's
-# time split; rss = the largest rank's peak RSS.
+# time split; final_share = events run final (--safe-events) / processed;
+# rss = the largest rank's peak RSS.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 phold=$build/examples/phold/phold
@@ -70,15 +72,19 @@ json() { sed -n "s/^ *\"$1\": *\"\{0,1\}\([^\",]*\)\"\{0,1\},\{0,1\}$/\1/p" "$2"
 split() { sed -n "s/.*\"$1\": \([0-9.eE+-]*\).*/\1/p" "$2" | head -1; }
 
 csv=$out/parallel.csv
-echo "scenario,partition,ranks,rep,committed,wall_s,speedup,efficiency,remote_share,fwd_s,net_s,fossil_s,gvt_s,gvt_rounds,peak_rss_mb,digest,load,command" | tee "$csv"
+echo "scenario,partition,synch,ranks,rep,committed,wall_s,speedup,efficiency,remote_share,fwd_s,net_s,fossil_s,gvt_s,gvt_rounds,final_share,peak_rss_mb,digest,load,command" | tee "$csv"
 load() { cut -d' ' -f1 /proc/loadavg; }
 declare -A seq_wall
-run() { # scenario partition ranks
-    local name=$1 part=$2 ranks=$3 j="$tmp/e.json" base cmd
+run() { # scenario partition ranks [synch: opt (default), opt-unsafe (--safe-events=off) or cons]
+    local name=$1 part=$2 ranks=$3 mode=${4:-opt} j="$tmp/e.json" base cmd
     base=$(scenario "$name")
     cmd="$base --stats-json=$j --quiet"
     if [ "$ranks" -gt 1 ]; then
-        cmd="$mpiexec -n $ranks $cmd --synch=opt"
+        case $mode in
+        opt) cmd="$mpiexec -n $ranks $cmd --synch=opt" ;;
+        opt-unsafe) cmd="$mpiexec -n $ranks $cmd --synch=opt --safe-events=off" ;;
+        cons) cmd="$mpiexec -n $ranks $cmd --synch=cons" ;;
+        esac
         [ "$name" = phold-large ] || cmd="$cmd --partition=$part"
     else
         cmd="$cmd --synch=seq"
@@ -88,13 +94,15 @@ run() { # scenario partition ranks
         timeout 1200 $cmd >/dev/null
         local wall; wall=$(awk -v a="$(json setup_s "$j")" -v b="$(json run_s "$j")" 'BEGIN{printf "%.3f", a+b}')
         [ "$ranks" -eq 1 ] && seq_wall[$name]=$wall
-        printf '%s,%s,%s,%s,%s,%s,%.3f,%s,%.4f,%s,%s,%s,%s,%s,%.1f,%s,%s,"%s"\n' "$name" "$part" "$ranks" "$r" \
+        printf '%s,%s,%s,%s,%s,%s,%s,%.3f,%s,%.4f,%s,%s,%s,%s,%s,%s,%.1f,%s,%s,"%s"\n' "$name" "$part" \
+            "$([ "$ranks" -gt 1 ] && echo "$mode" || echo seq)" "$ranks" "$r" \
             "$(json committed "$j")" "$wall" \
             "$(awk -v s="${seq_wall[$name]:-0}" -v w="$wall" 'BEGIN{print ((w > 0 && s > 0) ? s / w : 0)}')" \
             "$(json efficiency "$j")" \
             "$(awk -v a="$(json remote_sent "$j")" -v p="$(json processed "$j")" 'BEGIN{print ((p > 0) ? a / p : 0)}')" \
             "$(split forward "$j")" "$(split network "$j")" "$(split fossil "$j")" "$(split gvt "$j")" \
             "$(json gvt_rounds "$j")" \
+            "$(awk -v f="$(json final_run "$j")" -v p="$(json processed "$j")" 'BEGIN{print ((p > 0 && f != "") ? f / p : 0)}')" \
             "$(awk -v b="$(json peak_rss_bytes "$j")" 'BEGIN{print b/1048576}')" \
             "$(json committed_digest "$j")" "$l" "${cmd/ --stats-json=$j/}" | tee -a "$csv"
     done
@@ -107,24 +115,30 @@ partitions=${PARTITIONS:-block topology}
 if [ -z "${PARTITIONS:-}" ] && "$warpnet" --describe --ranks=2 --partition=metis "$cfg/slimfly-q5.ini" >/dev/null 2>&1; then
     partitions="$partitions metis"
 fi
+# MODES=...: the other synchronisations on 2 ranks (default opt-unsafe cons).
+modes=${MODES-opt-unsafe cons}
 for s in $scenarios; do
     run "$s" seq 1
     if [ "$s" = phold-large ]; then
         run "$s" block 2
+        for m in $modes; do run "$s" block 2 "$m"; done
         continue
     fi
     for p in $partitions; do run "$s" "$p" 2; done
+    # --safe-events=off (the optimistic path every event used to take) and
+    # conservative windows, both on the default partition.
+    for m in $modes; do run "$s" topology 2 "$m"; done
     run "$s" topology 4 # oversubscribed: the digest only, not a timing
 done
 
-echo "# per scenario and partition: wall s, speed-up, efficiency, remote share (first rep; load = 1-min load average)"
-tail -n +2 "$csv" | awk -F, '{printf "# %-14s %-9s ranks %s  wall %8.3f s  speed-up %5.2f  eff %s  remote %.3f  digest %s  load %s\n", $1, $2, $3, $6, $7, $8, $9, $16, $17}'
-digests=$(tail -n +2 "$csv" | awk -F, '{print $1, $16}' | sort -u | awk '{n[$1]++} END {for (s in n) if (n[s] > 1) print s}')
+echo "# per scenario, partition and synch: wall s, speed-up, efficiency, remote share, share of events run final (load = 1-min load average)"
+tail -n +2 "$csv" | awk -F, '{printf "# %-14s %-9s %-10s ranks %s  wall %8.3f s  speed-up %5.2f  eff %s  remote %.3f  final %.3f  digest %s  load %s\n", $1, $2, $3, $4, $7, $8, $9, $10, $16, $18, $19}'
+digests=$(tail -n +2 "$csv" | awk -F, '{print $1, $18}' | sort -u | awk '{n[$1]++} END {for (s in n) if (n[s] > 1) print s}')
 [ -z "$digests" ] || echo "# DIGESTS DIFFER: $digests"
 if command -v gnuplot >/dev/null 2>&1; then
-    awk -F, 'NR > 1 && $3 == 2 {print $1 "/" $2 "," $7}' "$csv" >"$tmp/plot.csv"
+    awk -F, 'NR > 1 && $4 == 2 {print $1 "/" $2 "/" $3 "," $8}' "$csv" >"$tmp/plot.csv"
     gnuplot -e "set terminal png size 900,500; set output '$out/parallel.png'; set datafile separator ',';
       set style data histogram; set style fill solid; set ylabel 'speed-up over seq (2 ranks)'; set xtics rotate by -30;
       set yrange [0:*]; set arrow from graph 0, first 1 to graph 1, first 1 nohead dt 2;
-      set title 'Network models on 2 optimistic ranks: block, topology (and metis) partitions'; plot '$tmp/plot.csv' using 2:xtic(1) notitle" 2>/dev/null || true
+      set title 'Network models on 2 ranks: partitions (opt), safe events off, conservative'; plot '$tmp/plot.csv' using 2:xtic(1) notitle" 2>/dev/null || true
 fi

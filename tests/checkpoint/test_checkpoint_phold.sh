@@ -37,13 +37,13 @@ for how in "2 opt" "1 seq" "2 cons" "1 debug"; do
     restart_all "checkpoint at T/2 ($2 on $1)" "$TMP/ck"
 done
 
-# Checkpoints every 50 ms of wall time while the run goes on: the
+# Checkpoints every 10 ms of wall time while the run goes on: the
 # result is unchanged, the last checkpoint replaces the earlier ones (no
 # DIR.tmp or DIR.old stays) and restarts to the same digest.
 rm -rf "$TMP/ck"
-B="--total-lps=96 --end=3000 --seed=11 --remote=0.4"
+B="--total-lps=96 --end=30000 --seed=11 --remote=0.4"
 on 1 "$PHOLD" $B --synch=seq > "$TMP/bref" 2>&1
-on 2 "$PHOLD" $B --synch=opt --checkpoint="$TMP/ck" --checkpoint-every=0.05s > "$TMP/p" 2>&1
+on 2 "$PHOLD" $B --synch=opt --checkpoint="$TMP/ck" --checkpoint-every=0.01s > "$TMP/p" 2>&1
 rc=$?
 if [ $rc != 77 ]; then
     n=$(grep -c "checkpoint [0-9]* written" "$TMP/p")
@@ -59,7 +59,7 @@ fi
 
 # SIGTERM mid-run: a long run is stopped by the signal with a checkpoint
 # and exit code 6; the restart ends with the uninterrupted digest.
-L="--total-lps=96 --end=60000 --seed=11 --remote=0.4"
+L="--total-lps=96 --end=120000 --seed=11 --remote=0.4"
 on 1 "$PHOLD" $L --synch=seq > "$TMP/lref" 2>&1
 lref=$(digest "$TMP/lref")
 rm -rf "$TMP/ck"
@@ -70,7 +70,7 @@ else
     timeout -k 10 300 "$PHOLD" $L --synch=opt --checkpoint="$TMP/ck" > "$TMP/s" 2>&1 &
 fi
 pid=$!
-sleep 2
+sleep 1
 # The signal reaches the ranks as Slurm sends it: to every process.
 for p in $(pgrep -f "^[^ ]*phold $L" 2>/dev/null); do kill -TERM "$p" 2>/dev/null; done
 wait $pid
