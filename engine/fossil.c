@@ -163,16 +163,6 @@ static void fossil(warp_ctx *w, double gvt, const gvt_key *below)
 }
 #undef FINAL
 
-void fossil_commit_kp(warp_ctx *w, warp_kp *kp)
-{
-    warp_event *lane = kp->head, *stop = NULL;
-    commit_lanes(w, &lane, &stop, 1, false, 0, NULL);
-    kp->head = kp->tail = NULL;
-    undo_release_before(w, kp, NULL);
-    /* It stays in live_kps: the next fossil pass drops it, as it drops a
-     * KP a rollback emptied. */
-}
-
 void fossil_collect(warp_ctx *w, double gvt)
 {
     fossil(w, gvt, NULL);

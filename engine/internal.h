@@ -570,8 +570,9 @@ void undo_size_chunks(warp_ctx *w);
 
 /* process.c: run one event's forward handler with rollback bookkeeping */
 void process_event(warp_ctx *w, warp_event *e);
-/* process.c: runs e, popped below w->safe_ts, as final: no saving, then
- * commits its KP's processed events and e. */
+/* process.c: runs e, popped below w->safe_ts, as final: no saving; it
+ * commits at once, or with its KP's processed events at the next fossil
+ * pass when there are some. */
 void process_final(warp_ctx *w, warp_event *e);
 /* Appends processed event e to kp's list (inline: once per event). */
 static inline void kp_append(warp_ctx *w, warp_kp *kp, warp_event *e)
@@ -606,8 +607,6 @@ void fossil_collect(warp_ctx *w, double gvt);
 /* Commits the events whose key is below `key`: on one rank the smallest
  * pending key, on several GVT's key (w->gvt_key; see gvt.c for why). */
 void fossil_collect_below(warp_ctx *w, const gvt_key *key);
-/* Commits every processed event of kp (the caller knows them final). */
-void fossil_commit_kp(warp_ctx *w, warp_kp *kp);
 
 /* mapping (setup.c) */
 int map_pe_of(const warp_ctx *w, warp_lpid gid);

@@ -41,19 +41,19 @@ void process_event(warp_ctx *w, warp_event *e)
 }
 
 /* Below the safe bound (gvt.c) an event is final as it runs, so it runs as
- * in seq, without state saving or send records, and commits at once. Its
- * KP's processed events all have smaller keys (a pending event never has
- * one below its KP's last processed), so they are final too and commit
- * first, keeping each LP's commits in key order. Its children still go
- * through the straggler check: other KPs may have run optimistically past
- * them. */
+ * in seq, without state saving or send records. Its KP's processed events
+ * all have smaller keys (a pending event never has one below its KP's
+ * last processed) and commit first, to keep each LP's commits in key
+ * order: with none, it commits at once, while hot; else it joins their
+ * list and commits with them at the next fossil pass, whose lanes overlap
+ * the cold misses that walking the list here would take one by one. It is
+ * never rolled back (nothing arrives below it), so it needs only the undo
+ * arena mark that fossil collection reads. Its children still go through
+ * the straggler check: other KPs may have run optimistically past them. */
 #define FINAL_PREFETCH_DEEP_LPS (UINT64_C(128) << 10)
 
 void process_final(warp_ctx *w, warp_event *e)
 {
-    warp_kp *kp = e->lp->kp;
-    if (kp->head)
-        fossil_commit_kp(w, kp);
     w->saving = false;
     process_event(w, e);
     w->saving = true;
@@ -65,7 +65,13 @@ void process_final(warp_ctx *w, warp_event *e)
         queue_prefetch_ahead(w);
     else
         queue_prefetch_next(w);
-    commit_event(w, e);
+    warp_kp *kp = e->lp->kp;
+    if (kp->head) {
+        undo_mark(w, kp, e);
+        kp_append(w, kp, e);
+    } else {
+        commit_event(w, e);
+    }
     w->final_run++;
 }
 
