@@ -32,7 +32,7 @@ static void forced_rollback(warp_ctx *w)
  * goes on from the pool's reserve, with `limit` at GVT: the events GVT waits
  * for. *clock is the time it starts at and becomes the time it ends at:
  * the schedulers chain one clock reading from phase to phase, as a reading
- * costs 0.1 us on this VM's kvm-clock, several per batch of 16 events.
+ * costs 0.1 us on this VM's kvm-clock, several per batch of 16 or 32 events.
  * Inlined in each caller: one rank's runs (unthrottled, no limit) then test
  * neither per event. */
 static inline __attribute__((always_inline)) bool run_batch(warp_ctx *w, bool throttled, double limit, uint64_t max,
@@ -78,20 +78,21 @@ static inline __attribute__((always_inline)) bool run_batch(warp_ctx *w, bool th
     return n > 0;
 }
 
-/* Batches between one rank's rounds when --gvt-interval is not given (or
- * is auto, which adapts only across ranks). A round here is a fossil pass,
- * no reduction, and the sooner events commit the likelier their lines are
- * still in L1: on the 32K torus (cachegrind, 3 us) 2 instead of 16 cut D1
- * misses from 79.1 M to 60.2 M (1: 52.2 M) for 0.35 % more instructions
- * (1: 0.8 %, and three clock readings a round). */
-#define LOCAL_ROUND_BATCHES 2
+/* Events between one rank's rounds when --gvt-interval is not given (or
+ * is auto, which adapts only across ranks), in whole batches. A round here
+ * is a fossil pass, no reduction, and the sooner events commit the likelier
+ * their lines are still in L1: on the 32K torus (cachegrind, 3 us, batches
+ * of 16) 2 batches instead of 16 cut D1 misses from 79.1 M to 60.2 M (1:
+ * 52.2 M) for 0.35 % more instructions (1: 0.8 %, and three clock readings
+ * a round). */
+#define LOCAL_ROUND_EVENTS 32
 
 static void run_local(warp_ctx *w)
 {
     bool debug = w->synch == SYNCH_DEBUG;
     uint64_t batches = 0;
-    uint64_t every = warp_option_given(w, "gvt-interval") && !w->gvt_interval_auto ? w->gvt_interval
-                                                                                   : LOCAL_ROUND_BATCHES;
+    uint64_t local = w->batch < LOCAL_ROUND_EVENTS ? LOCAL_ROUND_EVENTS / w->batch : 1;
+    uint64_t every = warp_option_given(w, "gvt-interval") && !w->gvt_interval_auto ? w->gvt_interval : local;
     double clock = warp_wtime();
     for (;;) {
         bool ran = run_batch(w, false, INFINITY, w->batch, &clock);

@@ -95,7 +95,7 @@ run 0 "$TORTURE" --help
 [ "$TT_RC" = 0 ] || fail "torture --help: exit $TT_RC, expected 0"
 grep -q -- --broken "$TT_OUT" || fail "torture --help does not list its model option --broken"
 # Help shows each engine option's default from the option table.
-grep -q -- '--batch=N .*(default: 16)' "$TT_OUT" || fail "torture --help does not show --batch's default"
+grep -q -- '--batch=N .*(default: 32)' "$TT_OUT" || fail "torture --help does not show --batch's default"
 
 # The ROSS numbers and the long names select the same modes.
 ref=$(sig 0 "$PHOLD" --synch=seq --total-lps=8 --end=20)

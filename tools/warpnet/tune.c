@@ -201,7 +201,7 @@ int wn_tune_main(const char *self, int argc, char **argv)
     /* The defaults first; the partition only matters on 2+ ranks. */
     const char *parts[] = {"--partition=topology", "--partition=block", "--partition=metis", NULL};
     const char *kps[] = {"--kps=64", "--lps-per-kp=1", "--lps-per-kp=8", NULL};
-    const char *batches[] = {"--batch=16", "--batch=4", "--batch=64", NULL};
+    const char *batches[] = {"--batch=32", "--batch=8", "--batch=128", NULL};
     const char *gvts[] = {"--gvt-interval=16", "--gvt-interval=4", "--gvt-interval=64",
                           "--gvt-interval=auto", NULL};
     const char *const *stage[TUNE_FIELDS] = {parts, kps, batches, gvts};
