@@ -30,6 +30,26 @@ static bool same_group(const warp_model *m, warp_lpid a, warp_lpid b)
     return a == b || (m->group && m->group(a, m->arg) == m->group(b, m->arg));
 }
 
+/* Conservative windows and the safe bound of --safe-events both rest on
+ * the declared lookahead (la_enforced, setup.c): a shorter delay between
+ * groups stops the run, naming the way out of the mode that needs it. */
+static __attribute__((noreturn, cold)) void lookahead_broken(const warp_lp *lp, warp_lpid dest, double delay)
+{
+    const warp_ctx *w = lp->w;
+    if (w->synch == SYNCH_CONS)
+        warp_fatal_lp(lp,
+                      "sends an event to LP %llu with delay %g below the lookahead %g; conservative "
+                      "mode (--synch=cons) needs every delay to another LP >= lookahead: run with "
+                      "--synch=opt",
+                      (unsigned long long)dest, delay, w->m->lookahead);
+    warp_fatal_lp(lp,
+                  "sends an event to LP %llu with delay %g below the lookahead %g its model "
+                  "declares; the optimistic ranks run events within the lookahead of GVT "
+                  "without state saving on that promise: fix the model's lookahead, or run "
+                  "with --safe-events=off",
+                  (unsigned long long)dest, delay, w->m->lookahead);
+}
+
 void *warp_event_new(warp_lp *lp, warp_lpid dest, double delay)
 {
     warp_ctx *w = lp->w;
@@ -42,20 +62,8 @@ void *warp_event_new(warp_lp *lp, warp_lpid dest, double delay)
     if (dest >= w->total_lps)
         warp_fatal_lp(lp, "sends an event to LP %llu; LP ids go up to %llu",
                       (unsigned long long)dest, (unsigned long long)(w->total_lps - 1));
-    if (w->synch == SYNCH_CONS && delay < w->m->lookahead && !same_group(w->m, lp->gid, dest))
-        warp_fatal_lp(lp,
-                      "sends an event to LP %llu with delay %g below the lookahead %g; conservative "
-                      "mode (--synch=cons) needs every delay to another LP >= lookahead: run with "
-                      "--synch=opt",
-                      (unsigned long long)dest, delay, w->m->lookahead);
-    /* The safe bound of --safe-events rests on the declared lookahead. */
-    if (delay < w->safe_la && !same_group(w->m, lp->gid, dest))
-        warp_fatal_lp(lp,
-                      "sends an event to LP %llu with delay %g below the lookahead %g its model "
-                      "declares; the optimistic ranks run events within the lookahead of GVT "
-                      "without state saving on that promise: fix the model's lookahead, or run "
-                      "with --safe-events=off",
-                      (unsigned long long)dest, delay, w->m->lookahead);
+    if (delay < w->la_enforced && !same_group(w->m, lp->gid, dest))
+        lookahead_broken(lp, dest, delay);
     /* The send looks the destination up in the dense table (a random
      * entry of 4 bytes per LP of the whole model: a miss on large models);
      * start that load now, so it overlaps the model filling the payload. */

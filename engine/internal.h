@@ -415,10 +415,12 @@ struct warp_ctx {
     bool saving;
     /* --safe-events: on several optimistic ranks, an event with ts below
      * safe_ts can never be rolled back (gvt.c), so it runs without state
-     * saving and commits at once. safe_la is the lookahead that bound is
-     * built from, 0 where the feature is off. */
+     * saving and commits without waiting for GVT (process_final). safe_la
+     * is the lookahead that bound is built from, 0 where the feature is
+     * off. */
     bool safe_events;
     double safe_la, safe_ts;
+    double la_enforced; /* delays between groups below it stop the run (cons, safe events; else 0) */
     bool in_reverse;
     const warp_event *in_commit; /* the event whose commit handler runs */
     double now_init;
