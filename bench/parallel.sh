@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # bench/parallel.sh — parallel speed-up of the network models (issue 15):
 # for each scenario, the sequential run and 2 optimistic ranks under each
-# partition kind, then 2 ranks with --safe-events=off and with
+# partition kind, then 2 ranks with --safe-events=ahead and off and with
 # --synch=cons (MODES), plus 4 oversubscribed ranks (topology) for the
 # digest only. Prints CSV (header row, one row per run with the exact command),
 # then one summary line per scenario and partition, and writes
@@ -75,13 +75,14 @@ csv=$out/parallel.csv
 echo "scenario,partition,synch,ranks,rep,committed,wall_s,speedup,efficiency,remote_share,fwd_s,net_s,fossil_s,gvt_s,gvt_rounds,final_share,peak_rss_mb,digest,load,command" | tee "$csv"
 load() { cut -d' ' -f1 /proc/loadavg; }
 declare -A seq_wall
-run() { # scenario partition ranks [synch: opt (default), opt-unsafe (--safe-events=off) or cons]
+run() { # scenario partition ranks [synch: opt (default), opt-ahead (--safe-events=ahead), opt-unsafe (--safe-events=off) or cons]
     local name=$1 part=$2 ranks=$3 mode=${4:-opt} j="$tmp/e.json" base cmd
     base=$(scenario "$name")
     cmd="$base --stats-json=$j --quiet"
     if [ "$ranks" -gt 1 ]; then
         case $mode in
         opt) cmd="$mpiexec -n $ranks $cmd --synch=opt" ;;
+        opt-ahead) cmd="$mpiexec -n $ranks $cmd --synch=opt --safe-events=ahead" ;;
         opt-unsafe) cmd="$mpiexec -n $ranks $cmd --synch=opt --safe-events=off" ;;
         cons) cmd="$mpiexec -n $ranks $cmd --synch=cons" ;;
         esac
@@ -115,8 +116,8 @@ partitions=${PARTITIONS:-block topology}
 if [ -z "${PARTITIONS:-}" ] && "$warpnet" --describe --ranks=2 --partition=metis "$cfg/slimfly-q5.ini" >/dev/null 2>&1; then
     partitions="$partitions metis"
 fi
-# MODES=...: the other synchronisations on 2 ranks (default opt-unsafe cons).
-modes=${MODES-opt-unsafe cons}
+# MODES=...: the other synchronisations on 2 ranks (default opt-ahead opt-unsafe cons).
+modes=${MODES-opt-ahead opt-unsafe cons}
 for s in $scenarios; do
     run "$s" seq 1
     if [ "$s" = phold-large ]; then
@@ -125,8 +126,9 @@ for s in $scenarios; do
         continue
     fi
     for p in $partitions; do run "$s" "$p" 2; done
-    # --safe-events=off (the optimistic path every event used to take) and
-    # conservative windows, both on the default partition.
+    # --safe-events=ahead (optimism past the bound), off (the optimistic
+    # path every event used to take) and conservative windows, all on the
+    # default partition.
     for m in $modes; do run "$s" topology 2 "$m"; done
     run "$s" topology 4 # oversubscribed: the digest only, not a timing
 done

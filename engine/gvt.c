@@ -174,12 +174,23 @@ double gvt_sync(warp_ctx *w)
     return gvt.ts;
 }
 
+/* A held rank (safe_hold) joins a round only once it has run everything
+ * below the bound (idle): joining on the way, every --gvt-interval
+ * batches, would report a pending minimum below the bound and raise it by
+ * less than the lookahead, so the ranks would step in slivers. */
+static bool round_due(warp_ctx *w, bool idle)
+{
+    if (idle || pool_low(w))
+        return true;
+    return !w->safe_hold && ++w->gvt.batches_since >= w->gvt_interval;
+}
+
 bool gvt_step(warp_ctx *w, bool idle)
 {
     warp_gvt *g = &w->gvt;
     bool done = false;
     if (g->kind == 1) {
-        if (++g->batches_since >= w->gvt_interval || pool_low(w) || idle) {
+        if (round_due(w, idle)) {
             g->batches_since = 0;
             gvt_sync(w);
             return true;
@@ -187,7 +198,7 @@ bool gvt_step(warp_ctx *w, bool idle)
         return false;
     }
     if (!g->active) {
-        if (++g->batches_since < w->gvt_interval && !pool_low(w) && !idle)
+        if (!round_due(w, idle))
             return false;
         g->active = true;
         g->white_sent = (int64_t)w->tr.sent[g->round & 3];

@@ -417,8 +417,10 @@ struct warp_ctx {
      * safe_ts can never be rolled back (gvt.c), so it runs without state
      * saving and commits without waiting for GVT (process_final). safe_la
      * is the lookahead that bound is built from, 0 where the feature is
-     * off. */
-    bool safe_events;
+     * off. safe_hold (--safe-events=on, not ahead): a rank runs nothing at
+     * or past safe_ts; it waits there for the next round, as conservative
+     * windows do, instead of running on with state saving. */
+    bool safe_events, safe_ahead, safe_hold;
     double safe_la, safe_ts;
     double la_enforced; /* delays between groups below it stop the run (cons, safe events; else 0) */
     bool in_reverse;
@@ -647,8 +649,9 @@ void gvt_init(warp_ctx *w);
 void gvt_destroy(warp_ctx *w); /* frees what gvt_init made (teardown) */
 /* The key above every event's (ts = INFINITY). */
 gvt_key gvt_key_inf(void);
-/* True when a new GVT was computed. Untimed: its caller adds the time to
- * w->t.gvt, from the clock reading it takes anyway (sched_opt.c). */
+/* True when a new GVT was computed; idle: nothing to run below the limit,
+ * so join a round now. Untimed: its caller adds the time to w->t.gvt, from
+ * the clock reading it takes anyway (sched_opt.c). */
 bool gvt_step(warp_ctx *w, bool idle);
 /* The blocking GVT computation (--gvt=sync); part of gvt_step's time. */
 double gvt_sync(warp_ctx *w);

@@ -281,7 +281,20 @@ static const char *set_huge_pages(void *t, const char *v)
     return NULL;
 }
 
-static const char *set_safe_events(void *t, const char *v) { return set_flag(&((warp_ctx *)t)->safe_events, v); }
+static const char *set_safe_events(void *t, const char *v)
+{
+    warp_ctx *w = t;
+    w->safe_ahead = v && !strcmp(v, "ahead");
+    if (w->safe_ahead) {
+        w->safe_events = true;
+        return NULL;
+    }
+    int on;
+    if (warp_cfg_flag(v, &on))
+        return "unknown setting; use on (wait at the bound), ahead (run on optimistically past it) or off";
+    w->safe_events = on;
+    return NULL;
+}
 static const char *set_progress(void *t, const char *v) { return set_flag(&((warp_ctx *)t)->progress, v); }
 static const char *set_quiet(void *t, const char *v) { return set_flag(&((warp_ctx *)t)->quiet, v); }
 
@@ -302,7 +315,7 @@ static const warp_cfg_opt engine_opts[] = {
     {"gvt-interval", "N|auto", "16", "batches between GVT rounds (one rank, opt: every 32 events unless given); auto: fewer rounds while little event memory is in use (4 .. 1024)", set_gvt_interval},
     {"gvt", "ALGO", "mattern", "mattern (asynchronous) or sync (blocking all-reduce, as ROSS)", set_gvt},
     {"window", "T|auto", "auto", "optimism bound: events later than GVT + T wait; 0: unbounded; auto adapts T to each GVT round's efficiency", set_window},
-    {"safe-events", "on|off", "on", "on several optimistic ranks, run the events no straggler can reach (below the last GVT round's pending minimum + the model's lookahead) without state saving and commit them at once", set_safe_events},
+    {"safe-events", "on|ahead|off", "on", "on several optimistic ranks, run the events no straggler can reach (below the last GVT round's pending minimum + the model's lookahead) without state saving and commit them at once; on: a rank waits at that bound for the next round, ahead: it runs on optimistically meanwhile", set_safe_events},
     {"partition", "KIND", "topology", "block|topology|metis: how a network model places its routers (terminals and ranks follow them) on the ranks; topology cuts along pods, groups or grid blocks, metis partitions the router graph with METIS 5 (builds with libmetis-dev)", set_partition},
     {"lps-per-kp", "N", NULL, "LPs per kernel process (rollback unit)", set_lps_per_kp},
     {"kps", "N", NULL, "kernel processes per rank (default: min(LPs per rank, 64))", set_kps},
@@ -363,6 +376,7 @@ size_t warp_options_settings(const warp_ctx *w, char (*out)[80], size_t cap)
     SETTING("--lps-per-kp=%llu", (unsigned long long)w->lps_per_kp);
     SETTING("--kps=%llu", (unsigned long long)w->kps_opt);
     SETTING("--mem-per-rank=%llu", (unsigned long long)w->mem_per_rank);
+    SETTING("--safe-events=%s", !w->safe_events ? "off" : w->safe_ahead ? "ahead" : "on");
 #undef SETTING
     return n;
 }

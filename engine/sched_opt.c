@@ -179,6 +179,19 @@ static void adapt_interval(warp_ctx *w)
         w->gvt_interval /= 2;
 }
 
+/* A held rank's next event lies below the bound: whatever arrives meanwhile
+ * lands at the bound or later (gvt.c), and what it sends is needed by the
+ * others only once they reach it, so it neither polls nor flushes (full
+ * buffers still go out): conservative windows exchange once per window
+ * too. */
+static bool held_below_bound(warp_ctx *w)
+{
+    if (!w->safe_hold)
+        return false;
+    warp_event *m = queue_peek(w);
+    return m && m->ts < w->safe_ts;
+}
+
 static void run_distributed(warp_ctx *w)
 {
     double last_gvt = -1, adv = 0;
@@ -187,15 +200,20 @@ static void run_distributed(warp_ctx *w)
      * opening the next (see run_batch). */
     double clock = warp_wtime(), t;
     for (;;) {
-        transport_poll(w);
+        if (!held_below_bound(w))
+            transport_poll(w);
         t = warp_wtime();
         w->t.net += t - clock;
         clock = t;
         /* Under memory pressure stop running ahead and let GVT catch up. */
         bool low = pool_low(w);
         double limit = low ? w->gvt_value : w->gvt_value + w->window;
+        /* Held: only what runs final, strictly below the bound. */
+        if (w->safe_hold && !(limit < w->safe_ts))
+            limit = nextafter(w->safe_ts, -INFINITY);
         bool ran = run_batch(w, low, limit, w->batch, &clock);
-        transport_flush(w);
+        if (!held_below_bound(w))
+            transport_flush(w);
         t = warp_wtime();
         w->t.net += t - clock;
         clock = t;

@@ -59,6 +59,10 @@ too_small() {
 too_small 0 "$PHOLD" --synch=opt --total-lps=16 --end=50 --events=16
 too_small 0 "$PHOLD" --synch=seq --total-lps=64 --end=50 --events=32
 too_small 0 "$TORTURE" --synch=debug --lps=24 --end=15 --events=40
-too_small 2 "$PHOLD" --synch=opt --total-lps=16 --end=50 --events=16
-too_small 2 "$PHOLD" --synch=opt --total-lps=16 --end=50 --events=16 --gvt=sync
+# 8 LPs a rank fit in 16 slots when ranks wait at the safe bound (every
+# event commits as it runs, as in seq); running ahead of it, they do not.
+too_small 2 "$PHOLD" --synch=opt --total-lps=16 --end=50 --events=16 --safe-events=ahead
+too_small 2 "$PHOLD" --synch=opt --total-lps=16 --end=50 --events=16 --safe-events=ahead --gvt=sync
+too_small 2 "$PHOLD" --synch=opt --total-lps=16 --end=50 --events=16 --safe-events=off
+too_small 2 "$PHOLD" --synch=opt --total-lps=64 --end=50 --events=16
 finish "event pool pressure"
