@@ -48,7 +48,7 @@ struct warp_event {
     uint32_t depth;
     uint8_t state;
     uint8_t epoch;      /* GVT colour of a remote message */
-    uint8_t remote;     /* arrived from another PE (lives in the remote table) */
+    uint8_t remote;     /* arrived from another PE and lives in the remote table (not when held: transport.c) */
     uint8_t pad_;
     warp_lp *lp;        /* destination LP when local */
     warp_event *next;   /* processed list, free list */

@@ -357,11 +357,14 @@ static void receive_event(warp_ctx *w, const wire_hdr *h, const char *payload)
     e->seq = h->seq;
     e->dst = h->dst;
     e->uid = h->uid;
-    e->remote = 1;
+    /* Held ranks run only final events, so no anti-message will look for
+     * it: it skips the table (and its commit the removal). */
+    e->remote = !w->safe_hold;
     e->children = e->rsent = NULL;
     memcpy(EV_PAYLOAD(e), payload, w->msg_size);
     e->lp = map_local_lp(w, e->dst);
-    table_insert(t, e);
+    if (e->remote)
+        table_insert(t, e);
     deliver_local(w, e);
 }
 
