@@ -82,6 +82,9 @@ double net_memory_per_rank(const net_memory_estimate *m, int ranks);
  * partition `kind` (heap array; index blocks for block, for a topology
  * without a partition hook, and for parts > routers). */
 uint32_t *net_partition(const net_model *n, warp_partition_kind kind, uint32_t parts);
+/* Block placement's expected events on its busiest rank over the mean
+ * (--describe's event_imbalance). */
+double net_partition_block_imbalance(const net_model *n, uint32_t parts);
 /* Stops with a usage error unless 1 <= parts <= routers on a packet
  * network on a topology (what --describe --ranks=N can measure). */
 void net_partition_check_ranks(const net_model *n, int64_t parts);

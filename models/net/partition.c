@@ -272,30 +272,26 @@ typedef struct quality {
     double ev_imbalance;   /* max / mean expected events per part */
 } quality;
 
-/* Every link is taken as equally loaded: a router's expected events grow
- * with its connected ports, a terminal's and a rank's are one port's. */
-static quality measure(const net_model *n, const uint32_t *part, uint32_t parts)
+/* Expected events are the balancing's own estimate (router_loads): a
+ * router, its busy terminals and its links' transit, so that a job on part
+ * of the machine shows where its events fall; a block placement that gives
+ * one rank all of the job's terminals reads as the imbalance it runs with. */
+static quality measure(const net_model *n, const double *load, const uint32_t *part, uint32_t parts)
 {
     quality q = {0, 0, 0};
     double *lps = warp_xcalloc(parts, sizeof *lps), *ev = warp_xcalloc(parts, sizeof *ev);
     for (uint64_t r = 0; r < n->routers; r++) {
         int32_t k = n->topo_ops->radix(n->topo, r);
         lps[part[r]] += 1;
+        ev[part[r]] += load[r];
         for (int32_t p = 0; p < k; p++) {
             net_peer e = n->topo_ops->peer(n->topo, r, p);
-            if (e.kind == NET_PEER_NONE)
-                continue;
-            ev[part[r]] += 1;
             if (e.kind == NET_PEER_ROUTER && (e.id > r || (e.id == r && e.port > p)))
                 q.cut += part[e.id] != part[r];
         }
     }
-    for (uint64_t t = 0; t < n->nodes; t++) {
-        uint32_t p = part[n->topo_ops->attach(n->topo, t).router];
-        double with_rank = n->term_rank[t] >= 0 ? 2 : 1;
-        lps[p] += with_rank;
-        ev[p] += with_rank;
-    }
+    for (uint64_t t = 0; t < n->nodes; t++)
+        lps[part[n->topo_ops->attach(n->topo, t).router]] += n->term_rank[t] >= 0 ? 2 : 1;
     double lmax = 0, lsum = 0, emax = 0, esum = 0;
     for (uint32_t p = 0; p < parts; p++) {
         lmax = lps[p] > lmax ? lps[p] : lmax;
@@ -308,6 +304,16 @@ static quality measure(const net_model *n, const uint32_t *part, uint32_t parts)
     free(lps);
     free(ev);
     return q;
+}
+
+double net_partition_block_imbalance(const net_model *n, uint32_t parts)
+{
+    double *load = router_loads(n);
+    uint32_t *blk = net_partition(n, WARP_PARTITION_BLOCK, parts);
+    quality q = measure(n, load, blk, parts);
+    free(blk);
+    free(load);
+    return q.ev_imbalance;
 }
 
 void net_partition_check_ranks(const net_model *n, int64_t parts)
@@ -328,12 +334,14 @@ void net_describe_partition(const net_model *n, warp_partition_kind kind, int64_
     /* A link traversal costs the same events on a router or a terminal link;
      * only router links between parts carry remote events. */
     double traversals = (double)(links + n->nodes);
+    double *load = router_loads(n);
     uint32_t *blk = net_partition(n, WARP_PARTITION_BLOCK, (uint32_t)parts);
-    quality b = measure(n, blk, (uint32_t)parts);
+    quality b = measure(n, load, blk, (uint32_t)parts);
     free(blk);
     uint32_t *mine = net_partition(n, kind, (uint32_t)parts);
-    quality q = measure(n, mine, (uint32_t)parts);
+    quality q = measure(n, load, mine, (uint32_t)parts);
     free(mine);
+    free(load);
     fprintf(f, "partition: %s on %lld ranks\n", warp_partition_name(kind), (long long)parts);
     fprintf(f, "links_cut: %llu of %llu (%.2f %%); block: %llu\n", (unsigned long long)q.cut,
             (unsigned long long)links, links ? 100.0 * (double)q.cut / (double)links : 0.0,

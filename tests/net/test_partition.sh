@@ -48,6 +48,11 @@ half_busy() { # NAME RUN.ini OPTION...
     else
         bad "$name: topology's event imbalance '$imb' (want <= 1.35) or digests differ"
     fi
+    # Block placement runs lopsided here, and says so before the run.
+    grep -q 'partition = block puts [0-9]* % of the expected events on one of 2 ranks.*partition = topology' \
+        "$TMP/half.block.out" || bad "$name: block placement gave no warning of its imbalance"
+    ! grep -q 'partition = block puts' "$TMP/half.topology.out" ||
+        bad "$name: the topology partition warns of block's imbalance"
 }
 half_busy "fat-tree 4p3l, 8 traffic ranks on 16 nodes" "$TMP/ft4.ini" --network.ranks=8
 half_busy "fat-tree 4p3l, 8-rank replay job on 16 nodes" "$TMP/ft4-replay.ini"
