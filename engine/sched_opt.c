@@ -212,7 +212,11 @@ static void run_distributed(warp_ctx *w)
         if (w->safe_hold && !(limit < w->safe_ts))
             limit = nextafter(w->safe_ts, -INFINITY);
         bool ran = run_batch(w, low, limit, w->batch, &clock);
-        if (!held_below_bound(w))
+        /* One look at the next event serves both: held below the bound
+         * (no flush), or past it (stale: see below). */
+        warp_event *next = w->safe_la > 0 ? queue_peek(w) : NULL;
+        bool below = next && next->ts < w->safe_ts;
+        if (!(w->safe_hold && below))
             transport_flush(w);
         t = warp_wtime();
         w->t.net += t - clock;
@@ -220,11 +224,7 @@ static void run_distributed(warp_ctx *w)
         bool idle = !ran;
         /* Past the safe bound every event pays for saving: an asynchronous
          * round starts at once rather than after --gvt-interval batches. */
-        bool stale = false;
-        if (w->safe_la > 0 && w->gvt.kind == 0) {
-            warp_event *m = queue_peek(w);
-            stale = m && m->ts >= w->safe_ts;
-        }
+        bool stale = w->gvt.kind == 0 && next && !below;
         bool round = gvt_step(w, idle || stale);
         t = warp_wtime();
         w->t.gvt += t - clock;

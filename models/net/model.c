@@ -280,8 +280,10 @@ net_model *net_model_size(warp_ini *ini, const net_catalog *cat, const warp_ctx 
  * block placement is also what one compares partitions against. */
 static void warn_lopsided_block(const net_model *n, int nranks)
 {
+    if (warp_rank(n->engine) != 0) /* the one that speaks */
+        return;
     double imb = net_partition_block_imbalance(n, (uint32_t)nranks);
-    if (imb > 1.25 && warp_rank(n->engine) == 0)
+    if (imb > 1.25)
         fprintf(stderr, "warpnet: partition = block puts %.0f %% of the expected events on one of "
                 "%d ranks (imbalance %.2f; see --describe --ranks=%d); partition = topology "
                 "balances them\n", 100.0 * imb / nranks, nranks, imb, nranks);
