@@ -1,9 +1,11 @@
 /* warpnet/tune.c — `warpnet tune RUN.ini`: short optimistic probe runs of a
  * run file over the engine settings that change speed only (partition, LPs
  * per KP, batch, GVT interval), one setting at a time from the best so far
- * (the partition first: it decides the remote share). Prints one row per
- * probed setting (committed events/s, efficiency) and the best setting with
- * the flags that select it. Each probe is a separate process (under
+ * (the partition first: it decides the remote share). Where the ranks wait
+ * at the safe-event bound, which ignores the GVT interval, the last stage
+ * weighs waiting against --safe-events=ahead at each interval instead.
+ * Prints one row per probed setting (committed events/s, efficiency) and
+ * the best setting with the flags that select it. Each probe is a separate process (under
  * $MPIEXEC -n NP with --np), run to a short model time; the search stops
  * at a wall-time budget. Every probe commits the same events, since none of
  * these settings changes a result. */
@@ -16,11 +18,12 @@
 #include "summary.h"
 
 #define TUNE_MAX 32
-#define TUNE_FIELDS 4 /* partition, KPs, batch, GVT interval */
+/* The probed fields, in the order of their flags on a row. */
+enum { F_PART, F_KPS, F_BATCH, F_SAFE, F_GVT, TUNE_FIELDS };
 
 typedef struct probe {
     char flag[TUNE_FIELDS][40]; /* "" where the field is not probed */
-    double rate, eff, run_s, wall;
+    double rate, eff, run_s, wall, processed, final_run;
     int ok;
 } probe;
 
@@ -39,8 +42,11 @@ static const char tune_usage[] =
     "Finds the fastest engine settings for RUN.ini on RANKS processes (under mpiexec; default: 1)\n"
     "with short --synch=opt probe runs: the partition (block, topology, and metis where this\n"
     "build has it; with 2+ ranks), LPs per KP, --batch and --gvt-interval, one at a time from the\n"
-    "best so far. Prints committed events/s and efficiency per setting, then the best setting\n"
-    "and the command line that uses it. Probes run to T of model time (default: a twentieth of\n"
+    "best so far. Where the first probe's ranks wait at the safe-event bound (2+ ranks, a model\n"
+    "with a lookahead: every event runs final), the GVT interval is unused, so the last stage\n"
+    "probes --safe-events=on against --safe-events=ahead with each --gvt-interval instead.\n"
+    "Prints committed events/s and efficiency per setting, then the best setting and the\n"
+    "command line that uses it. Probes run to T of model time (default: a twentieth of\n"
     "[engine] end, rescaled after the first probe so that all of them fit the budget, default\n"
     "60 s); their logs and statistics go to DIR (default tune.out). Other options go to every\n"
     "probe. Example:\n"
@@ -110,7 +116,20 @@ static void measure(tune_run *t, probe *p, int k)
     p->ok = rc == 0 && js && wn_json_number(js, "event_rate", &p->rate) == 0 &&
             wn_json_number(js, "efficiency", &p->eff) == 0 &&
             wn_json_number(js, "run_s", &p->run_s) == 0;
+    p->processed = p->final_run = 0; /* stay 0 where the statistics lack them */
+    if (p->ok) {
+        wn_json_number(js, "processed", &p->processed);
+        wn_json_number(js, "final_run", &p->final_run);
+    }
     free(js);
+}
+
+/* Whether probe p's ranks waited at the safe-event bound: a waiting rank
+ * runs nothing past the bound, so every event runs final; ahead runs some
+ * past it, and with no bound (one rank, no lookahead, off) none is final. */
+static int held_at_bound(const probe *p)
+{
+    return p->ok && p->processed > 0 && p->final_run >= p->processed;
 }
 
 /* Probes p unless it was probed already or the budget is spent; returns
@@ -202,15 +221,15 @@ int wn_tune_main(const char *self, int argc, char **argv)
     const char *parts[] = {"--partition=topology", "--partition=block", "--partition=metis", NULL};
     const char *kps[] = {"--kps=64", "--lps-per-kp=1", "--lps-per-kp=8", NULL};
     const char *batches[] = {"--batch=32", "--batch=8", "--batch=128", NULL};
+    const char *safes[] = {"--safe-events=on", "--safe-events=ahead", NULL};
     const char *gvts[] = {"--gvt-interval=16", "--gvt-interval=4", "--gvt-interval=64",
                           "--gvt-interval=auto", NULL};
-    const char *const *stage[TUNE_FIELDS] = {parts, kps, batches, gvts};
+    const char *const *stage[TUNE_FIELDS] = {parts, kps, batches, safes, gvts};
     int nparts = t->np > 1 ? (have_metis(t) ? 3 : 2) : 0;
-    int planned = 1 + (nparts ? nparts - 1 : 0) + 2 + 2 + 3;
     probe best;
     memset(&best, 0, sizeof best);
     for (int f = 0; f < TUNE_FIELDS; f++)
-        if (f || nparts)
+        if ((f != F_PART || nparts) && f != F_SAFE)
             snprintf(best.flag[f], sizeof best.flag[f], "%s", stage[f][0]);
 
     double t_start = wall_now();
@@ -220,6 +239,19 @@ int wn_tune_main(const char *self, int argc, char **argv)
     if (!t->row[0].ok)
         warp_fatal(WARP_EXIT_USAGE, "tune: the probe with the default settings failed; see %s/probe-00.log",
                    t->out);
+    /* A rank waiting at the safe-event bound joins a round only when it
+     * gets there, so the GVT interval matters only with ahead: the last
+     * stage then probes waiting against ahead at each interval, and the
+     * defaults' row names the waiting instead of its unused interval. Not
+     * where tune's own options fix --safe-events: they come last on every
+     * probe and would override the probed one. */
+    int held = held_at_bound(&t->row[0]) && !strstr(t->passthrough, "safe-events") &&
+               !strstr(t->passthrough, "safe_events");
+    if (held) {
+        snprintf(t->row[0].flag[F_SAFE], sizeof t->row[0].flag[F_SAFE], "%s", safes[0]);
+        t->row[0].flag[F_GVT][0] = 0;
+    }
+    int planned = 1 + (nparts ? nparts - 1 : 0) + 2 + 2 + (held ? 4 : 3);
     /* Rescale the probes so that all of them fit the budget (and none is
      * so short that start-up noise decides), then measure the defaults
      * again at that length. */
@@ -238,12 +270,15 @@ int wn_tune_main(const char *self, int argc, char **argv)
     t->n = 1;
     best = t->row[0];
     for (int f = 0; f < TUNE_FIELDS; f++) {
-        if (f == 0 && !nparts)
+        if ((f == F_PART && !nparts) || f == F_SAFE) /* safe events go with the interval */
             continue;
         probe stage_best = best;
-        for (int v = 1; stage[f][v] && (f || v < nparts); v++) {
+        /* Waiting, no interval was probed yet: each goes with ahead. */
+        for (int v = f == F_GVT && held ? 0 : 1; stage[f][v] && (f != F_PART || v < nparts); v++) {
             probe c = best;
             snprintf(c.flag[f], sizeof c.flag[f], "%s", stage[f][v]);
+            if (f == F_GVT && held)
+                snprintf(c.flag[F_SAFE], sizeof c.flag[F_SAFE], "%s", safes[1]);
             probe *r = try_setting(t, &c, t_start, budget, &skipped);
             if (r && r->ok && r->rate > stage_best.rate)
                 stage_best = *r;
@@ -252,16 +287,22 @@ int wn_tune_main(const char *self, int argc, char **argv)
     }
 
     char flags[256];
+    int width = 7; /* "setting", or the longest row's flags */
+    for (int i = 0; i < t->n; i++) {
+        flags_of(&t->row[i], flags, sizeof flags);
+        if ((int)strlen(flags) > width)
+            width = (int)strlen(flags);
+    }
     printf("tune: %s on %d rank(s): --synch=opt probes to %.6g ns of model time%s, budget %g s\n",
            t->run, t->np, t->probe_end, t->end > 0 ? "" : " (--probe-end)", budget);
-    printf("%-68s %14s %11s %8s\n", "setting", "committed/s", "efficiency", "run s");
+    printf("%-*s %14s %11s %8s\n", width, "setting", "committed/s", "efficiency", "run s");
     for (int i = 0; i < t->n; i++) {
         flags_of(&t->row[i], flags, sizeof flags);
         if (t->row[i].ok)
-            printf("%-68s %14.4g %10.2f%% %8.3f\n", flags, t->row[i].rate, 100 * t->row[i].eff,
-                   t->row[i].run_s);
+            printf("%-*s %14.4g %10.2f%% %8.3f\n", width, flags, t->row[i].rate,
+                   100 * t->row[i].eff, t->row[i].run_s);
         else
-            printf("%-68s %14s (see %s/probe-%02d.log)\n", flags, "failed", t->out, i);
+            printf("%-*s %14s (see %s/probe-%02d.log)\n", width, flags, "failed", t->out, i);
     }
     if (skipped)
         printf("budget spent: %d setting(s) not probed (raise --budget)\n", skipped);
