@@ -421,6 +421,9 @@ struct warp_ctx {
      * or past safe_ts; it waits there for the next round, as conservative
      * windows do, instead of running on with state saving. */
     bool safe_events, safe_ahead, safe_hold;
+    /* A delivered event may land below its KP's processed events: tracking,
+     * but not on a held rank, whose KPs hold only committed events. */
+    bool stragglers;
     double safe_la, safe_ts;
     double la_enforced; /* delays between groups below it stop the run (cons, safe events; else 0) */
     bool in_reverse;
@@ -521,6 +524,8 @@ void queue_init(warp_queue *q, queue_kind kind, size_t hint, const warp_pool *po
 void queue_insert(warp_ctx *w, warp_event *e);
 warp_event *queue_peek(warp_ctx *w);  /* smallest live pending event or NULL */
 warp_event *queue_pop(warp_ctx *w);
+/* Pops the smallest live pending event if its timestamp is at most limit, else NULL. */
+warp_event *queue_pop_upto(warp_ctx *w, double limit);
 void queue_remove(warp_ctx *w, warp_event *e); /* and free it, now or later */
 void queue_prefetch_next(warp_ctx *w); /* warm the next event's LP (a hint) */
 /* queue_prefetch_next, and the next few events' lines a stage each (a hint) */

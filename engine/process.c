@@ -95,7 +95,7 @@ static __attribute__((noinline)) void deliver_tracked(warp_ctx *w, warp_event *e
 
 void deliver_local(warp_ctx *w, warp_event *e)
 {
-    if (w->tracking)
+    if (w->stragglers)
         deliver_tracked(w, e);
     else
         queue_insert(w, e);

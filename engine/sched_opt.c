@@ -44,17 +44,12 @@ static inline __attribute__((always_inline)) bool run_batch(warp_ctx *w, bool th
         warp_event *e;
         if (!throttled && pool_low(w))
             break;
-        if (limit < INFINITY) {
-            e = queue_peek(w);
-            if (!e || e->ts > limit)
-                break;
-        }
         if ((w->pops++ & 63) == 0) { /* one pop in 64 is timed and scaled */
             double tq = warp_wtime();
-            e = queue_pop(w);
+            e = limit < INFINITY ? queue_pop_upto(w, limit) : queue_pop(w);
             q += 64.0 * (warp_wtime() - tq);
         } else {
-            e = queue_pop(w);
+            e = limit < INFINITY ? queue_pop_upto(w, limit) : queue_pop(w);
         }
         if (!e)
             break;
@@ -194,7 +189,7 @@ static bool held_below_bound(warp_ctx *w)
 
 static void run_distributed(warp_ctx *w)
 {
-    double last_gvt = -1, adv = 0;
+    double last_gvt = -1, adv = 0, held_at = NAN, held_limit = -INFINITY;
     uint64_t last_committed = 0, last_rolled = 0, stalled = 0;
     /* One clock reading per phase boundary, each closing one phase and
      * opening the next (see run_batch). */
@@ -208,9 +203,15 @@ static void run_distributed(warp_ctx *w)
         /* Under memory pressure stop running ahead and let GVT catch up. */
         bool low = pool_low(w);
         double limit = low ? w->gvt_value : w->gvt_value + w->window;
-        /* Held: only what runs final, strictly below the bound. */
+        /* Held: only what runs final, strictly below the bound (the
+         * largest double below it, recomputed only when the bound moves:
+         * nextafter is a library call). */
+        if (w->safe_hold && w->safe_ts != held_at) {
+            held_at = w->safe_ts;
+            held_limit = nextafter(held_at, -INFINITY);
+        }
         if (w->safe_hold && !(limit < w->safe_ts))
-            limit = nextafter(w->safe_ts, -INFINITY);
+            limit = held_limit;
         bool ran = run_batch(w, low, limit, w->batch, &clock);
         /* One look at the next event serves both: held below the bound
          * (no flush), or past it (stale: see below). */

@@ -302,6 +302,7 @@ void warp_run(warp_ctx *w, const warp_model *m)
     w->safe_la = w->safe_events && w->synch == SYNCH_OPT && w->nranks > 1 && m->lookahead > 0 ? m->lookahead : 0;
     w->safe_ts = -INFINITY;
     w->safe_hold = w->safe_la > 0 && !w->safe_ahead;
+    w->stragglers = w->tracking && !w->safe_hold;
     w->la_enforced = w->synch == SYNCH_CONS ? m->lookahead : w->safe_la;
     w->final_run = 0;
     w->committed = w->processed = w->rolled_back = w->rb_primary = w->rb_secondary = 0;

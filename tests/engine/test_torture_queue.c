@@ -122,6 +122,25 @@ static void random_ops_match_reference(queue_kind kind, uint64_t seed)
                                    (uint64_t)warp_rng_integer(&r, 0, 3), seq++);
             queue_insert(w, e);
             live[nlive++] = e;
+        } else if (what < 68 && nlive) {
+            /* A bounded pop: the smallest event if it is at or below the
+             * limit, else nothing, and the queue unchanged. */
+            static const double limits[] = {-1.0, 0.0, 0.3, 1.0, 2.0, 1e9, 1e300};
+            double limit = limits[warp_rng_integer(&r, 0, 6)];
+            size_t best = 0;
+            for (size_t i = 1; i < nlive; i++)
+                if (key_cmp(live[i], live[best]) < 0)
+                    best = i;
+            warp_event *e = queue_pop_upto(w, limit);
+            if (live[best]->ts > limit) {
+                cr_assert_null(e, "%s seed %llu op %d: pop up to %g returns " KEYF, kind_name(kind),
+                               (unsigned long long)seed, op, limit, KEYA(e));
+                continue;
+            }
+            cr_assert_eq(e, live[best], "%s seed %llu op %d: pop up to %g returns %p, expected " KEYF,
+                         kind_name(kind), (unsigned long long)seed, op, limit, (void *)e, KEYA(live[best]));
+            live[best] = live[--nlive];
+            pool_put(w, e);
         } else if (what < 80 || nlive == 0) {
             size_t best = 0;
             for (size_t i = 1; i < nlive; i++)
