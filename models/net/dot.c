@@ -85,6 +85,9 @@ void net_describe(const net_model *n, FILE *f)
         if (exact)
             net_describe_links(n, f);
     }
+    if (n->wl_type) /* the model is complete: its lookahead is set */
+        fprintf(f, "lookahead_ns: %.6g (the least delay between groups: --synch=cons's window, the safe "
+                   "bound's step; 0: none)\n", n->model.lookahead);
     double base = m.state + m.replicated, total = base + m.events;
     fprintf(f, "memory_state_bytes: %.0f (%.1f MiB, %.0f bytes per node; LP states, outputs, tables)\n",
             base, base / 1048576.0, base / (double)n->nodes);

@@ -133,6 +133,8 @@ static warp_lpid group_of(warp_lpid gid, const void *arg)
 static void set_lookahead(net_model *n)
 {
     const char *wl_why = n->wl_ops->no_lookahead ? n->wl_ops->no_lookahead(n->wl) : NULL;
+    /* Only the packet fabric splits messages (the analytic networks have no packet size). */
+    n->min_packet = n->routers && n->wl_ops->min_packet ? n->wl_ops->min_packet(n->wl, n->params.packet_size) : 0;
     double la = n->net_ops->lookahead ? n->net_ops->lookahead(n->net) : 0;
     n->model.lookahead = wl_why ? 0 : la;
     if (!warp_conservative(n->engine) || n->model.lookahead > 0)

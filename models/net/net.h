@@ -145,6 +145,11 @@ typedef struct net_workload_ops {
      * (only net_send and events to itself), else why it does so with no
      * delay, which leaves --synch=cons no lookahead. */
     const char *(*no_lookahead)(const void *wl);
+    /* Optional: the fewest bytes of any packet its messages split into at
+     * packet_size (>= 1) bytes a packet (0 or NULL: unknown, which may be 1). Each
+     * packet takes its bytes' time on every link it crosses, so the packet
+     * network's lookahead grows by the smallest one's (net_fabric_lookahead). */
+    uint64_t (*min_packet)(const void *wl, uint64_t packet_size);
 } net_workload_ops;
 
 /* The end time of a run whose workload runs to completion and whose user

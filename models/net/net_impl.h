@@ -36,6 +36,7 @@ struct net_model {
     const warp_ctx *engine;   /* the engine the run is built for */
     double warmup, end;       /* statistics window [warmup, end] */
     double inj_bandwidth;     /* bytes/ns of a NIC's link */
+    uint64_t min_packet;      /* the workload's smallest packet, bytes (0: unknown) */
     net_sampling sampling;    /* --sample grid; interval 0 when off */
 
     warp_lp_type term_type, router_type; /* the fabric's LP types */

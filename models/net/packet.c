@@ -174,20 +174,47 @@ static int packet_map(const void *net, uint64_t index, int npes)
     return (int)(r * (uint64_t)npes / n->routers);
 }
 
-/* Every event between LPs of the fabric crosses a link: a packet takes at
- * least the link's latency (plus router_delay into a router), a credit the
- * latency back, an occupancy report (UGAL-G) the delay its topology gives.
- * The smallest of them over all routers and ports bounds every delay. */
+/* Every event between LPs of the fabric crosses a link. A packet takes
+ * the link's latency, plus router_delay into a router (and its bytes'
+ * time on the link when store-and-forward), or its bytes' time first out
+ * to a terminal; a credit goes back over the latency once the packet it
+ * frees has left on one of the router's outputs (its bytes', or with
+ * credit_unit a unit's, time there: router_core.c); an occupancy report
+ * (UGAL-G) takes the delay its topology gives. With the workload's
+ * smallest packet (0 when unknown) each of these has a least value per
+ * port; the smallest over all routers and ports bounds every delay. The
+ * bytes' times are shaved by a billionth, so that rounding in the
+ * model's own sums (latency + delay + bytes / bandwidth) never lands a
+ * hair below the bound, which the engine would refuse. Gateways' events
+ * keep the bare latency: their delays are their network's. */
 double net_fabric_lookahead(const net_model *n)
 {
-    double la = INFINITY;
+    double la = INFINITY, s = (double)n->min_packet * (1 - 1e-9), rd = n->params.router_delay;
+    uint64_t unit = n->params.credit_unit;
+    double cs = unit && (double)unit < s ? (double)unit * (1 - 1e-9) : s; /* a credit's least bytes */
     net_watcher w[NET_MAX_WATCHERS];
     for (uint64_t r = 0; r < n->routers; r++) {
         int32_t k = n->topo_ops->radix(n->topo, r);
+        double fastest = 0; /* the router's fastest output: its credits' least wait */
         for (int32_t p = 0; p < k; p++) {
             net_peer q = n->topo_ops->peer(n->topo, r, p);
-            if (q.kind != NET_PEER_NONE && q.latency < la)
-                la = q.latency;
+            if (q.kind != NET_PEER_NONE && q.bandwidth > fastest)
+                fastest = q.bandwidth;
+        }
+        double credit_wait = fastest > 0 ? cs / fastest : 0;
+        for (int32_t p = 0; p < k; p++) {
+            net_peer q = n->topo_ops->peer(n->topo, r, p);
+            double d = q.latency;
+            if (q.kind == NET_PEER_ROUTER || q.kind == NET_PEER_TERMINAL) {
+                double bytes = q.bandwidth > 0 ? s / q.bandwidth : 0;
+                double in = q.latency + rd + (n->params.store_forward ? bytes : 0); /* a packet into a router */
+                double credit = credit_wait + q.latency;
+                d = in < credit ? in : credit;
+                if (q.kind == NET_PEER_TERMINAL && bytes + q.latency < d) /* a packet out to it */
+                    d = bytes + q.latency;
+            }
+            if (q.kind != NET_PEER_NONE && d < la)
+                la = d;
             int32_t m = n->view_slots ? n->topo_ops->watchers(n->topo, r, p, w, NET_MAX_WATCHERS) : 0;
             for (int32_t i = 0; i < m; i++)
                 if (w[i].delay < la)

@@ -236,6 +236,13 @@ static void worst_case(traffic *t, warp_ini *ini, const net_model *net)
     free(rank_at);
 }
 
+/* Every message has the same size: its last packet is the smallest. */
+static uint64_t tr_min_packet(const void *wl, uint64_t packet_size)
+{
+    const traffic *t = wl;
+    return t->size % packet_size ? t->size % packet_size : packet_size;
+}
+
 static void *tr_setup(warp_ini *ini, const net_model *net)
 {
     traffic *t = warp_xcalloc(1, sizeof *t);
@@ -319,4 +326,5 @@ const net_workload_ops traffic_workload = {
     .setup = tr_setup,
     .destroy = tr_destroy,
     .lp_type = tr_type,
+    .min_packet = tr_min_packet,
 };

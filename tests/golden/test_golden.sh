@@ -167,6 +167,7 @@ vcs: 3
 injection_bandwidth_GBps: 12.5
 router_links_GBps: 12.5 x 23736
 terminal_links_GBps: 12.5 x 16512
+lookahead_ns: 90.96 (the least delay between groups: --synch=cons's window, the safe bound's step; 0: none)
 memory_state_bytes: 22918792 (21.9 MiB, 1388 bytes per node; LP states, outputs, tables)
 memory_bound_bytes: 1543673992 (1472.2 MiB, 93488 bytes per node; every buffer full of events)
 EOF
@@ -181,6 +182,7 @@ vcs: 1
 injection_bandwidth_GBps: 12.5
 router_links_GBps: 12.5 x 1048576
 terminal_links_GBps: 12.5 x 524288
+lookahead_ns: 90.96 (the least delay between groups: --synch=cons's window, the safe bound's step; 0: none)
 memory_state_bytes: 646578752 (616.6 MiB, 1233 bytes per node; LP states, outputs, tables)
 memory_bound_bytes: 4924768832 (4696.6 MiB, 9393 bytes per node; every buffer full of events)
 EOF
@@ -195,6 +197,7 @@ vcs: 2
 injection_bandwidth_GBps: 12.5
 router_links_GBps: 12.5 x 75295
 terminal_links_GBps: 12.5 x 73926
+lookahead_ns: 70.48 (the least delay between groups: --synch=cons's window, the safe bound's step; 0: none)
 memory_state_bytes: 77603916 (74.0 MiB, 1050 bytes per node; LP states, outputs, tables)
 memory_bound_bytes: 21271038156 (20285.6 MiB, 287734 bytes per node; every buffer full of events)
 EOF
@@ -209,6 +212,7 @@ vcs: 2
 injection_bandwidth_GBps: 2.14748
 router_links_GBps: 2.14748 x 98304
 terminal_links_GBps: 2.14748 x 32768
+lookahead_ns: 150 (the least delay between groups: --synch=cons's window, the safe bound's step; 0: none)
 memory_state_bytes: 63177016 (60.3 MiB, 1928 bytes per node; LP states, outputs, tables)
 memory_bound_bytes: 1085538616 (1035.3 MiB, 33128 bytes per node; every buffer full of events)
 EOF
@@ -224,6 +228,7 @@ vcs: 2
 injection_bandwidth_GBps: 11.9
 router_links_GBps: 11.9 x 1572864
 terminal_links_GBps: 11.9 x 524288
+lookahead_ns: 50 (the least delay between groups: --synch=cons's window, the safe bound's step; 0: none)
 memory_state_bytes: 1098907960 (1048.0 MiB, 2096 bytes per node; LP states, outputs, tables)
 memory_bound_bytes: 17456693560 (16648.0 MiB, 33296 bytes per node; every buffer full of events)
 EOF
@@ -234,6 +239,7 @@ routers: 0
 links: 0
 radix: 0
 ranks: 524288
+lookahead_ns: 500 (the least delay between groups: --synch=cons's window, the safe bound's step; 0: none)
 memory_state_bytes: 247463936 (236.0 MiB, 472 bytes per node; LP states, outputs, tables)
 memory_bound_bytes: 750780416 (716.0 MiB, 1432 bytes per node; every buffer full of events)
 EOF
@@ -248,6 +254,7 @@ vcs: 2
 injection_bandwidth_GBps: 11.9
 router_links_GBps: 11.9 x 98304
 terminal_links_GBps: 11.9 x 32768
+lookahead_ns: 50 (the least delay between groups: --synch=cons's window, the safe bound's step; 0: none)
 memory_state_bytes: 68682040 (65.5 MiB, 2096 bytes per node; LP states, outputs, tables)
 memory_bound_bytes: 1091043640 (1040.5 MiB, 33296 bytes per node; every buffer full of events)
 EOF
@@ -258,6 +265,7 @@ routers: 0
 links: 0
 radix: 0
 ranks: 32768
+lookahead_ns: 500 (the least delay between groups: --synch=cons's window, the safe bound's step; 0: none)
 memory_state_bytes: 15466496 (14.8 MiB, 472 bytes per node; LP states, outputs, tables)
 memory_bound_bytes: 46923776 (44.8 MiB, 1432 bytes per node; every buffer full of events)
 EOF
@@ -284,6 +292,7 @@ vcs: 2
 injection_bandwidth_GBps: 12.5
 router_links_GBps: 12.5 x 102541
 terminal_links_GBps: 12.5 x 63878
+lookahead_ns: 70.48 (the least delay between groups: --synch=cons's window, the safe bound's step; 0: none)
 memory_state_bytes: 83294388 (79.4 MiB, 1304 bytes per node; LP states, outputs, tables)
 memory_bound_bytes: 25448374068 (24269.5 MiB, 398390 bytes per node; every buffer full of events)
 EOF
@@ -298,6 +307,7 @@ vcs: 1
 injection_bandwidth_GBps: 12.5
 router_links_GBps: 12.5 x 1048576
 terminal_links_GBps: 12.5 x 524288
+lookahead_ns: 90.96 (the least delay between groups: --synch=cons's window, the safe bound's step; 0: none)
 memory_state_bytes: 646578752 (616.6 MiB, 1233 bytes per node; LP states, outputs, tables)
 memory_bound_bytes: 4924768832 (4696.6 MiB, 9393 bytes per node; every buffer full of events)
 EOF
@@ -312,6 +322,7 @@ vcs: 1
 injection_bandwidth_GBps: 12.5
 router_links_GBps: 12.5 x 62500
 terminal_links_GBps: 12.5 x 31250
+lookahead_ns: 90.96 (the least delay between groups: --synch=cons's window, the safe bound's step; 0: none)
 memory_state_bytes: 38575576 (36.8 MiB, 1234 bytes per node; LP states, outputs, tables)
 memory_bound_bytes: 293575576 (280.0 MiB, 9394 bytes per node; every buffer full of events)
 EOF

@@ -70,7 +70,7 @@ else
 fi
 
 # 2 processes without a lookahead: no bound, the intervals as on 1.
-tune 2-nolookahead 2 $((9 + metis)) --network.link_latency=0ns
+tune 2-nolookahead 2 $((9 + metis)) --network.link_latency=0ns --network.router_delay=0ns
 intervals_alone 2-nolookahead
 
 refused "tune without a run file" "usage: warpnet tune" "$WARPNET" tune --np=2
