@@ -458,6 +458,25 @@ static const char *rp_no_lookahead(const void *wl)
                       : NULL;
 }
 
+/* The smallest packet of every job's trace, where each trace can tell
+ * without being loaded (gen: traces); a tracer_config rewrites sizes, so
+ * it is not asked. */
+static uint64_t rp_min_packet(const void *wl, uint64_t packet_size)
+{
+    const rp_config *c = wl;
+    uint64_t m = UINT64_MAX;
+    if (c->tracer || !c->njobs)
+        return 0;
+    for (int j = 0; j < c->njobs; j++) {
+        const replay_source *s = c->jobs[j].src;
+        uint64_t b = s && s->ops->min_packet ? s->ops->min_packet(s, packet_size) : 0;
+        if (!b)
+            return 0;
+        m = b < m ? b : m;
+    }
+    return m;
+}
+
 const net_workload_ops replay_workload = {
     .name = "replay",
     .setup = rp_setup,
@@ -470,4 +489,5 @@ const net_workload_ops replay_workload = {
     .rank_busy = rp_rank_busy,
     .runs_to_completion = 1,
     .no_lookahead = rp_no_lookahead,
+    .min_packet = rp_min_packet,
 };

@@ -228,7 +228,7 @@ vcs: 2
 injection_bandwidth_GBps: 11.9
 router_links_GBps: 11.9 x 1572864
 terminal_links_GBps: 11.9 x 524288
-lookahead_ns: 50 (the least delay between groups: --synch=cons's window, the safe bound's step; 0: none)
+lookahead_ns: 80 (the least delay between groups: --synch=cons's window, the safe bound's step; 0: none)
 memory_state_bytes: 1098907960 (1048.0 MiB, 2096 bytes per node; LP states, outputs, tables)
 memory_bound_bytes: 17456693560 (16648.0 MiB, 33296 bytes per node; every buffer full of events)
 EOF
@@ -254,7 +254,7 @@ vcs: 2
 injection_bandwidth_GBps: 11.9
 router_links_GBps: 11.9 x 98304
 terminal_links_GBps: 11.9 x 32768
-lookahead_ns: 50 (the least delay between groups: --synch=cons's window, the safe bound's step; 0: none)
+lookahead_ns: 80 (the least delay between groups: --synch=cons's window, the safe bound's step; 0: none)
 memory_state_bytes: 68682040 (65.5 MiB, 2096 bytes per node; LP states, outputs, tables)
 memory_bound_bytes: 1091043640 (1040.5 MiB, 33296 bytes per node; every buffer full of events)
 EOF

@@ -45,15 +45,30 @@ expect "credit_unit 64 B: a unit's time" "$(awk -v b=$B -v l=$LAT 'BEGIN { print
 expect "router delay 10 ns: a packet into a router" "$((LAT + 10))" --network.router_delay=10ns
 expect "0 ns links: the bytes' time alone" "$s256" --network.link_latency=0ns
 expect "0 ns links and router delay: none" 0 --network.link_latency=0ns --network.router_delay=0ns
-NET="--network.link_latency=${LAT}ns --network.router_delay=${D}ns"
-expect "replay (packet sizes unknown): the latency" "$LAT" "$TMP/replay.ini" --workload.type=replay \
+NET="--network.link_bandwidth=${B}GB/s --network.link_latency=${LAT}ns --network.router_delay=${D}ns \
+    --network.packet_size=${P}B --workload.type=replay"
+expect "replay of a generated stencil: its 232 B last packets" \
+    "$(awk -v b=$B -v l=$LAT 'BEGIN { print 232 / b + l }')" "$TMP/replay.ini" \
     --job.0.trace=gen:stencil2d:px=4,py=6,iters=1,bytes=1000,compute=100
+expect "and its 8 B allreduce" "$(awk -v b=$B -v l=$LAT 'BEGIN { print 8 / b + l }')" "$TMP/replay.ini" \
+    --job.0.trace=gen:stencil2d:px=4,py=4,iters=1,bytes=1000,compute=100,allreduce=1,arbytes=8
+# A trace file's sizes are unknown until it is read: the latency (of the
+# shipped jacobi run file, 50 ns links, 4x4x2 torus, 32 ranks).
+NET="--network.link_latency=${LAT}ns"
+expect "replay of a trace file (packet sizes unknown): the latency" "$LAT" \
+    "${top_srcdir:-.}/examples/configs/replay-jacobi-torus.ini" \
+    --job.0.trace="${top_srcdir:-.}/examples/traces/stencil2d-32.wtt"
 
-# Wider windows commit the same: odd packet sizes and credit units, seq
-# against cons and opt on 2 ranks (each refuses a shorter delay).
+# Wider windows commit the same: odd packet sizes, credit units and a
+# generated replay, seq against cons and opt on 2 ranks (each refuses a
+# shorter delay).
 before=$fail
 same_everywhere "1000 B messages" "seq cons2 opt2" "$TMP/t.ini" "$@" --workload.message_size=1000B
 same_everywhere "credit_unit 64 B, store-and-forward" "seq cons2 opt2" "$TMP/t.ini" "$@" \
     --network.credit_unit=64B --network.switching=store-forward
-[ "$fail" = "$before" ] && echo "ok   cons and opt on 2 ranks commit seq's digest and summary with both"
+same_everywhere "replay of a generated stencil with an 8 B allreduce" "seq cons2 opt2" "$TMP/replay.ini" \
+    --network.link_bandwidth=${B}GB/s --network.link_latency=${LAT}ns --network.router_delay=${D}ns \
+    --network.packet_size=${P}B --workload.type=replay \
+    --job.0.trace=gen:stencil2d:px=4,py=4,iters=2,bytes=1000,compute=100,allreduce=1,arbytes=8
+[ "$fail" = "$before" ] && echo "ok   cons and opt on 2 ranks commit seq's digest and summary in all three"
 exit $fail

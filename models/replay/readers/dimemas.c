@@ -569,7 +569,7 @@ static void dim_close(replay_source *s)
     free_file(s->impl);
 }
 
-static const replay_source_ops dim_ops = {"dimemas", dim_load, dim_close, NULL};
+static const replay_source_ops dim_ops = {"dimemas", dim_load, dim_close, NULL, NULL};
 
 int replay_dimemas_open(const char *path, const replay_opts *o, replay_source **out, replay_err *err)
 {

@@ -339,7 +339,38 @@ static int gen_shape_class(const replay_source *s, int32_t rank)
     return cls;
 }
 
-static const replay_source_ops gen_ops = {"gen", gen_load, gen_close, gen_shape_class};
+/* The last packet of a message of `bytes` (0 travels as 1). */
+static uint64_t last_packet(uint64_t bytes, uint64_t packet_size)
+{
+    if (!bytes)
+        return 1;
+    return bytes % packet_size ? bytes % packet_size : packet_size;
+}
+
+/* Each kind sends messages of one or two sizes, all known from its keys. */
+static uint64_t gen_min_packet(const replay_source *s, uint64_t packet_size)
+{
+    const gen_spec *g = s->impl;
+    uint64_t bytes = (uint64_t)val(g, "bytes"), m;
+    switch (g->d->kind) {
+    case G_STENCIL3D:
+    case G_STENCIL2D:
+        m = last_packet(bytes, packet_size);
+        if (val(g, "allreduce")) {
+            uint64_t a = last_packet((uint64_t)val(g, "arbytes"), packet_size);
+            m = a < m ? a : m;
+        }
+        return m;
+    case G_ALLREDUCE:
+        if (val(g, "ring")) /* chunks of bytes / ranks, rounded up */
+            bytes = (bytes + (uint64_t)val(g, "ranks") - 1) / (uint64_t)val(g, "ranks");
+        return last_packet(bytes, packet_size);
+    default:
+        return last_packet(bytes, packet_size);
+    }
+}
+
+static const replay_source_ops gen_ops = {"gen", gen_load, gen_close, gen_shape_class, gen_min_packet};
 
 static int64_t nranks_of(const gen_spec *g)
 {

@@ -452,7 +452,7 @@ static void goal_close(replay_source *s)
     free(g);
 }
 
-static const replay_source_ops goal_ops = {"goal", goal_load, goal_close, NULL};
+static const replay_source_ops goal_ops = {"goal", goal_load, goal_close, NULL, NULL};
 
 int replay_goal_open(const char *path, const replay_opts *o, replay_source **out, replay_err *err)
 {

@@ -403,8 +403,8 @@ static void native_close(replay_source *s)
     free(nf);
 }
 
-static const replay_source_ops text_ops = {"native", text_load, native_close, NULL};
-static const replay_source_ops bin_ops = {"native", bin_load, native_close, NULL};
+static const replay_source_ops text_ops = {"native", text_load, native_close, NULL, NULL};
+static const replay_source_ops bin_ops = {"native", bin_load, native_close, NULL, NULL};
 
 int replay_native_open(const char *path, const replay_opts *o, replay_source **out, replay_err *err)
 {

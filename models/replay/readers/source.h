@@ -28,6 +28,10 @@ typedef struct replay_source_ops {
      * ranks of one class have graphs equal up to the rank offset of their
      * peers; -1 where the source cannot tell without building it. */
     int (*shape_class)(const replay_source *s, int32_t rank);
+    /* Optional: the fewest bytes of any packet its messages split into at
+     * packet_size bytes a packet (a message of 0 bytes travels as 1), known
+     * without loading a rank; 0 where the source cannot tell. */
+    uint64_t (*min_packet)(const replay_source *s, uint64_t packet_size);
 } replay_source_ops;
 
 #define REPLAY_SHAPE_CLASSES 64
