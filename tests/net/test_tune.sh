@@ -5,7 +5,8 @@
 # and a best line whose command line runs. On 2 processes the torus's ranks
 # wait at the safe-event bound, where the GVT interval is unused, so the last
 # stage weighs --safe-events=on against ahead at each interval; on 1 process,
-# and on 2 without a lookahead (0 ns links), it probes the interval alone.
+# and on 2 without a lookahead (0 ns links and router delay), it probes
+# the interval alone.
 # No timings are asserted: only the shape of the table and that the
 # suggested flags are valid options.
 . "$(dirname "$0")/lib.sh"
