@@ -44,13 +44,11 @@ static inline __attribute__((always_inline)) bool run_batch(warp_ctx *w, bool th
         warp_event *e;
         if (!throttled && pool_low(w))
             break;
-        if ((w->pops++ & 63) == 0) { /* one pop in 64 is timed and scaled */
-            double tq = warp_wtime();
-            e = limit < INFINITY ? queue_pop_upto(w, limit) : queue_pop(w);
+        bool timed = (w->pops++ & 63) == 0; /* one pop in 64 is timed and scaled */
+        double tq = timed ? warp_wtime() : 0;
+        e = limit < INFINITY ? queue_pop_upto(w, limit) : queue_pop(w);
+        if (timed)
             q += 64.0 * (warp_wtime() - tq);
-        } else {
-            e = limit < INFINITY ? queue_pop_upto(w, limit) : queue_pop(w);
-        }
         if (!e)
             break;
         n++;
