@@ -262,6 +262,9 @@ typedef struct warp_allocator {
     void **slabs;
     size_t nslabs, cap_slabs;
     uint64_t bytes_in_use, peak;
+    /* huge_active: slabs are carved from big_map'd chunks, not malloc'd */
+    void **chunks;
+    size_t nchunks, chunk_slabs_left;
 } warp_allocator;
 
 /* ---- transport (transport.c) ---------------------------------------------- */

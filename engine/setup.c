@@ -56,6 +56,17 @@ warp_lp *map_local_lp(const warp_ctx *w, warp_lpid gid)
     }
 }
 
+/* The dense table is read at a random entry on every send to another LP:
+ * from 4 MiB (a million LPs) in huge pages, as the states are, so that the
+ * lookup's cache miss is not a TLB miss too. */
+#define DENSE_HUGE_BYTES (UINT64_C(4) << 20)
+
+static bool dense_huge(const warp_ctx *w)
+{
+    return w->huge_pages == WARP_HUGE_ON ||
+           (w->huge_pages == WARP_HUGE_AUTO && w->total_lps * sizeof *w->gid_dense >= DENSE_HUGE_BYTES);
+}
+
 static void place_lps(warp_ctx *w)
 {
     const warp_model *m = w->m;
@@ -70,7 +81,7 @@ static void place_lps(warp_ctx *w)
     uint64_t count = 0;
     bool dense = w->total_lps < INT32_MAX;
     if (dense) {
-        w->gid_dense = malloc(w->total_lps * sizeof *w->gid_dense);
+        w->gid_dense = big_map(w->total_lps * sizeof *w->gid_dense, dense_huge(w));
         dense = w->gid_dense != NULL;
     }
     for (warp_lpid g = 0; g < w->total_lps; g++) {
@@ -87,7 +98,7 @@ static void place_lps(warp_ctx *w)
     w->nlocal = count;
     if (dense && w->total_lps * sizeof *w->gid_dense > ((uint64_t)16 << 20) &&
         w->total_lps * sizeof *w->gid_dense > 24 * count) {
-        free(w->gid_dense);
+        big_unmap(w->gid_dense, w->total_lps * sizeof *w->gid_dense, dense_huge(w));
         w->gid_dense = NULL;
     }
     w->gids = malloc((count ? count : 1) * sizeof *w->gids);
@@ -260,7 +271,8 @@ static void teardown(warp_ctx *w)
     w->state_mem = w->out_mem = NULL;
     free(w->gids);
     free(w->gid_table);
-    free(w->gid_dense);
+    if (w->gid_dense)
+        big_unmap(w->gid_dense, w->total_lps * sizeof *w->gid_dense, dense_huge(w));
     w->gid_dense = NULL;
     free(w->check_snap);
     w->check_snap = NULL;

@@ -4,7 +4,8 @@
 # and every result file (summary.json less its engine part, terminals.csv,
 # ports.csv, latency histogram) byte for byte. Covers a torus, a Slim Fly
 # (their router queues are warp_alloc lists: relocated pointers) and the
-# replay of the 32-rank Jacobi trace (its task progress: the ckpt hooks).
+# replay of the 32-rank Jacobi trace (its task progress: the ckpt hooks);
+# the Slim Fly again with huge pages (warp_alloc slabs in 2 MiB chunks).
 . "${top_srcdir:-.}/tests/checkpoint/lib.sh"
 cd "$top_srcdir" || exit 1   # the replay's trace path is relative to the checkout
 cat > "$TMP/torus.ini" <<'INI'
@@ -52,6 +53,22 @@ for case in "torus 3us" "sf 5us" "replay 20us"; do
         fi
     done
 done
+
+# With huge pages, warp_alloc's slabs lie in 2 MiB chunks: the checkpoint
+# still finds every router queue's blocks by slab, and a restart with them
+# gives the reference results.
+if [ -f "$TMP/sf.ref/summary.json" ]; then
+    rm -rf "$TMP/sfh.ck" "$TMP/sfh.r"
+    on $wr "$WARPNET" --quiet "$TMP/sf.ini" --huge-pages=on --checkpoint="$TMP/sfh.ck" --checkpoint-at=5us \
+        --checkpoint-exit > "$TMP/log" 2>&1
+    rc=$?
+    if [ $rc = 6 ] && on 1 "$WARPNET" --quiet "$TMP/sf.ini" --huge-pages=on --restart="$TMP/sfh.ck" \
+        --out="$TMP/sfh.r" > "$TMP/log" 2>&1 && same_results "$TMP/sf.ref" "$TMP/sfh.r"; then
+        ok "sf --huge-pages=on: checkpoint at 5us, restarted on 1: same digest and result files"
+    else
+        bad "sf --huge-pages=on: checkpoint exits $rc, or the restart fails or differs"; tail -3 "$TMP/log"
+    fi
+fi
 
 # The replay's timeline is written while the run goes: refused, not cut short.
 if [ -f "$TMP/replay.ini" ]; then
