@@ -24,6 +24,7 @@ static void place(warp_ini *ini, net_model *n, uint64_t seed)
     if (strcmp(how, "linear") == 0) {
         for (uint64_t r = 0; r < n->ranks; r++)
             n->rank_term[r] = r;
+        n->placement_linear = 1;
     } else if (strcmp(how, "random") == 0) {
         uint64_t *perm = warp_xcalloc(n->nodes, sizeof *perm);
         for (uint64_t t = 0; t < n->nodes; t++)
@@ -110,7 +111,7 @@ static const warp_lp_type *lp_type_of(warp_lpid gid, const void *arg)
 static int map_of(warp_lpid gid, int npes, const void *arg)
 {
     const net_model *n = arg;
-    uint64_t i = gid < n->nodes + n->lps ? gid : n->rank_term[gid - n->nodes - n->lps];
+    uint64_t i = gid < n->nodes + n->lps ? gid : net_term_of_rank(n, gid - n->nodes - n->lps);
     if (n->net_ops->map)
         return n->net_ops->map(n->net, i, npes);
     if (i < n->nodes)
@@ -124,7 +125,7 @@ static int map_of(warp_lpid gid, int npes, const void *arg)
 static warp_lpid group_of(warp_lpid gid, const void *arg)
 {
     const net_model *n = arg;
-    return gid < n->nodes + n->lps ? gid : n->rank_term[gid - n->nodes - n->lps];
+    return gid < n->nodes + n->lps ? gid : net_term_of_rank(n, gid - n->nodes - n->lps);
 }
 
 /* The run's lookahead: the network's bound on its delays between groups,
@@ -412,7 +413,7 @@ double net_grid_index(double t, double period) { return ceil(t / period - 1e-9);
 
 double net_injection_bandwidth(const net_model *n) { return n->inj_bandwidth; }
 double net_warmup(const net_model *n) { return n->warmup; }
-uint64_t net_rank_terminal(const net_model *n, uint64_t rank) { return n->rank_term[rank]; }
+uint64_t net_rank_terminal(const net_model *n, uint64_t rank) { return net_term_of_rank(n, rank); }
 
 uint64_t net_rank_of(const warp_lp *lp)
 {

@@ -31,7 +31,8 @@ struct net_model {
     uint32_t *router_part;    /* router -> rank of the run's partition (partition.c);
                                * NULL: index blocks */
     int part_ranks;           /* the rank count router_part is for */
-    uint64_t *rank_term;      /* rank -> terminal */
+    uint64_t *rank_term;      /* rank -> terminal (net_term_of_rank) */
+    int placement_linear;     /* rank_term is the identity: no load needed */
     int64_t *term_rank;       /* terminal -> rank, -1 when no rank is placed there */
     const warp_ctx *engine;   /* the engine the run is built for */
     double warmup, end;       /* statistics window [warmup, end] */
@@ -53,6 +54,13 @@ struct net_model {
 /* LP layout. */
 static inline warp_lpid net_term_lp(const net_model *n, uint64_t t) { return t; }
 static inline warp_lpid net_router_lp(const net_model *n, uint64_t r) { return n->nodes + r; }
+/* The terminal of rank r. Linear placement (the default) loads no table:
+ * each message read a random entry of rank_term, a cache miss at a
+ * million ranks. */
+static inline uint64_t net_term_of_rank(const net_model *n, uint64_t r)
+{
+    return n->placement_linear ? r : n->rank_term[r];
+}
 /* net_rank_lp (network.h): n->nodes + n->lps + rank. */
 
 /* The packet network (packet.c): the fabric on the topology in topo_ops. */

@@ -27,6 +27,7 @@
  * records it touches anyway (net_rcore_account), and taken back by
  * iq_reverse; commit counts --sample alone. Built by model.c. */
 #include <assert.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -680,6 +681,30 @@ static void arrive(warp_lp *lp, const net_model *n, iview *v, const net_packet *
         request_alloc(lp, n, v->s, now, 1);
 }
 
+/* The hint (warp_lp_type.prefetch): the records an arrival or a credit
+ * touches first, which its payload names: an arrival's input record, its
+ * VC FIFO and the heads word of that FIFO; a credit's output record and
+ * credit word. The output record of an arrival waits for its route. */
+static void iq_prefetch(const warp_lp *lp, const void *state, const void *msg)
+{
+    const net_model *n = warp_model_arg(lp);
+    const iq_layout *l = n->scratch;
+    const net_event *e = msg;
+    const char *b = state;
+    if (e->kind == NET_EV_PKT) {
+        const net_packet *p = &e->u.pkt;
+        const char *in = b + l->in + (size_t)p->in_port * l->istride;
+        size_t bit = (size_t)p->in_port * (size_t)n->vcs + (size_t)p->vc;
+        __builtin_prefetch(in);
+        __builtin_prefetch(in + offsetof(iin, vc) + (size_t)p->vc * sizeof(ivc));
+        __builtin_prefetch(b + l->heads + bit / 64 * sizeof(uint64_t));
+    } else if (e->kind == NET_EV_CREDIT) {
+        const char *out = b + l->out + (size_t)e->u.credit.port * l->ostride;
+        __builtin_prefetch(out);
+        __builtin_prefetch(out + offsetof(net_rcore_port, credits) + (size_t)e->u.credit.vc * sizeof(int64_t));
+    }
+}
+
 static void iq_init(warp_lp *lp, void *state)
 {
     const net_model *n = warp_model_arg(lp);
@@ -813,5 +838,6 @@ void net_router_iq_type(net_model *n, warp_lp_type *t)
     t->reverse = iq_reverse;
     t->commit = n->sampling.interval > 0 ? iq_commit : NULL; /* commit counts --sample alone */
     t->finish = iq_finish;
+    t->prefetch = iq_prefetch;
     t->event_name = net_event_name;
 }

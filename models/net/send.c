@@ -14,7 +14,7 @@ void net_send(warp_lp *lp, uint64_t dst_rank, uint64_t bytes, int64_t tag, const
     uint64_t src = net_rank_of(lp);
     assert(dst_rank < n->ranks && "net_send: dst_rank is a rank of this run");
     assert(bytes >= 1 && len <= NET_PAYLOAD_MAX && "net_send: bytes >= 1, payload fits");
-    net_event *e = warp_event_new(lp, net_term_lp(n, n->rank_term[src]), 0);
+    net_event *e = warp_event_new(lp, net_term_lp(n, net_term_of_rank(n, src)), 0);
     e->kind = NET_EV_SEND;
     e->u.msg.bytes = bytes;
     e->u.msg.tag = tag;

@@ -193,7 +193,7 @@ static void term_forward(warp_lp *lp, void *state, void *msg, warp_bits *bits)
         s->offered_msgs++;
         if (m->msg.t_send >= n->warmup)
             s->offered_bytes += m->msg.bytes;
-        m->dst = n->rank_term[m->msg.dst_rank];
+        m->dst = net_term_of_rank(n, m->msg.dst_rank);
         m->next = 0;
         uint64_t psz = n->params.packet_size;
         m->count = (uint32_t)((m->msg.bytes + psz - 1) / psz);
