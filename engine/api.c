@@ -84,20 +84,15 @@ void *warp_event_new(warp_lp *lp, warp_lpid dest, double delay)
     return EV_PAYLOAD(e);
 }
 
-void warp_event_send(warp_lp *lp, void *payload)
+/* Delivers e, sent by the running event (or by init): into this rank's
+ * queue or onto the wire. */
+static void deliver_sent(warp_ctx *w, warp_event *e, warp_lp *src)
 {
-    warp_ctx *w = lp->w;
-    warp_event *e = EV_OF(payload);
-    WARP_ASSERT(e->state == EV_NEW && e->src == lp->gid, "warp_event_send gets an event from warp_event_new of this LP");
-    if (e->ts >= w->end) { /* never runs in any mode: drop it now */
-        pool_put(w, e);
-        return;
-    }
     warp_event *parent = w->cur;
     bool cancellable = w->saving && parent;
     /* A self-send (timers, a router's own pipeline) needs no lookup. */
-    warp_lp *dlp = lp;
-    int pe = e->dst == lp->gid ? w->rank : map_dest(w, e->dst, &dlp);
+    warp_lp *dlp = src;
+    int pe = e->dst == src->gid ? w->rank : map_dest(w, e->dst, &dlp);
     if (pe == w->rank) {
         e->lp = dlp;
         if (cancellable) {
@@ -115,6 +110,36 @@ void warp_event_send(warp_lp *lp, void *payload)
     } else {
         pool_put(w, e);
     }
+}
+
+void outbox_flush(warp_ctx *w)
+{
+    for (uint32_t i = 0; i < w->nout; i++)
+        deliver_sent(w, w->outbox[i], w->cur_lp);
+    w->nout = 0;
+}
+
+/* A handler's sends to other LPs wait in the outbox until it returns
+ * (process_event flushes it before the next event): the order of delivery
+ * among them changes nothing, as keys are unique, and the lookup of the
+ * destination's rank and record, prefetched by warp_event_new, then rarely
+ * waits for memory. Self-sends and init's sends go at once. */
+void warp_event_send(warp_lp *lp, void *payload)
+{
+    warp_ctx *w = lp->w;
+    warp_event *e = EV_OF(payload);
+    WARP_ASSERT(e->state == EV_NEW && e->src == lp->gid, "warp_event_send gets an event from warp_event_new of this LP");
+    if (e->ts >= w->end) { /* never runs in any mode: drop it now */
+        pool_put(w, e);
+        return;
+    }
+    if (w->cur && e->dst != lp->gid) {
+        if (w->nout == WARP_OUTBOX)
+            outbox_flush(w);
+        w->outbox[w->nout++] = e;
+        return;
+    }
+    deliver_sent(w, e, lp);
 }
 
 void warp_send(warp_lp *lp, warp_lpid dest, double delay, const void *msg, size_t len)

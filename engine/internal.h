@@ -241,6 +241,10 @@ typedef enum { WARP_HUGE_AUTO, WARP_HUGE_ON, WARP_HUGE_OFF } warp_huge;
  * not measured to pay. */
 #define WARP_HUGE_AUTO_BYTES (UINT64_C(256) << 20)
 
+/* Sends an event's handler may make before they are delivered in a batch
+ * (more flush as they come). */
+#define WARP_OUTBOX 16
+
 typedef struct warp_pool {
     char *base;
     size_t ev_size;
@@ -412,6 +416,11 @@ struct warp_ctx {
     uint32_t undo_chunk;
     warp_event *cur;      /* event being processed, NULL in init */
     warp_lp *cur_lp;
+    /* Sends of the running event to other LPs, delivered when its handler
+     * returns (api.c): the destination's table entry, prefetched by
+     * warp_event_new, then has the handler's rest and the digest to load. */
+    warp_event *outbox[WARP_OUTBOX];
+    uint32_t nout;
     bool tracking;        /* keep rollback records (opt, check, debug) */
     /* Save state and record sends for rollback: tracking, except while an
      * event no straggler can reach runs (process.c, process_final). */
@@ -640,6 +649,9 @@ static inline int map_dest(const warp_ctx *w, warp_lpid gid, warp_lp **lp)
         *lp = map_local_lp(w, gid);
     return pe;
 }
+
+/* api.c: delivers the running event's sends that warp_event_send held. */
+void outbox_flush(warp_ctx *w);
 
 /* transport.c */
 void transport_init(warp_ctx *w);

@@ -34,6 +34,8 @@ void process_event(warp_ctx *w, warp_event *e)
     /* The payload is final now and still hot; commit (cold, much later on
      * several ranks) only folds this word into the LP's digest. */
     e->digest = digest_event(w, e);
+    if (w->nout)
+        outbox_flush(w);
     w->cur = NULL;
     w->cur_lp = NULL;
     e->state = EV_PROCESSED;
