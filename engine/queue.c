@@ -971,6 +971,8 @@ void queue_prefetch_next(warp_ctx *w)
  * LP of the one two ahead (whose event the last call fetched), the state
  * of the one after next (whose LP it fetched). Entries the near heap slips
  * in between only delay their use. */
+#define STATE_PREFETCH_BYTES 256
+
 void queue_prefetch_ahead(warp_ctx *w)
 {
     queue_prefetch_next(w);
@@ -978,11 +980,28 @@ void queue_prefetch_ahead(warp_ctx *w)
     if (q->kind != QUEUE_LADDER || q->ri + 3 >= q->rn)
         return;
     const heap_ent *r = &q->run[q->ri];
-    __builtin_prefetch(ent_ev(q, &r[1])->lp->state);
-    const warp_lp *lp = ent_ev(q, &r[2])->lp;
+    const warp_event *e = ent_ev(q, &r[1]);
+    const warp_lp *lp = e->lp;
+    /* A small state whole (a terminal's three lines), a large one's head. */
+    const char *st = lp->state;
+    size_t hot = lp->type->state_size < STATE_PREFETCH_BYTES ? lp->type->state_size : STATE_PREFETCH_BYTES;
+    __builtin_prefetch(st);
+    for (size_t off = 64; off < hot; off += 64)
+        __builtin_prefetch(st + off);
+    if (hot > 64)
+        __builtin_prefetch(st + hot - 1);
+    if (lp->type->prefetch)
+        lp->type->prefetch(lp, lp->state, EV_PAYLOAD(e));
+    lp = ent_ev(q, &r[2])->lp;
     __builtin_prefetch(lp);
     __builtin_prefetch((const char *)lp + 64);
-    __builtin_prefetch(ent_ev(q, &r[3]));
+    /* All of the event: the run writes its rollback fields and reads its
+     * payload, a few lines each (and the model's hint reads the payload). */
+    const char *ev = (const char *)ent_ev(q, &r[3]);
+    size_t size = w->pool.ev_size;
+    for (size_t off = 0; off < size; off += 64)
+        __builtin_prefetch(ev + off);
+    __builtin_prefetch(ev + size - 1);
 }
 
 /* The smallest live event, or NULL when none is left or (bounded) the

@@ -62,6 +62,12 @@ typedef struct warp_lp_type {
     void (*commit)(warp_lp *lp, void *out, const void *msg, const warp_bits *bits);
     /* Runs once at the end of the run with the final state. May be NULL. */
     void (*finish)(warp_lp *lp, void *state, void *out);
+    /* Optional, a hint: starts loading the lines forward will touch for
+     * msg past its state's first (a port record the event names), an
+     * event before it runs, so that they arrive while another event runs.
+     * Computes addresses from msg and the state's layout only, and writes
+     * nothing: the state's contents may still be in flight. May be NULL. */
+    void (*prefetch)(const warp_lp *lp, const void *state, const void *msg);
     /* Optional: a short name of the event's model-level type, for reports. */
     const char *(*event_name)(const void *msg);
     const warp_span *check_skip; /* regions --synch=check ignores */
