@@ -961,16 +961,17 @@ void queue_prefetch_next(warp_ctx *w)
     }
 }
 
-/* An event's run needs three dependent lines: the event, then its LP (the
+/* An event's run needs dependent lines: the event, then its LP (the
  * pointer is in the event), then the LP's state (the pointer is in the
- * LP). queue_prefetch_next alone prefetches the next event's LP right
- * before it runs, so the load of the pointer waits for the event's miss
- * and the state misses in the handler. Here the ladder's sorted run is
- * walked as a pipeline, one stage per event run, each a whole event ahead
- * of the next: the event three ahead (its address is in the entry), the
- * LP of the one two ahead (whose event the last call fetched), the state
- * of the one after next (whose LP it fetched). Entries the near heap slips
- * in between only delay their use. */
+ * LP), then what the payload names in the state. queue_prefetch_next
+ * alone prefetches the next event's LP right before it runs, so the load
+ * of the pointer waits for the event's miss and the state misses in the
+ * handler. Here the ladder's sorted run is walked as a pipeline, one stage
+ * per event run, each a whole event ahead of the next: the event three
+ * ahead (its address is in the entry), the LP of the one two ahead (whose
+ * event the last call fetched), the state's head and the type's hinted
+ * lines of the one after next (whose LP and payload it fetched). Entries
+ * the near heap slips in between only delay their use. */
 #define STATE_PREFETCH_BYTES 256
 
 void queue_prefetch_ahead(warp_ctx *w)
