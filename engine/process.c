@@ -52,21 +52,12 @@ void process_event(warp_ctx *w, warp_event *e)
  * never rolled back (nothing arrives below it), so it needs only the undo
  * arena mark that fossil collection reads. Its children still go through
  * the straggler check: other KPs may have run optimistically past them. */
-#define FINAL_PREFETCH_DEEP_LPS (UINT64_C(128) << 10)
-
 void process_final(warp_ctx *w, warp_event *e)
 {
     w->saving = false;
     process_event(w, e);
     w->saving = true;
-    /* The deeper pipeline pays where LP records and states miss the
-     * caches (PHOLD with 512 Ki LPs a rank: 0.72 -> 0.55 s on 2 ranks);
-     * on the 32K torus's 32 Ki a rank, seq's one-stage hint ran 10 %
-     * faster. */
-    if (w->nlocal > FINAL_PREFETCH_DEEP_LPS)
-        queue_prefetch_ahead(w);
-    else
-        queue_prefetch_next(w);
+    queue_prefetch_for(w);
     warp_kp *kp = e->lp->kp;
     if (kp->head) {
         undo_mark(w, kp, e);

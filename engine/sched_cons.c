@@ -49,7 +49,7 @@ void sched_cons(warp_ctx *w)
         while ((e = queue_peek(w)) && e->ts < wend) {
             queue_pop(w);
             process_event(w, e);
-            queue_prefetch_next(w); /* as seq does: the next LP loads meanwhile */
+            queue_prefetch_for(w); /* as seq does */
             commit_event(w, e);
         }
         w->t.forward += warp_wtime() - t0;

@@ -29,7 +29,7 @@ void sched_seq(warp_ctx *w)
         if (!e)
             break;
         process_event(w, e);
-        queue_prefetch_next(w);
+        queue_prefetch_for(w);
         double ts = e->ts;
         reached = ts;
         commit_event(w, e);
