@@ -993,6 +993,8 @@ void queue_prefetch_ahead(warp_ctx *w)
         __builtin_prefetch(st + hot - 1);
     if (lp->type->prefetch)
         lp->type->prefetch(lp, lp->state, EV_PAYLOAD(e));
+    if (lp->type->commit) /* a final event commits right after it runs */
+        __builtin_prefetch(lp->out);
     lp = ent_ev(q, &r[2])->lp;
     __builtin_prefetch(lp);
     __builtin_prefetch((const char *)lp + 64);

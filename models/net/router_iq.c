@@ -646,6 +646,7 @@ static void arrive(warp_lp *lp, const net_model *n, iview *v, const net_packet *
 {
     uint64_t router = warp_lp_id(lp) - n->nodes;
     net_rcore_route r = net_rcore_route_packet(lp, n, &v->c, router, p);
+    __builtin_prefetch(net_rcore_port_at(&v->c, r.port)); /* its queued bytes, after the input's work */
     net_peer down = net_rcore_link(n, router, r.port);
     inode *x = warp_alloc(lp, sizeof *x);
     x->pkt = *p;
