@@ -1,18 +1,24 @@
 #!/usr/bin/env bash
-# bench/bundle.sh OUT.tar.xz — pack the built warpnet and phold, MPICH's
+# bench/bundle.sh OUT.tar.xz | DIR — pack the built warpnet and phold, MPICH's
 # mpiexec (hydra) and every shared library they load, the C library and its
 # loader included, into one archive that runs on another x86-64 Linux
 # machine with neither MPICH nor jemalloc installed, whatever its glibc:
 # a borrowed many-core box for strong scaling (bench/scaling.sh), say.
-# Unpack it anywhere and put its bin/ first on PATH; each program there is
+# Unpack it anywhere (or name an existing DIR: the bundle is written there,
+# as DIR/warpnet-bundle, unpacked) and put its bin/ first on PATH; each program there is
 # a small script that starts the real one through the bundled loader.
 # Run bench/scaling.sh there with WARPNET=.../bin/warpnet PHOLD=.../bin/phold.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
-[ $# -eq 1 ] || { echo "usage: bench/bundle.sh OUT.tar.xz" >&2; exit 2; }
+[ $# -eq 1 ] || { echo "usage: bench/bundle.sh OUT.tar.xz | DIR" >&2; exit 2; }
 out=$(realpath -m "$1")
-stage=$(mktemp -d)
-trap 'rm -rf "$stage"' EXIT
+if [ -d "$out" ]; then
+    stage=$out
+    [ ! -e "$stage/warpnet-bundle" ] || { echo "bundle: $stage/warpnet-bundle exists; remove it first" >&2; exit 1; }
+else
+    stage=$(mktemp -d)
+    trap 'rm -rf "$stage"' EXIT
+fi
 root=$stage/warpnet-bundle
 mkdir -p "$root/bin" "$root/lib"
 
@@ -50,5 +56,9 @@ if [ -e "$root/lib/libucs.so.0" ] && [ -d /usr/lib/x86_64-linux-gnu/ucx ]; then
     mkdir -p "$root/lib/ucx"
     cp -L /usr/lib/x86_64-linux-gnu/ucx/libuct_cma.so.0 "$root/lib/ucx/" 2>/dev/null || true
 fi
-tar -C "$stage" -cJf "$out" warpnet-bundle
-echo "bundle: $out ($(du -h "$out" | cut -f1)); unpack, then PATH=.../warpnet-bundle/bin:\$PATH"
+if [ "$stage" = "$out" ]; then
+    echo "bundle: $root; PATH=$root/bin:\$PATH"
+else
+    tar -C "$stage" -cJf "$out" warpnet-bundle
+    echo "bundle: $out ($(du -h "$out" | cut -f1)); unpack, then PATH=.../warpnet-bundle/bin:\$PATH"
+fi

@@ -19,3 +19,4 @@ include tests/fuzz/local.mk
 include tests/golden/local.mk
 include tests/arch/local.mk
 include tests/checkpoint/local.mk
+include tests/bench/local.mk
