@@ -14,7 +14,7 @@
 #   bench/scaling.sh --plot CSV redraws a CSV's plot (from another machine).
 # Columns: wall_s = setup + run (stats JSON); speedup = the seq run's wall /
 # this wall; rate_per_rank = committed events / run_s / ranks; rss = the
-# largest rank's peak RSS.
+# largest rank's peak RSS. Exits 1 when a run failed or digests differ.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 mpiexec=${MPIEXEC:-mpiexec}
@@ -50,6 +50,7 @@ cpu=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -1 | tr -d ',
 csv=$out/scaling.csv
 echo "scenario,synch,ranks,cores,committed,setup_s,run_s,wall_s,speedup,efficiency,remote_share,rate_per_rank,fwd_s,net_s,gvt_s,final_share,peak_rss_mb,digest,load,cpu,command" | tee "$csv"
 declare -A seq_wall
+failed=0
 run() { # scenario ranks synch
     local name=$1 ranks=$2 mode=$3 j="$tmp/e.json" cmd
     cmd="$(scenario "$name") --stats-json=$j --quiet --synch=$mode"
@@ -58,6 +59,7 @@ run() { # scenario ranks synch
     local l; l=$(load)
     if ! timeout "${TIMEOUT:-600}" $cmd >/dev/null 2>"$tmp/err" || [ ! -s "$j" ]; then
         echo "# $name $mode $ranks ranks: failed or over ${TIMEOUT:-600} s: $(tail -c 300 "$tmp/err" | tr '\n' ' ')"
+        failed=1
         return 0
     fi
     local setup run wall
@@ -91,5 +93,8 @@ for s in $scenarios; do
 done
 
 digests=$(tail -n +2 "$csv" | awk -F, '{print $1, $18}' | sort -u | awk '{n[$1]++} END {for (s in n) if (n[s] > 1) print s}')
-[ -z "$digests" ] || echo "# DIGESTS DIFFER: $digests"
+[ -z "$digests" ] || { echo "# DIGESTS DIFFER: $digests"; failed=1; }
 plot_csv "$csv" "$out/scaling.png"
+# A run that failed or a digest that differs makes the whole benchmark fail
+# (after the rows that did run are written).
+exit $failed
