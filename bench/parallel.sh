@@ -49,18 +49,18 @@ run() { # scenario partition ranks [synch: opt (default), opt-ahead (--safe-even
     for r in $(seq 1 "$reps"); do
         local l; l=$(load)
         timeout 1200 $cmd >/dev/null
-        local wall; wall=$(awk -v a="$(json setup_s "$j")" -v b="$(json run_s "$j")" 'BEGIN{printf "%.3f", a+b}')
+        local wall; wall=$(wall_of "$j")
         [ "$ranks" -eq 1 ] && seq_wall[$name]=$wall
         printf '%s,%s,%s,%s,%s,%s,%s,%.3f,%s,%.4f,%s,%s,%s,%s,%s,%s,%.1f,%s,%s,"%s"\n' "$name" "$part" \
             "$([ "$ranks" -gt 1 ] && echo "$mode" || echo seq)" "$ranks" "$r" \
             "$(json committed "$j")" "$wall" \
-            "$(awk -v s="${seq_wall[$name]:-0}" -v w="$wall" 'BEGIN{print ((w > 0 && s > 0) ? s / w : 0)}')" \
+            "$(speedup "${seq_wall[$name]:-0}" "$wall")" \
             "$(json efficiency "$j")" \
-            "$(awk -v a="$(json remote_sent "$j")" -v p="$(json processed "$j")" 'BEGIN{print ((p > 0) ? a / p : 0)}')" \
+            "$(remote_share "$j")" \
             "$(split forward "$j")" "$(split network "$j")" "$(split fossil "$j")" "$(split gvt "$j")" \
             "$(json gvt_rounds "$j")" \
-            "$(awk -v f="$(json final_run "$j")" -v p="$(json processed "$j")" 'BEGIN{print ((p > 0 && f != "") ? f / p : 0)}')" \
-            "$(awk -v b="$(json peak_rss_bytes "$j")" 'BEGIN{print b/1048576}')" \
+            "$(final_share "$j")" \
+            "$(rss_mb "$j")" \
             "$(json committed_digest "$j")" "$l" "${cmd/ --stats-json=$j/}" | tee -a "$csv"
     done
 }
@@ -91,7 +91,7 @@ done
 
 echo "# per scenario, partition and synch: wall s, speed-up, efficiency, remote share, share of events run final (load = 1-min load average)"
 tail -n +2 "$csv" | awk -F, '{printf "# %-14s %-9s %-10s ranks %s  wall %8.3f s  speed-up %5.2f  eff %s  remote %.3f  final %.3f  digest %s  load %s\n", $1, $2, $3, $4, $7, $8, $9, $10, $16, $18, $19}'
-digests=$(tail -n +2 "$csv" | awk -F, '{print $1, $18}' | sort -u | awk '{n[$1]++} END {for (s in n) if (n[s] > 1) print s}')
+digests=$(differing_digests "$csv" 18)
 [ -z "$digests" ] || echo "# DIGESTS DIFFER: $digests"
 if command -v gnuplot >/dev/null 2>&1; then
     awk -F, 'NR > 1 && $4 == 2 {print $1 "/" $2 "/" $3 "," $8}' "$csv" >"$tmp/plot.csv"

@@ -64,17 +64,17 @@ run() { # scenario ranks synch
     fi
     local setup run wall
     setup=$(json setup_s "$j"); run=$(json run_s "$j")
-    wall=$(awk -v a="$setup" -v b="$run" 'BEGIN{printf "%.3f", a+b}')
+    wall=$(wall_of "$j")
     [ "$ranks" -eq 1 ] && seq_wall[$name]=$wall
     printf '%s,%s,%s,%s,%s,%s,%s,%s,%.3f,%s,%.4f,%.0f,%s,%s,%s,%.3f,%.1f,%s,%s,%s,"%s"\n' "$name" "$mode" "$ranks" "$cores" \
         "$(json committed "$j")" "$setup" "$run" "$wall" \
-        "$(awk -v s="${seq_wall[$name]:-0}" -v w="$wall" 'BEGIN{print ((w > 0 && s > 0) ? s / w : 0)}')" \
+        "$(speedup "${seq_wall[$name]:-0}" "$wall")" \
         "$(json efficiency "$j")" \
-        "$(awk -v a="$(json remote_sent "$j")" -v p="$(json processed "$j")" 'BEGIN{print ((p > 0) ? a / p : 0)}')" \
+        "$(remote_share "$j")" \
         "$(awk -v c="$(json committed "$j")" -v r="$run" -v n="$ranks" 'BEGIN{print ((r > 0) ? c / r / n : 0)}')" \
         "$(split forward "$j")" "$(split network "$j")" "$(split gvt "$j")" \
-        "$(awk -v f="$(json final_run "$j")" -v p="$(json processed "$j")" 'BEGIN{print ((p > 0 && f != "") ? f / p : 0)}')" \
-        "$(awk -v b="$(json peak_rss_bytes "$j")" 'BEGIN{print b/1048576}')" \
+        "$(final_share "$j")" \
+        "$(rss_mb "$j")" \
         "$(json committed_digest "$j")" "$l" "$cpu" "${cmd/ --stats-json=$j/}" | tee -a "$csv"
 }
 
@@ -92,7 +92,7 @@ for s in $scenarios; do
     done
 done
 
-digests=$(tail -n +2 "$csv" | awk -F, '{print $1, $18}' | sort -u | awk '{n[$1]++} END {for (s in n) if (n[s] > 1) print s}')
+digests=$(differing_digests "$csv" 18)
 [ -z "$digests" ] || { echo "# DIGESTS DIFFER: $digests"; failed=1; }
 plot_csv "$csv" "$out/scaling.png"
 # A run that failed or a digest that differs makes the whole benchmark fail

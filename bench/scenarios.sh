@@ -53,3 +53,14 @@ scenario() {
 json() { sed -n "s/^ *\"$1\": *\"\{0,1\}\([^\",]*\)\"\{0,1\},\{0,1\}$/\1/p" "$2" | head -1; }
 split() { sed -n "s/.*\"$1\": \([0-9.eE+-]*\).*/\1/p" "$2" | head -1; }
 load() { cut -d' ' -f1 /proc/loadavg; }
+# The derived columns parallel.sh and scaling.sh share, from a stats JSON:
+# setup + run seconds, remote events sent and events run final per event
+# processed, the largest rank's peak RSS in MiB; speedup SEQ_WALL WALL.
+wall_of() { awk -v a="$(json setup_s "$1")" -v b="$(json run_s "$1")" 'BEGIN{printf "%.3f", a+b}'; }
+speedup() { awk -v s="${1:-0}" -v w="$2" 'BEGIN{print ((w > 0 && s > 0) ? s / w : 0)}'; }
+remote_share() { awk -v a="$(json remote_sent "$1")" -v p="$(json processed "$1")" 'BEGIN{print ((p > 0) ? a / p : 0)}'; }
+final_share() { awk -v f="$(json final_run "$1")" -v p="$(json processed "$1")" 'BEGIN{print ((p > 0 && f != "") ? f / p : 0)}'; }
+# differing_digests CSV COL: the scenarios (column 1) whose rows hold more
+# than one digest in column COL.
+differing_digests() { tail -n +2 "$1" | awk -F, -v c="$2" '{print $1, $c}' | sort -u | awk '{n[$1]++} END {for (s in n) if (n[s] > 1) print s}'; }
+rss_mb() { awk -v b="$(json peak_rss_bytes "$1")" 'BEGIN{print b/1048576}'; }
