@@ -497,74 +497,111 @@ static size_t bucket_filter(warp_ctx *w, q_bucket *b)
     return was - kept;
 }
 
-/* One stable LSD radix pass on `bits` bits at `shift` of the key (hi) or
- * the word: run -> tmp, then the two swap. */
-enum { RADIX_BITS = 11 };
+/* Sorting a pulled bucket: most significant digit first, on only the bits
+ * that vary in the range (a bucket's timestamps share their top bits, and
+ * the pool slot under the tie prefix never decides), then insertion sort
+ * once a range is short. One pass spreads a uniform bucket of a few
+ * thousand entries into ranges of a handful, where an LSD radix sort
+ * takes a pass for every 11 varying bits of the timestamp and of the tie
+ * prefix (8 passes a bucket on the Slim Fly). */
+enum {
+    RADIX_BITS = 11, /* the widest digit: 8 KiB of counts */
+    RUN_INSERT = 32, /* a range this short is insertion-sorted */
+    RUN_GROUP = 64,  /* the longest exact-prefix group sorted by its events */
+};
 
-static void radix_pass(warp_queue *q, size_t m, bool on_key, unsigned shift)
+/* Sorts a[0 .. n) in ent_less order by insertion. */
+static void run_insert(const warp_queue *q, heap_ent *a, size_t n)
 {
+    for (size_t k = 1; k < n; k++) {
+        heap_ent x = a[k];
+        size_t l = k;
+        for (; l > 0 && ent_less(q, &x, &a[l - 1]); l--)
+            a[l] = a[l - 1];
+        a[l] = x;
+    }
+}
+
+/* The bits of the key and of the tie prefix that vary over a[0 .. n). */
+static void run_vary(const warp_queue *q, const heap_ent *a, size_t n, uint64_t *kvary, uint64_t *wvary)
+{
+    uint64_t kand = UINT64_MAX, kor = 0, wand = UINT64_MAX, wor = 0;
+    for (size_t i = 0; i < n; i++) {
+        kand &= a[i].key;
+        kor |= a[i].key;
+        wand &= a[i].word;
+        wor |= a[i].word;
+    }
+    *kvary = kand ^ kor;
+    *wvary = (wand ^ wor) & ~q->slot_mask;
+}
+
+/* Sorts a[0 .. n) (t: as much scratch) in ent_less order, given the bits
+ * that vary over it; false when a group equal in key and tie prefix is
+ * longer than RUN_GROUP (its order is the events', too slow to sort here). */
+static bool run_msd(const warp_queue *q, heap_ent *a, heap_ent *t, size_t n, uint64_t kvary, uint64_t wvary)
+{
+    if (n <= RUN_INSERT) {
+        run_insert(q, a, n);
+        return true;
+    }
+    if (!kvary && !wvary) { /* one exact-prefix group */
+        if (n > RUN_GROUP)
+            return false;
+        run_insert(q, a, n);
+        return true;
+    }
+    const bool on_key = kvary != 0;
+    const uint64_t vary = on_key ? kvary : wvary;
+    /* A digit of about log2(n) bits leaves ranges of a few entries without
+     * clearing more counts than there are entries. */
+    unsigned bits = 63u - (unsigned)__builtin_clzll(n);
+    bits = bits < 4 ? 4 : bits > RADIX_BITS ? RADIX_BITS : bits;
+    const unsigned top = 64u - (unsigned)__builtin_clzll(vary); /* bits up to the highest varying one */
+    if (bits > top)
+        bits = top;
+    const unsigned shift = top - bits;
+    const uint64_t mask = ((uint64_t)1 << bits) - 1;
+    const size_t digits = (size_t)1 << bits;
     uint32_t count[1 << RADIX_BITS];
-    memset(count, 0, sizeof count);
-    const uint64_t mask = ((uint64_t)1 << RADIX_BITS) - 1;
-    heap_ent *a = q->run, *t = q->tmp;
-    for (size_t i = 0; i < m; i++)
+    memset(count, 0, digits * sizeof count[0]);
+    for (size_t i = 0; i < n; i++)
         count[((on_key ? a[i].key : a[i].word) >> shift) & mask]++;
     uint32_t sum = 0;
-    for (size_t d = 0; d <= mask; d++) {
+    for (size_t d = 0; d < digits; d++) {
         uint32_t c = count[d];
         count[d] = sum;
         sum += c;
     }
-    for (size_t i = 0; i < m; i++)
+    for (size_t i = 0; i < n; i++)
         t[count[((on_key ? a[i].key : a[i].word) >> shift) & mask]++] = a[i];
-    q->run = t;
-    q->tmp = a;
-}
-
-/* Radix passes over the bits that differ somewhere in `vary`, lowest first. */
-static void radix_word(warp_queue *q, size_t m, bool on_key, uint64_t vary)
-{
-    while (vary) {
-        unsigned shift = (unsigned)__builtin_ctzll(vary);
-        radix_pass(q, m, on_key, shift);
-        vary = shift + RADIX_BITS < 64 ? vary >> (shift + RADIX_BITS) << (shift + RADIX_BITS) : 0;
-    }
-}
-
-/* Sorts run[0 .. m) in ent_less order: a radix sort on (timestamp, tie
- * prefix), which is that order wherever the prefixes are exact (distinct
- * events never share an exact prefix and timestamp), over only the bits
- * that vary in the bucket (a bucket's timestamps share their top bits, and
- * the pool slot under the prefix never decides). Entries equal in both
- * (inexact prefixes) are then put in ev_less order; false, leaving the
- * run unsorted, when such a group is too long for that (the heap takes
- * the bucket instead). A pulled bucket is sorted in a few streaming passes
- * rather than popped through log n heap levels; the torus's lock-step
- * timestamps put 10^5 events in one bucket, whatever the width. */
-static bool run_sort(warp_queue *q, size_t m, uint64_t kand, uint64_t kor, uint64_t wand, uint64_t wor)
-{
-    if (m > 1) {
-        radix_word(q, m, false, (wand ^ wor) & ~q->slot_mask);
-        radix_word(q, m, true, kand ^ kor);
-    }
-    heap_ent *a = q->run;
-    for (size_t i = 0; i + 1 < m;) {
-        size_t j = i + 1;
-        while (j < m && a[j].key == a[i].key && !((a[j].word ^ a[i].word) >> q->slot_bits))
-            j++;
-        if (j - i > 1) {
-            if (j - i > 64)
+    memcpy(a, t, n * sizeof *a);
+    /* count[d] is now the end of digit d's range. */
+    size_t s = 0;
+    for (size_t d = 0; d < digits; d++) {
+        size_t e = count[d], len = e - s;
+        if (len > 1) {
+            uint64_t kv = 0, wv = 0;
+            if (len > RUN_INSERT)
+                run_vary(q, a + s, len, &kv, &wv);
+            if (!run_msd(q, a + s, t + s, len, kv, wv))
                 return false;
-            for (size_t k = i + 1; k < j; k++) /* insertion sort by the events */
-                for (size_t l = k; l > i && ent_less(q, &a[l], &a[l - 1]); l--) {
-                    heap_ent x = a[l];
-                    a[l] = a[l - 1];
-                    a[l - 1] = x;
-                }
         }
-        i = j;
+        s = e;
     }
     return true;
+}
+
+/* Sorts run[0 .. m) in ent_less order, given the and and or of its keys and
+ * words; false, leaving the run unsorted, when a group of entries equal in
+ * both (inexact prefixes) is too long to put in ev_less order here (the
+ * heap takes the bucket instead). A pulled bucket is sorted in a few
+ * streaming passes rather than popped through log n heap levels; the
+ * torus's lock-step timestamps put 10^5 events in one bucket, whatever the
+ * width. */
+static bool run_sort(warp_queue *q, size_t m, uint64_t kand, uint64_t kor, uint64_t wand, uint64_t wor)
+{
+    return run_msd(q, q->run, q->tmp, m, kand ^ kor, (wand ^ wor) & ~q->slot_mask);
 }
 
 static void run_reserve(warp_queue *q, size_t m)

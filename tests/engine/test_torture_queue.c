@@ -65,6 +65,21 @@ static int key_qsort(const void *a, const void *b)
     return key_cmp(*(warp_event *const *)a, *(warp_event *const *)b);
 }
 
+/* Inserts ev[0 .. n) in random order, then sorts ev into the reference
+ * order, which the pops must follow. */
+static void insert_shuffled(warp_ctx *w, warp_event **ev, size_t n, warp_rng *r)
+{
+    for (size_t i = n; i > 1; i--) {
+        size_t j = (size_t)warp_rng_integer(r, 0, (int64_t)i - 1);
+        warp_event *x = ev[i - 1];
+        ev[i - 1] = ev[j];
+        ev[j] = x;
+    }
+    for (size_t i = 0; i < n; i++)
+        queue_insert(w, ev[i]);
+    qsort(ev, n, sizeof ev[0], key_qsort);
+}
+
 #define KEYF "(ts %g, depth %u, src %llu, seq %llu)"
 #define KEYA(e) (e)->ts, (e)->depth, (unsigned long long)(e)->src, (unsigned long long)(e)->seq
 
@@ -229,15 +244,7 @@ static void tie_prefix_limits(uint64_t total_lps)
             for (int s = 0; s < 6; s++)
                 for (int q = 0; q < 6; q++)
                     ref[n++] = new_ev(w, 1.0 + t, depths[d], srcs[s], seqs[q]);
-    for (int i = N - 1; i > 0; i--) { /* insert in random order */
-        int j = (int)warp_rng_integer(&r, 0, i);
-        warp_event *x = ref[i];
-        ref[i] = ref[j];
-        ref[j] = x;
-    }
-    for (int i = 0; i < N; i++)
-        queue_insert(w, ref[i]);
-    qsort(ref, N, sizeof ref[0], key_qsort);
+    insert_shuffled(w, ref, N, &r);
     for (int i = 0; i < N; i++) {
         warp_event *e = queue_pop(w);
         cr_assert_not_null(e);
@@ -415,6 +422,41 @@ Test(queue, ladder_hold_model_with_ties_bursts_and_removals_matches_reference, .
         ladder_against_reference(s);
 }
 
+/* Groups equal in timestamp and tie prefix inside the ladder's buckets:
+ * with total_lps = 2^62 the prefix holds the depth and src's top bits only,
+ * so events of one source at one instant differ only by seq, which the
+ * bucket sort cannot see. Groups of 2 to 300 such events (the sort settles
+ * those up to 64 by their keys and hands a bucket with a longer one to the
+ * heap) sit among 10^5 events at spread timestamps, inserted in random
+ * order; every pop matches the sorted reference. */
+Test(queue, ladder_long_equal_prefix_groups_pop_in_key_order, .timeout = 60)
+{
+    enum { SPREAD = 100000, NG = 40, CAP = SPREAD + NG * 300 };
+    static const int sizes[] = {2, 24, 25, 64, 65, 300};
+    warp_ctx *w = queue_ctx_lps(QUEUE_LADDER, CAP, (uint64_t)1 << 62);
+    warp_event **ref = calloc(CAP, sizeof *ref);
+    cr_assert_not_null(ref);
+    warp_rng r = warp_rng_stream(11, 62);
+    size_t n = 0;
+    uint64_t seq = 0;
+    for (int i = 0; i < SPREAD; i++)
+        ref[n++] = new_ev(w, 1000.0 * warp_rng_unif(&r), 0, (uint64_t)warp_rng_integer(&r, 0, 4095), seq++);
+    for (int g = 0; g < NG; g++) {
+        double ts = 1000.0 * warp_rng_unif(&r);
+        uint64_t src = (uint64_t)warp_rng_integer(&r, 0, 4095);
+        for (int k = 0; k < sizes[g % 6]; k++)
+            ref[n++] = new_ev(w, ts, 1, src, seq++);
+    }
+    insert_shuffled(w, ref, n, &r);
+    for (size_t i = 0; i < n; i++) {
+        warp_event *e = queue_pop(w);
+        cr_assert_eq(e, ref[i], "pop %zu: " KEYF ", expected " KEYF, i, KEYA(e), KEYA(ref[i]));
+    }
+    cr_assert_null(queue_pop(w));
+    free(ref);
+    queue_ctx_free(w);
+}
+
 /* A lock-step model, the ladder's hard case: every pending event starts at
  * one instant (no width to read from the timestamps), and most pops
  * schedule a zero-delay successor one tie depth later or a hop a few
@@ -422,8 +464,9 @@ Test(queue, ladder_hold_model_with_ties_bursts_and_removals_matches_reference, .
  * (the near tier's heap, sorted into a run when it grows); the rest go a
  * serialisation time or a compute phase ahead. Random removals leave dead
  * entries in every tier. Every pop is checked against the splay twin. With
- * total_lps = 2^62 the tie prefix has no room for src, so equal timestamps
- * form long groups the radix sort gives up on (the heap keeps them). */
+ * total_lps = 2^62 the tie prefix has no room for src, so events equal in
+ * timestamp and depth are settled by the events themselves (groups longer
+ * than the bucket sort takes: ladder_long_equal_prefix_groups_pop_in_key_order). */
 static void lockstep_against_reference(uint64_t seed, uint64_t total_lps)
 {
     enum { N0 = 40000, OPS = 300000, CAP = N0 + 2 * OPS + 16 };
