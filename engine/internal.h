@@ -482,6 +482,12 @@ void warp_free_options(warp_ctx *w);
 /* options.c: the engine's resolved options as "--name=value" strings for
  * warp_agree_config, into out (at most cap of them); returns the count. */
 size_t warp_options_settings(const warp_ctx *w, char (*out)[80], size_t cap);
+/* The --synch name of a mode (seq, cons, opt, check, debug). */
+const char *synch_name(warp_synch s);
+/* The queue kind of a --queue name; -1 when unknown. */
+int queue_parse(const char *name);
+/* The --queue name of a kind (queue_parse's inverse). */
+const char *queue_name(queue_kind kind);
 
 /* context.c */
 double warp_wtime(void);
@@ -555,7 +561,6 @@ static inline void queue_prefetch_for(warp_ctx *w)
         queue_prefetch_next(w);
 }
 void queue_destroy(warp_queue *q);
-int queue_parse(const char *name);
 
 /* alloc.c */
 void alloc_init(warp_allocator *a);

@@ -115,6 +115,22 @@ static const char *set_partition(void *t, const char *v)
     return "unknown partition; use block, topology or metis";
 }
 
+int queue_parse(const char *name)
+{
+    if (!strcmp(name, "heap"))
+        return QUEUE_HEAP;
+    if (!strcmp(name, "splay"))
+        return QUEUE_SPLAY;
+    if (!strcmp(name, "ladder"))
+        return QUEUE_LADDER;
+    return -1;
+}
+
+const char *queue_name(queue_kind kind)
+{
+    return kind == QUEUE_HEAP ? "heap" : kind == QUEUE_SPLAY ? "splay" : "ladder";
+}
+
 static const char *set_queue(void *t, const char *v)
 {
     int q = v ? queue_parse(v) : -1;
@@ -357,18 +373,30 @@ void warp_options_defaults(warp_ctx *w)
 
 void warp_set_time_unit_ns(warp_ctx *w) { w->time_in_ns = true; }
 
+const char *synch_name(warp_synch s)
+{
+    switch (s) {
+    case SYNCH_SEQ: return "seq";
+    case SYNCH_CONS: return "cons";
+    case SYNCH_OPT: return "opt";
+    case SYNCH_CHECK: return "check";
+    case SYNCH_DEBUG: return "debug";
+    }
+    return "?";
+}
+
 size_t warp_options_settings(const warp_ctx *w, char (*out)[80], size_t cap)
 {
     size_t n = 0;
 #define SETTING(...) (void)(n < cap && snprintf(out[n++], sizeof out[0], __VA_ARGS__))
-    SETTING("--synch=%d", (int)w->synch);
+    SETTING("--synch=%s", synch_name(w->synch));
     SETTING("--end=%.17g%s", w->end, w->time_in_ns ? "ns" : "");
     SETTING("--seed=%llu", (unsigned long long)w->seed);
     SETTING("--events=%llu", (unsigned long long)w->events_opt);
-    SETTING("--queue=%d", (int)w->qkind);
+    SETTING("--queue=%s", queue_name(w->qkind));
     SETTING("--batch=%llu", (unsigned long long)w->batch);
     SETTING("--gvt-interval=%llu", (unsigned long long)w->gvt_interval);
-    SETTING("--gvt=%d", w->gvt_kind);
+    SETTING("--gvt=%s", w->gvt_kind ? "sync" : "mattern");
     if (w->window_auto)
         SETTING("--window=auto");
     else

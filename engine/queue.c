@@ -10,17 +10,6 @@
 #include <math.h>
 #include <stdlib.h>
 
-int queue_parse(const char *name)
-{
-    if (!strcmp(name, "heap"))
-        return QUEUE_HEAP;
-    if (!strcmp(name, "splay"))
-        return QUEUE_SPLAY;
-    if (!strcmp(name, "ladder"))
-        return QUEUE_LADDER;
-    return -1;
-}
-
 /* ---- 4-ary heap of (key, word). Timestamps are never negative, so their
  * IEEE bit patterns order like unsigned integers: the heap compares those
  * (branch-free selection of the smallest child). Equal timestamps are common

@@ -128,17 +128,6 @@ static void group(char *buf, size_t n, uint64_t v)
     buf[o] = 0;
 }
 
-static const char *synch_name(warp_synch s)
-{
-    switch (s) {
-    case SYNCH_SEQ: return "seq";
-    case SYNCH_CONS: return "cons";
-    case SYNCH_OPT: return "opt";
-    case SYNCH_CHECK: return "check";
-    case SYNCH_DEBUG: return "debug";
-    }
-    return "?";
-}
 
 void stats_finish(warp_ctx *w)
 {

@@ -8,11 +8,6 @@
 
 #include "internal.h"
 
-static const char *kind_name(queue_kind k)
-{
-    return k == QUEUE_HEAP ? "heap" : k == QUEUE_LADDER ? "ladder" : "splay";
-}
-
 /* total_lps sets the width of src in the heap's tie prefix: the tests'
  * sources are below 16. */
 static warp_ctx *queue_ctx_lps(queue_kind kind, uint64_t cap, uint64_t total_lps)
@@ -101,13 +96,13 @@ static void ties_follow_key(queue_kind kind)
     for (int i = 0; i < N; i++) {
         warp_event *p = queue_peek(w);
         warp_event *e = queue_pop(w);
-        cr_assert_eq(p, e, "%s: peek and pop disagree at position %d", kind_name(kind), i);
-        cr_assert_eq(e, ref[i], "%s: position %d pops " KEYF ", expected " KEYF, kind_name(kind), i,
+        cr_assert_eq(p, e, "%s: peek and pop disagree at position %d", queue_name(kind), i);
+        cr_assert_eq(e, ref[i], "%s: position %d pops " KEYF ", expected " KEYF, queue_name(kind), i,
                      KEYA(e), KEYA(ref[i]));
         pool_put(w, e);
     }
-    cr_assert_null(queue_pop(w), "%s: the queue is not empty after all events popped", kind_name(kind));
-    cr_assert_eq(w->pool.in_use, 0, "%s: %llu events not returned to the pool", kind_name(kind),
+    cr_assert_null(queue_pop(w), "%s: the queue is not empty after all events popped", queue_name(kind));
+    cr_assert_eq(w->pool.in_use, 0, "%s: %llu events not returned to the pool", queue_name(kind),
                  (unsigned long long)w->pool.in_use);
     queue_ctx_free(w);
 }
@@ -148,12 +143,12 @@ static void random_ops_match_reference(queue_kind kind, uint64_t seed)
                     best = i;
             warp_event *e = queue_pop_upto(w, limit);
             if (live[best]->ts > limit) {
-                cr_assert_null(e, "%s seed %llu op %d: pop up to %g returns " KEYF, kind_name(kind),
+                cr_assert_null(e, "%s seed %llu op %d: pop up to %g returns " KEYF, queue_name(kind),
                                (unsigned long long)seed, op, limit, KEYA(e));
                 continue;
             }
             cr_assert_eq(e, live[best], "%s seed %llu op %d: pop up to %g returns %p, expected " KEYF,
-                         kind_name(kind), (unsigned long long)seed, op, limit, (void *)e, KEYA(live[best]));
+                         queue_name(kind), (unsigned long long)seed, op, limit, (void *)e, KEYA(live[best]));
             live[best] = live[--nlive];
             pool_put(w, e);
         } else if (what < 80 || nlive == 0) {
@@ -163,17 +158,17 @@ static void random_ops_match_reference(queue_kind kind, uint64_t seed)
                     best = i;
             warp_event *p = queue_peek(w);
             warp_event *e = queue_pop(w);
-            cr_assert_eq(p, e, "%s seed %llu op %d: peek and pop disagree", kind_name(kind),
+            cr_assert_eq(p, e, "%s seed %llu op %d: peek and pop disagree", queue_name(kind),
                          (unsigned long long)seed, op);
             if (!nlive) {
                 cr_assert_null(e, "%s seed %llu op %d: pop of an empty queue returns an event",
-                               kind_name(kind), (unsigned long long)seed, op);
+                               queue_name(kind), (unsigned long long)seed, op);
                 continue;
             }
             cr_assert_not_null(e, "%s seed %llu op %d: pop returns nothing with %zu pending",
-                               kind_name(kind), (unsigned long long)seed, op, nlive);
+                               queue_name(kind), (unsigned long long)seed, op, nlive);
             cr_assert_eq(e, live[best], "%s seed %llu op %d: pops " KEYF ", expected " KEYF,
-                         kind_name(kind), (unsigned long long)seed, op, KEYA(e), KEYA(live[best]));
+                         queue_name(kind), (unsigned long long)seed, op, KEYA(e), KEYA(live[best]));
             live[best] = live[--nlive];
             pool_put(w, e);
         } else {
@@ -188,15 +183,15 @@ static void random_ops_match_reference(queue_kind kind, uint64_t seed)
             if (key_cmp(live[i], live[best]) < 0)
                 best = i;
         warp_event *e = queue_pop(w);
-        cr_assert_eq(e, live[best], "%s seed %llu drain: wrong event", kind_name(kind),
+        cr_assert_eq(e, live[best], "%s seed %llu drain: wrong event", queue_name(kind),
                      (unsigned long long)seed);
         live[best] = live[--nlive];
         pool_put(w, e);
     }
-    cr_assert_null(queue_pop(w), "%s seed %llu: removed events came back", kind_name(kind),
+    cr_assert_null(queue_pop(w), "%s seed %llu: removed events came back", queue_name(kind),
                    (unsigned long long)seed);
     cr_assert_eq(w->pool.in_use, 0, "%s seed %llu: %llu removed events never returned to the pool",
-                 kind_name(kind), (unsigned long long)seed, (unsigned long long)w->pool.in_use);
+                 queue_name(kind), (unsigned long long)seed, (unsigned long long)w->pool.in_use);
     free(live);
     queue_ctx_free(w);
 }
@@ -268,6 +263,9 @@ Test(queue, parse_names_every_kind)
     cr_assert_eq(queue_parse("splay"), QUEUE_SPLAY);
     cr_assert_eq(queue_parse("ladder"), QUEUE_LADDER);
     cr_assert_eq(queue_parse("calendar"), -1, "an unknown queue name is accepted");
+    for (int k = QUEUE_HEAP; k <= QUEUE_LADDER; k++)
+        cr_assert_eq(queue_parse(queue_name((queue_kind)k)), k, "queue kind %d's name %s parses to another", k,
+                     queue_name((queue_kind)k));
 }
 
 /* The ladder at the sizes where it leaves plain-heap mode (pending sets of

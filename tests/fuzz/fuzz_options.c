@@ -69,15 +69,6 @@ void warp_finalize(warp_ctx *w)
     abort(); /* only --help calls it, and the harness never passes --help */
 }
 
-int queue_parse(const char *name)
-{
-    /* engine/queue.c needs the whole engine; its parser is three strcmp. */
-    return !strcmp(name, "heap")     ? QUEUE_HEAP
-           : !strcmp(name, "splay")  ? QUEUE_SPLAY
-           : !strcmp(name, "ladder") ? QUEUE_LADDER
-                                     : -1;
-}
-
 static int64_t m_int;
 static uint64_t m_uint;
 static double m_double;

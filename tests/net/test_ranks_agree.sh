@@ -26,6 +26,10 @@ differs routing "--slimfly.routing is minimal on rank 0 but ugal on rank 1" \
     "$SF" --end=1us -- "$SF" --end=1us --slimfly.routing=ugal
 differs seed "--seed is 1 on rank 0 but 3 on rank 1" \
     "$SF" --end=1us -- "$SF" --end=1us --seed=3
+differs queue "--queue is heap on rank 0 but ladder on rank 1" \
+    "$SF" --end=1us --queue=heap -- "$SF" --end=1us
+differs gvt "--gvt is mattern on rank 0 but sync on rank 1" \
+    "$SF" --end=1us -- "$SF" --end=1us --gvt=sync
 differs load "--workload.load is" \
     "$SF" --end=1us -- "$SF" --end=1us --workload.load=0.1
 differs unset "--network.ranks is 100 on rank 0 but (unset) on rank 1" \
