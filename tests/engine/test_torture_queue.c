@@ -427,7 +427,7 @@ Test(queue, ladder_hold_model_with_ties_bursts_and_removals_matches_reference, .
  * those up to 64 by their keys and hands a bucket with a longer one to the
  * heap) sit among 10^5 events at spread timestamps, inserted in random
  * order; every pop matches the sorted reference. */
-Test(queue, ladder_long_equal_prefix_groups_pop_in_key_order, .timeout = 60)
+Test(queue, ladder_long_equal_prefix_groups_pop_in_key_order)
 {
     enum { SPREAD = 100000, NG = 40, CAP = SPREAD + NG * 300 };
     static const int sizes[] = {2, 24, 25, 64, 65, 300};
