@@ -128,7 +128,6 @@ static void group(char *buf, size_t n, uint64_t v)
     buf[o] = 0;
 }
 
-
 void stats_finish(warp_ctx *w)
 {
     warp_stats *s = &w->stats;
