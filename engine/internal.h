@@ -217,6 +217,12 @@ typedef struct warp_queue {
      * and a large heap too once the run is spent. */
     heap_ent *run, *tmp; /* the pulled bucket (or heap), sorted; tmp: the sort's scratch */
     size_t ri, rn, rcap; /* run[ri .. rn) is pending */
+    /* The near tier's smallest entry, when it arrived smaller than all of
+     * it: an event's zero-delay successor at its own LP (a router's
+     * allocation) is usually the next to run, and waits here instead of
+     * climbing the whole heap and being sifted back down. */
+    heap_ent front;
+    bool has_front;
     q_bucket *ring;   /* LADDER_NB + 1 buckets, [0] unused */
     q_bucket over;    /* beyond the ring */
     q_chunk *spare;   /* free chunks */

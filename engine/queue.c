@@ -697,6 +697,12 @@ static void bucket_concat(q_bucket *to, q_bucket *from)
 static void ladder_rebuild(warp_queue *q)
 {
     q_bucket all = {0};
+    /* The front too: in the new epoch its timestamp may be the origin's,
+     * whose later inserts go to bucket 1, smaller keys included. */
+    if (q->has_front) {
+        bucket_add(q, &all, q->front);
+        q->has_front = false;
+    }
     for (size_t i = 0; i < q->n; i++)
         bucket_add(q, &all, q->heap[i]);
     q->n = 0;
@@ -813,9 +819,12 @@ static bool ladder_advance(warp_queue *q)
     return q->n > 0 || q->ri < q->rn;
 }
 
-/* The near tier's smallest entry (run head or heap top), NULL when empty. */
+/* The near tier's smallest entry (front, run head or heap top), NULL when
+ * empty. */
 static inline const heap_ent *near_top(const warp_queue *q)
 {
+    if (q->has_front)
+        return &q->front;
     if (q->ri < q->rn)
         return !q->n || ent_less(q, &q->run[q->ri], &q->heap[0]) ? &q->run[q->ri] : &q->heap[0];
     return q->n ? &q->heap[0] : NULL;
@@ -824,6 +833,10 @@ static inline const heap_ent *near_top(const warp_queue *q)
 /* Pops the near tier's smallest entry; the tier is not empty. */
 static inline warp_event *near_pop(warp_queue *q)
 {
+    if (q->has_front) {
+        q->has_front = false;
+        return ent_ev(q, &q->front);
+    }
     if (q->ri < q->rn && (!q->n || ent_less(q, &q->run[q->ri], &q->heap[0]))) {
         warp_event *e = ent_ev(q, &q->run[q->ri++]);
         if (q->ri < q->rn) /* the likely next: fetch its event meanwhile */
@@ -833,11 +846,27 @@ static inline warp_event *near_pop(warp_queue *q)
     return heap_pop(q);
 }
 
+/* x is smaller than all of the near tier (the heap first: where a lock-step
+ * model's many inserts are rejected by one comparison). */
+static inline bool near_below(const warp_queue *q, const heap_ent *x)
+{
+    if (q->has_front)
+        return ent_less(q, x, &q->front);
+    return (!q->n || ent_less(q, x, &q->heap[0])) && (q->ri == q->rn || ent_less(q, x, &q->run[q->ri]));
+}
+
 static void ladder_insert(warp_queue *q, warp_event *e)
 {
     heap_ent x = ent_of(q, e);
     uint64_t b = ladder_bucket(q, e->ts);
     if (b <= q->cur) {
+        if (near_below(q, &x)) { /* the near tier's new minimum */
+            if (q->has_front)
+                heap_push(q, q->front);
+            q->front = x;
+            q->has_front = true;
+            return;
+        }
         heap_push(q, x);
         if (__builtin_expect(q->n > LADDER_HI && q->pops >= q->retry_at, 0)) {
             if (ladder_may_rebuild(q))
@@ -880,6 +909,10 @@ static void heap_compact(warp_ctx *w)
         }
         q->ri = 0;
         q->rn = k;
+        if (q->has_front && ent_ev(q, &q->front)->state == EV_DEAD) {
+            pool_put(w, ent_ev(q, &q->front));
+            q->has_front = false;
+        }
         for (uint64_t b = q->cur + 1; b <= LADDER_NB; b++)
             q->far -= bucket_filter(w, &q->ring[b]);
         q->far -= bucket_filter(w, &q->over);
@@ -1052,7 +1085,7 @@ static inline __attribute__((always_inline)) warp_event *pop_live(warp_ctx *w, b
     }
     if (q->kind == QUEUE_LADDER)
         for (;;) {
-            if (q->ri == q->rn) {
+            if (q->ri == q->rn && !q->has_front) {
                 if (q->n >= q->sort_at)
                     near_sort(q);
                 else if (!q->n && !ladder_advance(q))

@@ -455,6 +455,40 @@ Test(queue, ladder_long_equal_prefix_groups_pop_in_key_order)
     queue_ctx_free(w);
 }
 
+/* The ladder keeps an entry smaller than all of its near tier apart (the
+ * front: a zero-delay successor about to run). Cancelled while there, it
+ * must be freed once, whether it surfaces or a compaction (more than half
+ * of what is pending cancelled) drops it first; and whatever is inserted
+ * smaller still takes its place. */
+Test(queue, ladder_front_entry_cancelled_and_compacted)
+{
+    enum { N = 3000 };
+    warp_ctx *w = queue_ctx(QUEUE_LADDER, N + 16);
+    warp_event *ev[N];
+    for (int i = 0; i < N; i++) /* the first is the front until displaced */
+        queue_insert(w, ev[i] = new_ev(w, 10.0 + i, 0, 1, (uint64_t)i));
+    warp_event *lower = new_ev(w, 5.0, 0, 1, 0); /* below everything: the new front */
+    queue_insert(w, lower);
+    warp_event *same = new_ev(w, 5.0, 0, 2, 0); /* the same time, a larger key */
+    queue_insert(w, same);
+    cr_assert_eq(queue_peek(w), lower, "the smallest insert is not next");
+    queue_remove(w, lower);
+    for (int i = 0; i < N; i += 2) /* half and one more cancelled: compaction */
+        queue_remove(w, ev[i]);
+    cr_assert_eq(queue_pop(w), same);
+    pool_put(w, same);
+    for (int i = 1; i < N; i += 2) {
+        warp_event *e = queue_pop(w);
+        cr_assert_eq(e, ev[i], "pop of %d: " KEYF, i, KEYA(e));
+        pool_put(w, e);
+    }
+    cr_assert_null(queue_pop(w));
+    cr_assert_eq(w->pool.in_use, 0, "%llu events not returned to the pool (a cancelled front freed twice or never)",
+                 (unsigned long long)w->pool.in_use);
+    cr_assert_eq(w->queue.dead, 0, "%llu cancelled entries still counted", (unsigned long long)w->queue.dead);
+    queue_ctx_free(w);
+}
+
 /* A lock-step model, the ladder's hard case: every pending event starts at
  * one instant (no width to read from the timestamps), and most pops
  * schedule a zero-delay successor one tie depth later or a hop a few
