@@ -10,6 +10,7 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <stdarg.h>
 #include <fcntl.h>
 #include <math.h>
 #include <signal.h>
@@ -52,6 +53,17 @@ uint64_t ckpt_build_id(void)
     static const char id[] = PACKAGE_VERSION " " __VERSION__;
     size_t layout[] = {sizeof(warp_event), sizeof(alloc_hdr), sizeof(warp_rng), sizeof(void *)};
     return ckpt_sum(ckpt_sum(0, id, sizeof id), layout, sizeof layout);
+}
+
+void ckpt_path(const char *opt, char *path, size_t cap, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(path, cap, fmt, ap);
+    va_end(ap);
+    if (n < 0 || (size_t)n >= cap)
+        warp_fatal(WARP_EXIT_USAGE, "%s=DIR: the path %.60s... is longer than %zu bytes: choose a shorter DIR",
+                   opt, path, cap - 1);
 }
 
 void warp_set_config_hash(warp_ctx *w, const void *bytes, size_t n)
@@ -97,8 +109,13 @@ void ckpt_setup(warp_ctx *w)
         warp_fatal(WARP_EXIT_USAGE, "--checkpoint=%s is also --restart: a new checkpoint replaces the old one "
                                     "atomically, which is fine, but give the same DIR only once you have "
                                     "a copy; use another DIR", w->ckpt_dir);
+    char longest[CKPT_PATH_CAP];
+    if (w->restart_dir) /* now, not after setup */
+        ckpt_path("--restart", longest, sizeof longest, "%s/" CKPT_RANK_FILE, w->restart_dir, 0);
     if (!w->ckpt_dir)
         return;
+    /* Now, not at the first checkpoint hours into the run. */
+    ckpt_path("--checkpoint", longest, sizeof longest, "%s.tmp/" CKPT_RANK_FILE, w->ckpt_dir, w->nranks - 1);
     const char *s = w->ckpt_signals ? w->ckpt_signals : "TERM,USR1";
     for (const char *p = s; *p;) {
         size_t n = strcspn(p, ",");
@@ -209,7 +226,7 @@ void warp_ckpt_write(warp_ckpt *c, const void *p, size_t n)
 /* A file written through a 1 MiB buffer; its checksum chains the chunks. */
 typedef struct ckpt_out {
     FILE *f;
-    char path[4200];
+    char path[CKPT_PATH_CAP];
     warp_ckpt buf;
     uint64_t size, sum;
 } ckpt_out;
@@ -245,7 +262,7 @@ static void out_put(ckpt_out *o, const void *p, size_t n)
 static void out_open(ckpt_out *o, const char *dir, const char *name)
 {
     memset(o, 0, sizeof *o);
-    snprintf(o->path, sizeof o->path, "%s/%s", dir, name);
+    ckpt_path("--checkpoint", o->path, sizeof o->path, "%s/%s", dir, name);
     o->f = fopen(o->path, "wb");
     if (!o->f)
         out_fail(o);
@@ -447,14 +464,14 @@ static void remove_dir(const char *dir)
     if (!d)
         return;
     struct dirent *de;
-    char path[4200];
+    char path[CKPT_PATH_CAP];
     while ((de = readdir(d))) {
         if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
             continue;
         if (strcmp(de->d_name, CKPT_META_FILE) && strncmp(de->d_name, "rank-", 5))
             warp_fatal(WARP_EXIT_USAGE, "--checkpoint: %s holds %s, which is no checkpoint file: move it "
                                         "or choose another DIR", dir, de->d_name);
-        snprintf(path, sizeof path, "%s/%s", dir, de->d_name);
+        ckpt_path("--checkpoint", path, sizeof path, "%s/%s", dir, de->d_name);
         unlink(path);
     }
     closedir(d);
@@ -504,9 +521,9 @@ void ckpt_take(warp_ctx *w, double cut)
     committed += w->restored_committed;
 
     const char *dir = w->ckpt_dir;
-    char tmp[4200], old[4200];
-    snprintf(tmp, sizeof tmp, "%s.tmp", dir);
-    snprintf(old, sizeof old, "%s.old", dir);
+    char tmp[CKPT_PATH_CAP], old[CKPT_PATH_CAP];
+    ckpt_path("--checkpoint", tmp, sizeof tmp, "%s.tmp", dir);
+    ckpt_path("--checkpoint", old, sizeof old, "%s.old", dir);
     if (w->rank == 0) {
         remove_dir(tmp);
         if (mkdir(tmp, 0777) != 0)

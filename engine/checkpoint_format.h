@@ -14,6 +14,7 @@
 #define CKPT_META_FILE "meta"
 #define CKPT_RANK_FILE "rank-%06d"
 #define CKPT_CHUNK ((size_t)1 << 20) /* the checksum chains 1 MiB chunks */
+#define CKPT_PATH_CAP 4200 /* bytes of a path under DIR, its terminator included */
 
 /* DIR/meta: this, then nfiles x {size, checksum} of the rank files, then
  * the checksum of all that. */

@@ -64,7 +64,7 @@ static void read_at(FILE *f, const char *file, uint64_t off, void *p, size_t n)
 
 static FILE *open_sized(const char *dir, const char *name, char *path, size_t cap, uint64_t *size)
 {
-    snprintf(path, cap, "%s/%s", dir, name);
+    ckpt_path("--restart", path, cap, "%s/%s", dir, name);
     FILE *f = fopen(path, "rb");
     if (!f)
         bad(NULL, "cannot open %s (%s): give a directory written by --checkpoint", path, strerror(errno));
@@ -195,7 +195,7 @@ static void restore_lp(warp_ctx *w, warp_ckpt *c, uint8_t *seen)
  * against the meta's checksum, when this rank owns any of its LPs. */
 static uint64_t read_rank_file(warp_ctx *w, uint32_t r, uint64_t want_size, uint64_t want_sum, uint8_t *seen)
 {
-    char name[64], path[4200];
+    char name[64], path[CKPT_PATH_CAP];
     snprintf(name, sizeof name, CKPT_RANK_FILE, (int)r);
     uint64_t size;
     FILE *f = open_sized(restart_dir, name, path, sizeof path, &size);
@@ -253,7 +253,7 @@ void ckpt_restore(warp_ctx *w)
 {
     double t0 = warp_wtime();
     restart_dir = w->restart_dir;
-    char path[4200];
+    char path[CKPT_PATH_CAP];
     uint64_t size;
     FILE *f = open_sized(restart_dir, CKPT_META_FILE, path, sizeof path, &size);
     ckpt_meta m;

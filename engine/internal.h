@@ -740,6 +740,11 @@ void ckpt_on_stop(warp_ctx *w, double cut) __attribute__((noreturn));
 uint64_t ckpt_build_id(void);
 uint64_t ckpt_config_hash(const warp_ctx *w);
 uint64_t ckpt_sum(uint64_t seed, const void *p, size_t n);
+/* Formats a path under the DIR of option opt ("--checkpoint", "--restart")
+ * into path (cap bytes), or stops naming opt when it would not fit: a
+ * truncated path would name another file. */
+void ckpt_path(const char *opt, char *path, size_t cap, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
 struct warp_ckpt {
     warp_ctx *w;
     char *buf;

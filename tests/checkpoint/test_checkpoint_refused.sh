@@ -57,6 +57,11 @@ if [ -n "$MPI" ]; then
         || { bad "a flipped byte on 2 ranks: exit $rc"; cat "$TMP/log"; }
 fi
 
+# A DIR whose paths would not fit is refused, not cut short.
+long="$TMP/$(printf '%4300s' '' | tr ' ' d)"
+refused "a --checkpoint DIR too long" "^phold: --checkpoint=DIR: the path .* is longer than 4199 bytes: choose a shorter DIR" $A --checkpoint="$long" --checkpoint-at=50 --checkpoint-exit
+refused "a --restart DIR too long" "^phold: --restart=DIR: the path .* is longer than 4199 bytes: choose a shorter DIR" $A --restart="$long"
+
 refused "--checkpoint-at alone" "need --checkpoint=DIR" $A --checkpoint-at=50
 refused "a wall time without unit" "checkpoint-every" $A --checkpoint="$TMP/c" --checkpoint-every=30
 refused "an unknown signal" "unknown signal" $A --checkpoint="$TMP/c" --checkpoint-signal=KILL
