@@ -10,10 +10,10 @@
 
 #include <dirent.h>
 #include <errno.h>
-#include <stdarg.h>
 #include <fcntl.h>
 #include <math.h>
 #include <signal.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -109,12 +109,13 @@ void ckpt_setup(warp_ctx *w)
         warp_fatal(WARP_EXIT_USAGE, "--checkpoint=%s is also --restart: a new checkpoint replaces the old one "
                                     "atomically, which is fine, but give the same DIR only once you have "
                                     "a copy; use another DIR", w->ckpt_dir);
+    /* A DIR too long for its files' paths stops the run now, not at the
+     * first checkpoint hours into it. */
     char longest[CKPT_PATH_CAP];
-    if (w->restart_dir) /* now, not after setup */
+    if (w->restart_dir)
         ckpt_path("--restart", longest, sizeof longest, "%s/" CKPT_RANK_FILE, w->restart_dir, 0);
     if (!w->ckpt_dir)
         return;
-    /* Now, not at the first checkpoint hours into the run. */
     ckpt_path("--checkpoint", longest, sizeof longest, "%s.tmp/" CKPT_RANK_FILE, w->ckpt_dir, w->nranks - 1);
     const char *s = w->ckpt_signals ? w->ckpt_signals : "TERM,USR1";
     for (const char *p = s; *p;) {
