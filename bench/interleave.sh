@@ -13,17 +13,16 @@
 set -euo pipefail
 [ $# -eq 2 ] && [ -r "$2" ] || { echo "usage: bench/interleave.sh ROUNDS CMDFILE (lines label|command)" >&2; exit 2; }
 rounds=$1 cmds=$2
+. "$(dirname "$0")/engine_stats.sh"
 runs=$(mktemp) out=$(mktemp)
 trap 'rm -f "$runs" "$out"' EXIT
 for _ in $(seq 1 "$rounds"); do
     while IFS='|' read -r label cmd; do
         [ -z "$label" ] && continue
         bash -c "$cmd" >"$out" 2>&1 </dev/null || { echo "$label: exit $?: $cmd" >&2; tail -3 "$out" >&2; exit 1; }
-        s=$(sed -n 's/^  setup wall time (s) *//p' "$out" | head -1)
-        r=$(sed -n 's/^  run wall time (s) *//p' "$out" | head -1)
-        [ -n "$s" ] && [ -n "$r" ] || { echo "$label: no statistics table: $cmd" >&2; exit 1; }
-        t=$(awk -v a="$s" -v b="$r" 'BEGIN { printf "%.3f", a + b }')
-        d=$(grep -o 'digest: [0-9a-f]*' "$out" | head -1 | cut -d' ' -f2)
+        t=$(engine_seconds "$out")
+        [ -n "$t" ] || { echo "$label: no statistics table: $cmd" >&2; exit 1; }
+        d=$(engine_digest "$out")
         fin=$(grep -o 'final (no saving) *[0-9,]* ([0-9.]*%)' "$out" | grep -o '[0-9.]*%' || true)
         echo "$label $t ${d:--} ${fin:--}" | tee -a "$runs"
     done <"$cmds"

@@ -17,6 +17,7 @@
 set -euo pipefail
 [ $# -eq 2 ] && [ -r "$2" ] || { echo "usage: bench/pair.sh ROUNDS CMDFILE (two lines label|command)" >&2; exit 2; }
 rounds=$1 cmds=$2
+. "$(dirname "$0")/engine_stats.sh"
 command -v taskset >/dev/null || { echo "bench/pair.sh: needs taskset (apt-get install util-linux)" >&2; exit 2; }
 read -r cpu0 cpu1 <<<"${PAIR_CPUS:-0 1}"
 mapfile -t lines < <(grep -v '^[[:space:]]*$' "$cmds")
@@ -24,15 +25,13 @@ mapfile -t lines < <(grep -v '^[[:space:]]*$' "$cmds")
 la=${lines[0]%%|*} ca=${lines[0]#*|} lb=${lines[1]%%|*} cb=${lines[1]#*|}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-# seconds FILE: setup + run wall time from the statistics table
+# seconds FILE CMD: setup + run wall time, or stops naming CMD
 seconds() {
-    local s r
-    s=$(sed -n 's/^  setup wall time (s) *//p' "$1" | head -1)
-    r=$(sed -n 's/^  run wall time (s) *//p' "$1" | head -1)
-    [ -n "$s" ] && [ -n "$r" ] || { echo "bench/pair.sh: no statistics table in the output of $2" >&2; return 1; }
-    awk -v a="$s" -v b="$r" 'BEGIN { printf "%.3f", a + b }'
+    local t
+    t=$(engine_seconds "$1")
+    [ -n "$t" ] || { echo "bench/pair.sh: no statistics table in the output of $2" >&2; exit 1; }
+    echo "$t"
 }
-digest() { grep -o 'digest: [0-9a-f]*' "$1" | head -1 | cut -d' ' -f2; }
 ratios=""
 for round in $(seq 1 "$rounds"); do
     if [ $((round % 2)) -eq 1 ]; then pa=$cpu0 pb=$cpu1; else pa=$cpu1 pb=$cpu0; fi
@@ -43,10 +42,11 @@ for round in $(seq 1 "$rounds"); do
     wait "$jb" || sb=$?
     [ "$sa" -eq 0 ] || { echo "$la: exit $sa: $ca" >&2; tail -3 "$tmp/a" >&2; exit 1; }
     [ "$sb" -eq 0 ] || { echo "$lb: exit $sb: $cb" >&2; tail -3 "$tmp/b" >&2; exit 1; }
-    ta=$(seconds "$tmp/a" "$ca") tb=$(seconds "$tmp/b" "$cb")
+    ta=$(seconds "$tmp/a" "$ca")
+    tb=$(seconds "$tmp/b" "$cb")
     r=$(awk -v a="$ta" -v b="$tb" 'BEGIN { printf "%.4f", b / a }')
     ratios="$ratios $r"
-    echo "round $round: $la $ta (cpu $pa) $lb $tb (cpu $pb) ratio $r digests $(digest "$tmp/a") $(digest "$tmp/b")"
+    echo "round $round: $la $ta (cpu $pa) $lb $tb (cpu $pb) ratio $r digests $(engine_digest "$tmp/a") $(engine_digest "$tmp/b")"
 done
 echo "== $lb / $la over $rounds rounds: $(echo "$ratios" | tr ' ' '\n' | grep . |
     awk '{ s += log($1); if (NR == 1 || $1 < lo) lo = $1; if (NR == 1 || $1 > hi) hi = $1 }
