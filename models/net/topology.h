@@ -163,6 +163,13 @@ typedef struct net_topology_ops {
      * the destination terminal's router it must return that terminal's port.
      * Deadlock freedom (the VC policy) is the topology's duty. */
     net_route_out (*route)(const void *topo, const net_route_in *in);
+    /* Optional (NULL: none), a hint: writes the output ports route() may
+     * choose at `router` for a packet to terminal dst (at most max) and
+     * returns their count, or 0 where that needs more than the destination
+     * (a route record, occupancy). Pure and cheap: the router models'
+     * prefetch hints call it to load those ports' records before the
+     * packet's event runs. */
+    int32_t (*route_ports)(const void *topo, uint64_t router, uint64_t dst, int32_t *ports, int32_t max);
 
     /* Bytes the description itself uses (for --describe); may be NULL (0). */
     size_t (*mem_bytes)(const void *topo);

@@ -82,6 +82,15 @@ int sf_min_choice(const sf_mms *g, uint32_t cur, uint32_t dst, int k)
     return c.list ? c.list[k] : c.port[k];
 }
 
+int sf_min_ports(const sf_mms *g, uint32_t cur, uint32_t dst, int32_t *ports, int max)
+{
+    cand c = candidates(g, cur, dst);
+    int n = c.n < max ? c.n : max;
+    for (int k = 0; k < n; k++)
+        ports[k] = c.list ? c.list[k] : c.port[k];
+    return n;
+}
+
 int sf_min_port(const sf_mms *g, uint32_t cur, uint32_t dst, uint32_t draw)
 {
     cand c = candidates(g, cur, dst);

@@ -88,6 +88,8 @@ int sf_route_vcs(sf_routing alg);
 int sf_min_count(const sf_mms *g, uint32_t cur, uint32_t dst);
 /* The k-th of those first hops as an output port of cur (0 <= k < count). */
 int sf_min_choice(const sf_mms *g, uint32_t cur, uint32_t dst, int k);
+/* Those first hops, at most max of them, into ports; returns how many. */
+int sf_min_ports(const sf_mms *g, uint32_t cur, uint32_t dst, int32_t *ports, int max);
 /* The first hop of a minimal path from cur to dst picked by a 32-bit draw. */
 int sf_min_port(const sf_mms *g, uint32_t cur, uint32_t dst, uint32_t draw);
 

@@ -146,6 +146,21 @@ static net_route_out sf_route(const void *topo, const net_route_in *in)
     return o;
 }
 
+/* Minimal routing's choices need only the destination; the other
+ * routings' depend on the packet's phase and (UGAL) occupancy. */
+static int32_t sf_route_ports(const void *topo, uint64_t router, uint64_t dst, int32_t *ports, int32_t max)
+{
+    const slimfly *t = topo;
+    if (t->cfg.alg != SF_ROUTE_MINIMAL || max < 1)
+        return 0;
+    uint32_t d = (uint32_t)(dst / (uint64_t)t->p);
+    if (d == (uint32_t)router) {
+        ports[0] = (int32_t)(t->g.radix + (int)(dst % (uint64_t)t->p));
+        return 1;
+    }
+    return sf_min_ports(&t->g, (uint32_t)router, d, ports, max);
+}
+
 static uint32_t sf_min_hops(const void *topo, uint64_t src, uint64_t dst)
 {
     const slimfly *t = topo;
@@ -217,6 +232,7 @@ const net_topology_ops slimfly_topology = {
     .link = sf_link,
     .attach = sf_attach,
     .route = sf_route,
+    .route_ports = sf_route_ports,
     .mem_bytes = sf_mem,
     .router_label = sf_label,
     .min_hops = sf_min_hops,

@@ -134,6 +134,50 @@ Test(slimfly_topo, valiant_routes_reach_the_terminal_in_4_hops)
     slimfly_topology.destroy(t);
 }
 
+/* route_ports, the prefetch hint, names every port route() picks under
+ * minimal routing (32 draws per router and destination; at q = 7, unlike
+ * the girth-5 graph of q = 5, some pairs have several minimal first hops),
+ * the terminal's own port at its router, and declines (0) where the
+ * choice needs the packet's phase. */
+Test(slimfly_topo, route_ports_name_every_minimal_choice)
+{
+    net_params params = {0};
+    void *t = setup_q("7", "minimal", NULL, &params);
+    warp_rng rng = warp_rng_stream(11, 2);
+    uint64_t nodes = slimfly_topology.nodes(t), several = 0;
+    for (uint64_t r = 0; r < slimfly_topology.routers(t); r++)
+        for (uint64_t d = 0; d < nodes; d++) {
+            int32_t ports[8];
+            int32_t k = slimfly_topology.route_ports(t, r, d, ports, 8);
+            cr_assert(k >= 1 && k <= 8, "router %llu, terminal %llu: %d ports", (unsigned long long)r,
+                      (unsigned long long)d, k);
+            net_attach at = slimfly_topology.attach(t, d);
+            if (at.router == r)
+                cr_assert(k == 1 && ports[0] == at.port, "router %llu ejects terminal %llu on its port",
+                          (unsigned long long)r, (unsigned long long)d);
+            several += k > 1;
+            net_route_in in = {.router = r, .src = (r == 0 ? nodes - 1 : 0), .dst = d, .rng = &rng};
+            for (int i = 0; i < 32; i++) {
+                int32_t port = slimfly_topology.route(t, &in).port, j = 0;
+                while (j < k && ports[j] != port)
+                    j++;
+                cr_assert_lt(j, k, "router %llu, terminal %llu: route() took port %d, not named",
+                             (unsigned long long)r, (unsigned long long)d, port);
+            }
+        }
+    cr_assert_gt(several, 0, "some pairs have several minimal first hops");
+    int32_t one[1];
+    cr_assert_eq(slimfly_topology.route_ports(t, 0, nodes - 1, one, 1), 1, "max bounds what it writes");
+    slimfly_topology.destroy(t);
+    int32_t ports[8];
+    t = setup_q("7", "valiant", NULL, &params);
+    cr_assert_eq(slimfly_topology.route_ports(t, 0, nodes - 1, ports, 8), 0);
+    slimfly_topology.destroy(t);
+    t = setup_q("7", "ugal", NULL, &params);
+    cr_assert_eq(slimfly_topology.route_ports(t, 0, nodes - 1, ports, 8), 0);
+    slimfly_topology.destroy(t);
+}
+
 /* Every terminal's worst-case destination holds the same index on a router
  * at distance 2, the pairing is an involution, and routing all those flows
  * minimally through route() loads no directed link with more than two router
