@@ -683,7 +683,8 @@ static void arrive(warp_lp *lp, const net_model *n, iview *v, const net_packet *
 }
 
 /* Output records an arrival's hint loads at most: a Slim Fly's minimal
- * routes have one or two first hops to choose from, rarely more. */
+ * routes mostly have one or two first hops to choose from; past four the
+ * hint loads the first four. */
 #define IQ_HINT_PORTS 4
 
 /* The hint (warp_lp_type.prefetch): the records an arrival or a credit
@@ -693,7 +694,6 @@ static void arrive(warp_lp *lp, const net_model *n, iview *v, const net_packet *
  * topology can name the ports its route may take from the destination
  * alone (route_ports), their records load too; the wait for it was 27 %
  * of iq_forward on the million-node Slim Fly (bench/RESULTS.md). */
-
 static void iq_prefetch(const warp_lp *lp, const void *state, const void *msg)
 {
     const net_model *n = warp_model_arg(lp);
