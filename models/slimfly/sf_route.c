@@ -68,6 +68,9 @@ static cand candidates(const sf_mms *g, uint32_t cur, uint32_t dst)
     return c;
 }
 
+/* The k-th candidate's port (0 <= k < c->n). */
+static int cand_port(const cand *c, int k) { return c->list ? c->list[k] : c->port[k]; }
+
 static int pick(uint32_t u, int n) { return (int)(((uint64_t)u * (uint64_t)n) >> 32); }
 
 int sf_min_count(const sf_mms *g, uint32_t cur, uint32_t dst)
@@ -79,7 +82,7 @@ int sf_min_choice(const sf_mms *g, uint32_t cur, uint32_t dst, int k)
 {
     cand c = candidates(g, cur, dst);
     assert(k >= 0 && k < c.n && "minimal-path candidate index in range");
-    return c.list ? c.list[k] : c.port[k];
+    return cand_port(&c, k);
 }
 
 int sf_min_ports(const sf_mms *g, uint32_t cur, uint32_t dst, int32_t *ports, int max)
@@ -87,7 +90,7 @@ int sf_min_ports(const sf_mms *g, uint32_t cur, uint32_t dst, int32_t *ports, in
     cand c = candidates(g, cur, dst);
     int n = c.n < max ? c.n : max;
     for (int k = 0; k < n; k++)
-        ports[k] = c.list ? c.list[k] : c.port[k];
+        ports[k] = cand_port(&c, k);
     return n;
 }
 
@@ -96,7 +99,7 @@ int sf_min_port(const sf_mms *g, uint32_t cur, uint32_t dst, uint32_t draw)
     cand c = candidates(g, cur, dst);
     assert(c.n > 0 && "diameter 2: every pair of distinct routers has a minimal first hop");
     int k = pick(draw, c.n);
-    return c.list ? c.list[k] : c.port[k];
+    return cand_port(&c, k);
 }
 
 uint32_t sf_valiant_pick(const sf_mms *g, uint32_t src, uint32_t dst, uint32_t draw)

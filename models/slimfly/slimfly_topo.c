@@ -153,12 +153,12 @@ static int32_t sf_route_ports(const void *topo, uint64_t router, uint64_t dst, i
     const slimfly *t = topo;
     if (t->cfg.alg != SF_ROUTE_MINIMAL || max < 1)
         return 0;
-    uint32_t d = (uint32_t)(dst / (uint64_t)t->p);
-    if (d == (uint32_t)router) {
-        ports[0] = (int32_t)(t->g.radix + (int)(dst % (uint64_t)t->p));
+    net_attach at = sf_attach(topo, dst);
+    if (at.router == router) {
+        ports[0] = at.port;
         return 1;
     }
-    return sf_min_ports(&t->g, (uint32_t)router, d, ports, max);
+    return sf_min_ports(&t->g, (uint32_t)router, (uint32_t)at.router, ports, max);
 }
 
 static uint32_t sf_min_hops(const void *topo, uint64_t src, uint64_t dst)
