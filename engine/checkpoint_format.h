@@ -8,7 +8,7 @@
 #include <stdint.h>
 
 #define CKPT_MAGIC "WARPCKPT"
-#define CKPT_VERSION 2u /* 2: replay progress counts dependencies met, not left */
+#define CKPT_VERSION 3u /* 2: replay progress counts dependencies met, not left; 3: the digest of folded 128-bit products (an LP's digest so far would not continue) */
 #define CKPT_KIND_META 1u
 #define CKPT_KIND_RANK 2u
 #define CKPT_META_FILE "meta"

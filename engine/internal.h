@@ -410,6 +410,7 @@ struct warp_ctx {
     uint64_t nlive;
     size_t msg_size;
     size_t digest_size; /* warp_model.digest_size, never below msg_size */
+    uint64_t digest_zero_tail; /* digest_setup: what the zeros past msg_size add */
     /* machinery */
     warp_pool pool;
     warp_queue queue;
@@ -714,6 +715,8 @@ void check_commit_digest(warp_ctx *w, const warp_event *e);
 /* The digest of committed event e; e must live in an event-pool slot (its
  * payload's last word may be read whole, up to the slot's end). */
 uint64_t digest_event(const warp_ctx *w, const warp_event *e);
+/* Derives what digest_event needs from msg_size and digest_size. */
+void digest_setup(warp_ctx *w);
 void stats_finish(warp_ctx *w);
 
 /* report.c: what happens at every GVT round (or window, or every 2^18 events

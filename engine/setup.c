@@ -307,6 +307,7 @@ void warp_run(warp_ctx *w, const warp_model *m)
     w->total_lps = m->total_lps;
     w->msg_size = m->msg_size;
     w->digest_size = m->digest_size > m->msg_size ? m->digest_size : m->msg_size;
+    digest_setup(w);
     check_mode(w);
     ckpt_setup(w);
     w->tracking = w->synch == SYNCH_OPT || w->synch == SYNCH_CHECK || w->synch == SYNCH_DEBUG;

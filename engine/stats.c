@@ -18,28 +18,20 @@ static inline uint64_t mix64(uint64_t x)
     return x;
 }
 
-static inline uint64_t rotl64(uint64_t x, int r) { return (x << r) | (x >> (64 - r)); }
-
-/* xxHash64-style round: four independent lanes keep the multiplier busy, so
- * hashing a payload costs about a cycle per byte. */
-static inline uint64_t lane(uint64_t acc, uint64_t v)
+/* The 128-bit product of a and b, its halves folded: one multiply mixes 16
+ * bytes, where the 64-bit rounds before took two for 8. */
+static inline uint64_t fold_mul(uint64_t a, uint64_t b)
 {
-    acc += v * 0xC2B2AE3D27D4EB4Full;
-    return rotl64(acc, 31) * 0x9E3779B185EBCA87ull;
+    __extension__ typedef unsigned __int128 u128;
+    u128 p = (u128)a * b;
+    return (uint64_t)p ^ (uint64_t)(p >> 64);
 }
 
-/* Copies len bytes of the payload from offset i, reading bytes at or past m
- * (the slot's end) as zeros. */
-static inline void load_padded(void *dst, const unsigned char *p, size_t m, size_t i, size_t len)
-{
-    if (i + len <= m) {
-        memcpy(dst, p + i, len);
-        return;
-    }
-    memset(dst, 0, len);
-    if (i < m)
-        memcpy(dst, p + i, m - i);
-}
+/* The key of the payload's i-th 8-byte word: each position has its own, so
+ * that moving bytes within a payload changes its digest. */
+#define DIGEST_KEY0 0x243F6A8885A308D3ull
+#define DIGEST_STEP 0x9E3779B97F4A7C15ull
+static inline uint64_t word_key(size_t i) { return DIGEST_KEY0 + (uint64_t)i * DIGEST_STEP; }
 
 /* The first k (1..7) bytes of v as loaded from memory, the rest zero. */
 static inline uint64_t le_low_bytes(uint64_t v, size_t k)
@@ -51,54 +43,73 @@ static inline uint64_t le_low_bytes(uint64_t v, size_t k)
 #endif
 }
 
+/* What the 16-byte blocks from byte `from` on contribute when they are all
+ * zeros, up to n bytes (the last block padded with zeros). */
+static uint64_t zero_blocks(size_t from, size_t n)
+{
+    uint64_t sum = 0;
+    for (size_t j = from; j < n; j += 16)
+        sum += fold_mul(word_key(j / 8), word_key(j / 8 + 1));
+    return sum;
+}
+
+void digest_setup(warp_ctx *w)
+{
+    w->digest_zero_tail = zero_blocks((w->msg_size + 15) & ~(size_t)15, w->digest_size);
+}
+
+/* Word i of an m-byte payload (the bytes at or past m read as zeros); the
+ * slot holds `room` readable payload bytes. */
+static inline uint64_t tail_word(const unsigned char *p, size_t m, size_t room, size_t i)
+{
+    size_t at = 8 * i;
+    uint64_t v = 0;
+    if (at >= m)
+        return 0;
+    if (at + 8 <= m || at + 8 <= room) {
+        memcpy(&v, p + at, 8);
+        return at + 8 <= m ? v : le_low_bytes(v, m - at);
+    }
+    memcpy(&v, p + at, m - at);
+    return v;
+}
+
+/* The block of a payload that ends inside it (m not a multiple of 16). */
+static __attribute__((noinline)) uint64_t partial_block(const warp_ctx *w, const unsigned char *p, size_t i)
+{
+    size_t m = w->msg_size;
+    size_t room = w->pool.ev_size > sizeof(warp_event) ? w->pool.ev_size - sizeof(warp_event) : 0;
+    return fold_mul(tail_word(p, m, room, i / 8) ^ word_key(i / 8),
+                    tail_word(p, m, room, i / 8 + 1) ^ word_key(i / 8 + 1));
+}
+
 /* The digest of one committed event: its key, its destination and an
  * n-byte payload (digest_size) of which the slot holds the first m
  * (msg_size), the rest hashed as zeros, so that a trimmed slot digests as
- * the zero-filled full layout did. */
+ * the zero-filled full layout. Each 16-byte block of the payload, xored
+ * with its position's keys, is one folded 128-bit product; the products
+ * add up, so they run in parallel, and the all-zero blocks past the slot
+ * add a constant that digest_setup computed. */
 uint64_t digest_event(const warp_ctx *w, const warp_event *e)
 {
     uint64_t tsbits;
     memcpy(&tsbits, &e->ts, sizeof tsbits);
-    uint64_t h = mix64(tsbits ^ 0x243F6A8885A308D3ull);
-    h = mix64(h ^ e->depth ^ (e->seq << 32) ^ (e->seq >> 32));
-    h = mix64(h ^ e->src);
-    h = mix64(h ^ e->dst);
+    uint64_t order = e->depth ^ (e->seq << 32) ^ (e->seq >> 32);
+    uint64_t h = fold_mul(tsbits ^ 0x452821E638D01377ull, order ^ 0xBE5466CF34E90C6Cull) +
+                 fold_mul(e->src ^ 0xC0AC29B7C97C50DDull, e->dst ^ 0x3F84D5B5B5470917ull);
     const unsigned char *p = EV_PAYLOAD(e);
-    size_t n = w->digest_size, m = w->msg_size, i = 0;
-    uint64_t a = h, b = h ^ 0x60EA27EEADC0B5D6ull, c = h ^ 0x1B8730A4D0A86D4Dull, d = ~h;
-    /* Inside the slot a block is one plain load; past its end, zeros. */
-    for (; i + 32 <= n; i += 32) {
-        uint64_t v[4];
-        if (i + 32 <= m)
-            memcpy(v, p + i, 32);
-        else
-            load_padded(v, p, m, i, 32);
-        a = lane(a, v[0]);
-        b = lane(b, v[1]);
-        c = lane(c, v[2]);
-        d = lane(d, v[3]);
+    size_t m = w->msg_size, i = 0;
+    uint64_t sum = w->digest_zero_tail, k0 = word_key(0), k1 = word_key(1);
+    for (; i + 16 <= m; i += 16) {
+        uint64_t v[2];
+        memcpy(v, p + i, 16);
+        sum += fold_mul(v[0] ^ k0, v[1] ^ k1);
+        k0 += 2 * DIGEST_STEP;
+        k1 += 2 * DIGEST_STEP;
     }
-    for (; i + 8 <= n; i += 8) {
-        uint64_t v;
-        if (i + 8 <= m)
-            memcpy(&v, p + i, 8);
-        else
-            load_padded(&v, p, m, i, 8);
-        a = lane(a, v);
-    }
-    if (i < n) {
-        uint64_t v = 0;
-        if (n <= m && i + 8 <= w->pool.ev_size - sizeof(warp_event)) {
-            /* The whole slot is readable (events live in the pool): one
-             * load, masked to the n - i bytes hashed, as the zeroed copy. */
-            memcpy(&v, p + i, 8);
-            v = le_low_bytes(v, n - i);
-        } else {
-            load_padded(&v, p, m, i, n - i);
-        }
-        b = lane(b, v);
-    }
-    return mix64(a ^ rotl64(b, 17) ^ rotl64(c, 31) ^ rotl64(d, 47) ^ n);
+    if (i < m)
+        sum += partial_block(w, p, i);
+    return mix64(h + (sum ^ (sum >> 29)) * 0xbf58476d1ce4e5b9ull + w->digest_size);
 }
 
 static uint64_t local_digest(const warp_ctx *w)

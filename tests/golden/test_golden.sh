@@ -102,21 +102,21 @@ phold() {
         { echo "FAIL phold $* on $np: got $got, want $want"; fail=1; }
 }
 
-golden dragonfly-a4.ini 2 "--end=2us --workload.warmup=0ns" 4577691fc0346082 57907 3619 2353 2353 674.371428 1999.9507
-golden dragonfly-a4.ini 2 "--end=2us --workload.warmup=0ns --dragonfly.routing=par --workload.pattern=worst" b6fbb7146f785894 65750 3583 1605 1605 948.248815 1999.15092
-golden dragonfly-codes-1056.ini 2 "" f645d3aae3c04744 96301 5280 5280 5280 310.90936 16087.2194
-golden dragonfly-codes-1056.ini 2 "--dragonfly.routing=ugal-g" 4eb037dee856bd6b 181611 5280 5280 5280 317.628414 16087.2194
-golden fattree-8p3l.ini 2 "--end=2us --workload.warmup=0ns" 3db8ee1f5d236f12 36417 2645 1122 229 945.419701 1990.74483
-golden fattree-8p3l-codes.ini 1 "--end=2us" ebdb2ceb0fc7e365 52542 3076 1380 1380 999.96045 1999.61579
-golden fattree-32p3l.ini 1 "--end=1us --workload.warmup=0ns" 91518311a1e7b745 667419 59028 4252 4252 860.879582 999.994843
-golden loggp-64.ini 2 "--end=100us" 15c7fd2bd9170da1 1600 320 320 320 4000 84000
-golden simplenet-64.ini 2 "--end=20us --workload.warmup=0ns" 2301f4d82b982134 6030 1242 1163 1163 1474.21478 20201.2417
-golden slimfly-q5.ini 2 "--end=2us --workload.warmup=0ns" 2a9d38fef2fd13b9 107244 7242 5241 5241 539.624204 1999.81292
-golden slimfly-q13.ini 1 "--end=2us --workload.warmup=0ns" 63a28dfacf859dea 373088 29796 22167 22167 514.140736 1999.99883
-golden optical-rack-pair.ini 2 "" 742f90191342d4e7 300 20 20 20 7833 156660
-golden optical-dc-32x32.ini 2 "--end=51ms" 6f07233196c2733e 508576 101184 73728 3072 202480.97 50882273.6
-golden torus-8x8x8.ini 2 "--end=2us --workload.warmup=0ns" 00a4176f61984edf 438059 24000 8111 1801 1113.09175 1999.49018
-golden torus-16x16x16.ini 1 "--end=1us --workload.warmup=0ns" 2468d28c98fe7823 178282 18849 105 22 700.399991 997.52781
+golden dragonfly-a4.ini 2 "--end=2us --workload.warmup=0ns" f5603ccd857abb19 57907 3619 2353 2353 674.371428 1999.9507
+golden dragonfly-a4.ini 2 "--end=2us --workload.warmup=0ns --dragonfly.routing=par --workload.pattern=worst" 873a0791b7aa93c4 65750 3583 1605 1605 948.248815 1999.15092
+golden dragonfly-codes-1056.ini 2 "" 54d4e02b238745c7 96301 5280 5280 5280 310.90936 16087.2194
+golden dragonfly-codes-1056.ini 2 "--dragonfly.routing=ugal-g" d951868c4802b204 181611 5280 5280 5280 317.628414 16087.2194
+golden fattree-8p3l.ini 2 "--end=2us --workload.warmup=0ns" a7ad9afa17daf520 36417 2645 1122 229 945.419701 1990.74483
+golden fattree-8p3l-codes.ini 1 "--end=2us" 2dacd8a2ed1c80a4 52542 3076 1380 1380 999.96045 1999.61579
+golden fattree-32p3l.ini 1 "--end=1us --workload.warmup=0ns" 7e6cc49a9a59f08b 667419 59028 4252 4252 860.879582 999.994843
+golden loggp-64.ini 2 "--end=100us" 2bfee116a2d79a91 1600 320 320 320 4000 84000
+golden simplenet-64.ini 2 "--end=20us --workload.warmup=0ns" e13e2c4fdfd76ef6 6030 1242 1163 1163 1474.21478 20201.2417
+golden slimfly-q5.ini 2 "--end=2us --workload.warmup=0ns" 575333c40e4655bb 107244 7242 5241 5241 539.624204 1999.81292
+golden slimfly-q13.ini 1 "--end=2us --workload.warmup=0ns" 8a6a20071a8b90e7 373088 29796 22167 22167 514.140736 1999.99883
+golden optical-rack-pair.ini 2 "" 914e0cc535cb0831 300 20 20 20 7833 156660
+golden optical-dc-32x32.ini 2 "--end=51ms" 9fdedccc6e0a01f1 508576 101184 73728 3072 202480.97 50882273.6
+golden torus-8x8x8.ini 2 "--end=2us --workload.warmup=0ns" 3d86a132773dfca1 438059 24000 8111 1801 1113.09175 1999.49018
+golden torus-16x16x16.ini 1 "--end=1us --workload.warmup=0ns" 0df9c368f37ec04a 178282 18849 105 22 700.399991 997.52781
 if [ -d "$TRACES/bigsim-jacobi2d-32" ]; then
     # Replay over LogGOPS with an eager limit below the trace's larger
     # messages: every rank's CPU waits in a rendezvous send while the
@@ -138,15 +138,15 @@ if [ -d "$TRACES/bigsim-jacobi2d-32" ]; then
             echo "FAIL replay-loggp on $np: exit $rc (want 2, '$want', no summary.json)"; cat "$TMP/err"; fail=1
         fi
     done
-    golden replay-jacobi-torus.ini 2 "--job.0.trace=$TRACES/bigsim-jacobi2d-32" 0ebb62e2faa95a77 20911 1680 1680 1008 366.219433 47750
+    golden replay-jacobi-torus.ini 2 "--job.0.trace=$TRACES/bigsim-jacobi2d-32" 55dc9bbb2ee073fd 20911 1680 1680 1008 366.219433 47750
 else
     echo "skip the BigSim sample replays: $TRACES is absent"
 fi
 # The shipped 2-D halo exchange (examples/traces, 32 ranks, 2,240 tasks) on
 # the 4x4x2 torus: the run file as it is in a plain clone.
-golden replay-jacobi-torus.ini 2 "--job.0.trace=${top_srcdir:-.}/examples/traces/stencil2d-32.wtt" 658e7d1736dadcf9 32892 2560 2560 1280 560.862984 15744.16
+golden replay-jacobi-torus.ini 2 "--job.0.trace=${top_srcdir:-.}/examples/traces/stencil2d-32.wtt" af87901fb57f563a 32892 2560 2560 1280 560.862984 15744.16
 # The Dimemas test stencil (16 tasks, rendezvous halos, collectives) on a fat-tree.
-golden replay-dimemas-fattree.ini 2 "--job.0.trace=${top_srcdir:-.}/tests/replay/dimemas/stencil.dim" 2353b2850eb2585e 397092 20277 20277 498 20796.2046 202264.64
+golden replay-dimemas-fattree.ini 2 "--job.0.trace=${top_srcdir:-.}/tests/replay/dimemas/stencil.dim" b0a16ae306bd36cf 397092 20277 20277 498 20796.2046 202264.64
 described dragonfly-a16p8h8.ini <<'EOF'
 topology: dragonfly
 nodes: 16512
@@ -326,11 +326,11 @@ lookahead_ns: 90.96 (the least delay between groups: --synch=cons's window, the 
 memory_state_bytes: 38575576 (36.8 MiB, 1234 bytes per node; LP states, outputs, tables)
 memory_bound_bytes: 293575576 (280.0 MiB, 9394 bytes per node; every buffer full of events)
 EOF
-phold 1 8b1f73df7e39e90c 6336 --total-lps=64 --end=100 --seed=1
-phold 1 e3646663e1b76baa 12544 --total-lps=256 --end=50 --seed=7 --remote=0.5
+phold 1 0f2ae5bfb330c6ff 6336 --total-lps=64 --end=100 --seed=1
+phold 1 7c2c77af1b8f2f1e 12544 --total-lps=256 --end=50 --seed=7 --remote=0.5
 if [ -n "${MPIEXEC:-}" ]; then
-    phold 2 8b1f73df7e39e90c 6336 --total-lps=64 --end=100 --seed=1
-    phold 2 e3646663e1b76baa 12544 --total-lps=256 --end=50 --seed=7 --remote=0.5
+    phold 2 0f2ae5bfb330c6ff 6336 --total-lps=64 --end=100 --seed=1
+    phold 2 7c2c77af1b8f2f1e 12544 --total-lps=256 --end=50 --seed=7 --remote=0.5
 fi
 
 # Every shipped run file is covered: a new one needs its line above.
