@@ -124,6 +124,13 @@ void outbox_flush(warp_ctx *w)
  * among them changes nothing, as keys are unique, and the lookup of the
  * destination's rank and record, prefetched by warp_event_new, then rarely
  * waits for memory. Self-sends and init's sends go at once. */
+void warp_prefetch_dest(const warp_lp *lp, warp_lpid dest)
+{
+    const warp_ctx *w = lp->w;
+    if (w->gid_dense && dest < w->total_lps)
+        __builtin_prefetch(&w->gid_dense[dest]);
+}
+
 void warp_event_send(warp_lp *lp, void *payload)
 {
     warp_ctx *w = lp->w;

@@ -294,6 +294,10 @@ warp_rng *warp_lp_rng(warp_lp *lp);       /* the LP's stream; engine reverses it
 void *warp_event_new(warp_lp *lp, warp_lpid dest, double delay);
 /* Sends the event whose payload warp_event_new returned. */
 void warp_event_send(warp_lp *lp, void *payload);
+/* A hint for prefetch hooks: starts loading what a send from lp to dest
+ * looks up (its rank and record), so that the send an event later does not
+ * wait for it. Writes nothing; any dest is allowed. */
+void warp_prefetch_dest(const warp_lp *lp, warp_lpid dest);
 /* Convenience: new + copy `len` bytes of msg + send. */
 void warp_send(warp_lp *lp, warp_lpid dest, double delay, const void *msg, size_t len);
 

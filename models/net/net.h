@@ -165,6 +165,9 @@ typedef struct net_workload_ops {
  * only sends an event, which the engine cancels on rollback. */
 void net_send(warp_lp *lp, uint64_t dst_rank, uint64_t bytes, int64_t tag, const void *payload,
               size_t len);
+/* A hint for a workload's prefetch hook: starts loading what net_send
+ * from lp looks up (its terminal's place), an event before the send. */
+void net_send_prefetch(const warp_lp *lp);
 /* A workload-private event (kind >= NET_EV_WORKLOAD) to a rank's workload LP;
  * returns the payload to fill, then call warp_event_send(lp, ev). */
 net_event *net_workload_event(warp_lp *lp, uint64_t rank, double delay, uint32_t kind);

@@ -713,6 +713,9 @@ static void iq_prefetch(const warp_lp *lp, const void *state, const void *msg)
                         : 0;
         for (int32_t i = 0; i < k; i++)
             __builtin_prefetch(b + l->out + (size_t)ports[i] * l->ostride);
+        /* Ejection sends to a terminal: its place is a random table entry. */
+        if (k && n->topo_ops->attach(n->topo, p->dst).router == warp_lp_id(lp) - n->nodes)
+            warp_prefetch_dest(lp, net_term_lp(n, p->dst));
     } else if (e->kind == NET_EV_CREDIT) {
         const char *out = b + l->out + (size_t)e->u.credit.port * l->ostride;
         __builtin_prefetch(out);

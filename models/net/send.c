@@ -26,6 +26,12 @@ void net_send(warp_lp *lp, uint64_t dst_rank, uint64_t bytes, int64_t tag, const
     warp_event_send(lp, e);
 }
 
+void net_send_prefetch(const warp_lp *lp)
+{
+    const net_model *n = net_of(lp);
+    warp_prefetch_dest(lp, net_term_lp(n, net_term_of_rank(n, net_rank_of(lp))));
+}
+
 net_event *net_workload_event(warp_lp *lp, uint64_t rank, double delay, uint32_t kind)
 {
     const net_model *n = net_of(lp);

@@ -393,6 +393,19 @@ void net_terminal_results(warp_lp *lp, const net_term_out *o, uint64_t sent, uin
     row[6] = o->eject_busy_ns;
 }
 
+/* The sends whose destination's place is a random entry of the engine's
+ * table: an arrival's notice to its rank (net_deliver_message), a send
+ * request's notice back to its sender (net_notify_sent). */
+static void term_prefetch(const warp_lp *lp, const void *state, const void *msg)
+{
+    const net_model *n = warp_model_arg(lp);
+    const net_event *e = msg;
+    if (e->kind == NET_EV_PKT)
+        warp_prefetch_dest(lp, net_rank_lp(n, e->u.pkt.msg.dst_rank));
+    else if (e->kind == NET_EV_SEND)
+        warp_prefetch_dest(lp, net_rank_lp(n, e->u.msg.src_rank));
+}
+
 void net_terminal_type(net_model *n, warp_lp_type *t)
 {
     memset(t, 0, sizeof *t);
@@ -406,6 +419,7 @@ void net_terminal_type(net_model *n, warp_lp_type *t)
     t->reverse = term_reverse;
     t->commit = term_commit;
     t->finish = term_finish;
+    t->prefetch = term_prefetch;
     t->event_name = net_event_name;
     t->ckpt_save = net_terminal_ckpt_save;
     t->ckpt_load = net_terminal_ckpt_load;

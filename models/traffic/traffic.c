@@ -181,6 +181,14 @@ static void tr_forward(warp_lp *lp, void *state, void *msg, warp_bits *bits)
     }
 }
 
+/* A generation or a reply sends a message: its terminal's place. */
+static void tr_prefetch(const warp_lp *lp, const void *state, const void *msg)
+{
+    uint32_t kind = ((const net_event *)msg)->kind;
+    if (kind == EV_GEN || kind == EV_REPLY)
+        net_send_prefetch(lp);
+}
+
 static uint64_t *rank_table(uint64_t n)
 {
     uint64_t *a = warp_xcalloc(n, sizeof *a);
@@ -308,7 +316,8 @@ static void *tr_setup(warp_ini *ini, const net_model *net)
                              .state_size = sizeof(traffic_state),
                              .save = WARP_SAVE_FULL,
                              .init = tr_init,
-                             .forward = tr_forward};
+                             .forward = tr_forward,
+                             .prefetch = tr_prefetch};
     return t;
 }
 
