@@ -201,7 +201,7 @@ void *alloc_get_class(warp_ctx *w, uint32_t cls)
 
 void *warp_alloc(warp_lp *lp, size_t size)
 {
-    warp_ctx *w = lp->w;
+    warp_ctx *w = lp_ctx(lp);
     void *p = alloc_get(w, size);
     warp_event *e = w->cur;
     if (e) { /* made by an event: released if that event is rolled back */
@@ -214,7 +214,7 @@ void *warp_alloc(warp_lp *lp, size_t size)
 
 void warp_free_on_commit(warp_lp *lp, void *ptr)
 {
-    warp_ctx *w = lp->w;
+    warp_ctx *w = lp_ctx(lp);
     alloc_hdr *h = (alloc_hdr *)ptr - 1;
     WARP_ASSERT(h->magic == ALLOC_MAGIC, "warp_free_on_commit gets a live warp_alloc block");
     warp_event *e = w->cur;

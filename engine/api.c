@@ -6,17 +6,17 @@
 
 #include <math.h>
 
-warp_lpid warp_lp_id(const warp_lp *lp) { return lp->gid; }
-uint64_t warp_total_lps(const warp_lp *lp) { return lp->w->total_lps; }
-double warp_end(const warp_lp *lp) { return lp->w->end; }
-const void *warp_model_arg(const warp_lp *lp) { return lp->w->m->arg; }
-const warp_lp_type *warp_lp_get_type(const warp_lp *lp) { return lp->type; }
+warp_lpid warp_lp_id(const warp_lp *lp) { return lp_gid(lp); }
+uint64_t warp_total_lps(const warp_lp *lp) { return lp_ctx(lp)->total_lps; }
+double warp_end(const warp_lp *lp) { return lp_ctx(lp)->end; }
+const void *warp_model_arg(const warp_lp *lp) { return lp_ctx(lp)->m->arg; }
+const warp_lp_type *warp_lp_get_type(const warp_lp *lp) { return ((const lp_class *)(const void *)lp->type)->model; }
 void *warp_lp_out(warp_lp *lp) { return lp->out; }
 warp_rng *warp_lp_rng(warp_lp *lp) { return &lp->rng; }
 
 double warp_now(const warp_lp *lp)
 {
-    const warp_ctx *w = lp->w;
+    const warp_ctx *w = lp_ctx(lp);
     if (w->in_commit)
         return w->in_commit->ts;
     return w->cur ? w->cur->ts : w->now_init;
@@ -35,7 +35,7 @@ static bool same_group(const warp_model *m, warp_lpid a, warp_lpid b)
  * groups stops the run, naming the way out of the mode that needs it. */
 static __attribute__((noreturn, cold)) void lookahead_broken(const warp_lp *lp, warp_lpid dest, double delay)
 {
-    const warp_ctx *w = lp->w;
+    const warp_ctx *w = lp_ctx(lp);
     if (w->synch == SYNCH_CONS)
         warp_fatal_lp(lp,
                       "sends an event to LP %llu with delay %g below the lookahead %g; conservative "
@@ -52,7 +52,7 @@ static __attribute__((noreturn, cold)) void lookahead_broken(const warp_lp *lp, 
 
 void *warp_event_new(warp_lp *lp, warp_lpid dest, double delay)
 {
-    warp_ctx *w = lp->w;
+    warp_ctx *w = lp_ctx(lp);
     if (w->in_reverse)
         warp_fatal_lp(lp, "sends an event from its reverse handler; reverse handlers must not send");
     if (w->in_commit)
@@ -62,19 +62,19 @@ void *warp_event_new(warp_lp *lp, warp_lpid dest, double delay)
     if (dest >= w->total_lps)
         warp_fatal_lp(lp, "sends an event to LP %llu; LP ids go up to %llu",
                       (unsigned long long)dest, (unsigned long long)(w->total_lps - 1));
-    if (delay < w->la_enforced && !same_group(w->m, lp->gid, dest))
+    if (delay < w->la_enforced && !same_group(w->m, lp_gid(lp), dest))
         lookahead_broken(lp, dest, delay);
     /* The send looks the destination up in the dense table (a random
      * entry of 4 bytes per LP of the whole model: a miss on large models);
      * start that load now, so it overlaps the model filling the payload. */
-    if (w->gid_dense && dest != lp->gid)
+    if (w->gid_dense && dest != lp_gid(lp))
         __builtin_prefetch(&w->gid_dense[dest]);
     const warp_event *parent = w->cur;
     double now = parent ? parent->ts : w->now_init;
     warp_event *e = pool_get(w);
     e->ts = now + delay + 0.0; /* + 0.0 turns -0 into +0: keys compare as bits */
     e->depth = e->ts == now ? (parent ? parent->depth : 0) + 1 : 0;
-    e->src = lp->gid;
+    e->src = lp_gid(lp);
     e->seq = lp->seq++;
     e->dst = dest;
     e->state = EV_NEW;
@@ -92,7 +92,7 @@ static void deliver_sent(warp_ctx *w, warp_event *e, warp_lp *src)
     bool cancellable = w->saving && parent;
     /* A self-send (timers, a router's own pipeline) needs no lookup. */
     warp_lp *dlp = src;
-    int pe = e->dst == src->gid ? w->rank : map_dest(w, e->dst, &dlp);
+    int pe = e->dst == lp_gid(src) ? w->rank : map_dest(w, e->dst, &dlp);
     if (pe == w->rank) {
         e->lp = dlp;
         if (cancellable) {
@@ -126,21 +126,21 @@ void outbox_flush(warp_ctx *w)
  * waits for memory. Self-sends and init's sends go at once. */
 void warp_prefetch_dest(const warp_lp *lp, warp_lpid dest)
 {
-    const warp_ctx *w = lp->w;
+    const warp_ctx *w = lp_ctx(lp);
     if (w->gid_dense && dest < w->total_lps)
         __builtin_prefetch(&w->gid_dense[dest]);
 }
 
 void warp_event_send(warp_lp *lp, void *payload)
 {
-    warp_ctx *w = lp->w;
+    warp_ctx *w = lp_ctx(lp);
     warp_event *e = EV_OF(payload);
-    WARP_ASSERT(e->state == EV_NEW && e->src == lp->gid, "warp_event_send gets an event from warp_event_new of this LP");
+    WARP_ASSERT(e->state == EV_NEW && e->src == lp_gid(lp), "warp_event_send gets an event from warp_event_new of this LP");
     if (e->ts >= w->end) { /* never runs in any mode: drop it now */
         pool_put(w, e);
         return;
     }
-    if (w->cur && e->dst != lp->gid) {
+    if (w->cur && e->dst != lp_gid(lp)) {
         if (w->nout == WARP_OUTBOX)
             outbox_flush(w);
         w->outbox[w->nout++] = e;
@@ -151,9 +151,9 @@ void warp_event_send(warp_lp *lp, void *payload)
 
 void warp_send(warp_lp *lp, warp_lpid dest, double delay, const void *msg, size_t len)
 {
-    if (len > lp->w->msg_size)
+    if (len > lp_ctx(lp)->msg_size)
         warp_fatal_lp(lp, "sends a %zu-byte message; the model declared msg_size %zu", len,
-                      lp->w->msg_size);
+                      lp_ctx(lp)->msg_size);
     void *p = warp_event_new(lp, dest, delay);
     memcpy(p, msg, len);
     warp_event_send(lp, p);

@@ -38,7 +38,7 @@ void check_commit_digest(warp_ctx *w, const warp_event *e)
                "--synch=check: LP %llu (type %s), event at time %.17g from LP %llu: its payload changed "
                "after the forward handler ran (the commit handler wrote it, or a handler kept a pointer "
                "to it): only the forward handler may write an event's payload",
-               (unsigned long long)lp->gid, lp->type->name ? lp->type->name : "?", e->ts,
+               (unsigned long long)lp_gid(lp), lp->type->name ? lp->type->name : "?", e->ts,
                (unsigned long long)e->src);
 }
 
@@ -58,7 +58,7 @@ static void compare(warp_ctx *w, warp_event *e, const unsigned char *before)
                    "--synch=check: LP %llu (type %s), event at time %.17g%s%s%s from LP %llu: state "
                    "byte %zu is 0x%02x after forward+rollback but was 0x%02x before: the reverse "
                    "handler or a warp_save misses a write there",
-                   (unsigned long long)lp->gid, t->name ? t->name : "?", e->ts,
+                   (unsigned long long)lp_gid(lp), t->name ? t->name : "?", e->ts,
                    ename ? " (" : "", ename ? ename : "", ename ? ")" : "",
                    (unsigned long long)e->src, i, now[i], was);
     }
@@ -85,7 +85,7 @@ void sched_check(warp_ctx *w)
         WARP_ASSERT(lp->rng.counter == rng0 && lp->seq == seq0, "rollback restores the RNG counter and send sequence");
         compare(w, e, snap);
         process_event(w, e);
-        kp_append(w, lp->kp, e);
+        kp_append(w, lp_kp(w, lp), e);
         if ((++n & 1023) == 0) {
             warp_event *m = queue_peek(w);
             w->gvt_value = m ? m->ts : INFINITY;

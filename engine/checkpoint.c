@@ -411,12 +411,12 @@ static void write_rank(warp_ctx *w, const char *dir, uint64_t *size, uint64_t *s
             scan(&ix, &bs, &rel, &nrel, (uint32_t)(2 + ne + b), (const char *)(bs.list[b] + 1),
                  alloc_usable(alloc_class(bs.list[b])));
         if (t->ckpt_save) {
-            hook.gid = lp->gid;
+            hook.gid = lp_gid(lp);
             w->cur_lp = lp;
             t->ckpt_save(lp, lp->state, lp->out, &hook);
             w->cur_lp = NULL;
         }
-        ckpt_lp_hdr lh = {.gid = lp->gid, .rng = lp->rng.counter, .seq = lp->seq, .digest = lp->digest,
+        ckpt_lp_hdr lh = {.gid = lp_gid(lp), .rng = lp->rng.counter, .seq = lp->seq, .digest = lp->digest,
                           .state_size = t->state_size, .out_size = t->out_size, .nevents = ne,
                           .nblocks = bs.n, .nrelocs = nrel, .hook_len = hook.len};
         PUT(&rec, lh);
@@ -435,7 +435,7 @@ static void write_rank(warp_ctx *w, const char *dir, uint64_t *size, uint64_t *s
         }
         ckpt_buf_put(&rec, rel.buf, rel.len);
         ckpt_buf_put(&rec, hook.buf, hook.len);
-        index[i] = (ckpt_index){.gid = lp->gid, .offset = o.size + o.buf.len, .length = rec.len};
+        index[i] = (ckpt_index){.gid = lp_gid(lp), .offset = o.size + o.buf.len, .length = rec.len};
         out_put(&o, rec.buf, rec.len);
     }
     out_put(&o, index, w->nlocal * sizeof *index);

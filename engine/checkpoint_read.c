@@ -285,7 +285,7 @@ void ckpt_restore(warp_ctx *w)
     for (uint64_t i = 0; i < w->nlocal; i++)
         if (!seen[i])
             bad(NULL, "LP %llu is in none of its rank files (incomplete checkpoint)",
-                (unsigned long long)w->lps[i].gid);
+                (unsigned long long)lp_gid(&w->lps[i]));
     WARP_ASSERT(got == w->nlocal, "a restart restores each local LP once");
     uint64_t bytes = size;
     for (uint32_t r = 0; r < m.nfiles; r++)

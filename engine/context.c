@@ -109,7 +109,7 @@ void warp_fatal_lp(const warp_lp *lp, const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(buf, sizeof buf, fmt, ap);
     va_end(ap);
-    warp_fatal(WARP_EXIT_USAGE, "LP %llu (%s) at time %.17g %s", (unsigned long long)lp->gid,
+    warp_fatal(WARP_EXIT_USAGE, "LP %llu (%s) at time %.17g %s", (unsigned long long)lp_gid(lp),
                lp->type->name ? lp->type->name : "?", warp_now(lp), buf);
 }
 

@@ -40,13 +40,8 @@ void commit_event(warp_ctx *w, warp_event *e)
     pool_put(w, e);
 }
 
-/* What commit_event reads of an LP: type, out and digest (warp_lp's
- * layout keeps them together, in one line for most records). */
-static inline void prefetch_commit_lp(const warp_lp *lp)
-{
-    __builtin_prefetch(&lp->type);
-    __builtin_prefetch(&lp->digest);
-}
+/* What commit_event reads of an LP: type, out and digest (its one line). */
+static inline void prefetch_commit_lp(const warp_lp *lp) { __builtin_prefetch(lp); }
 
 /* KPs committed side by side: each lane's next event is prefetched a
  * whole round of the lanes before it commits. The lists were written long

@@ -142,34 +142,33 @@ struct warp_kp {
     bool live; /* listed in w->live_kps */
 };
 
-/* 88 bytes, so records start at every multiple of 8 within a line and
- * the fields one access reads should lie close: running an event reads
- * rng.counter through type (with gid and w for the handler's sends),
- * committing one type, out and digest. In this order a run reads 1.75
- * lines on average and a commit 1.25 (the order by kind read 2.1 each);
- * LP records are random accesses, each line a miss on large models. */
+/* One line, aligned: an LP record is a random access, a miss on large
+ * models, and running an event reads rng.counter through type, committing
+ * one type, out and digest. Its id is rng.stream (lp_gid), its context is
+ * its class's (lp_ctx) and its KP follows from its index (lp_kp): the 88
+ * bytes with those three fields took two lines for every record. */
 struct warp_lp {
-    warp_rng rng;
-    warp_lpid gid;
-    warp_ctx *w;
+    warp_rng rng; /* rng.stream: the LP's global id */
     uint64_t seq; /* send sequence number */
-    warp_kp *kp;
     void *state;
-    const warp_lp_type *type;
+    const warp_lp_type *type; /* its class's copy (lp_class) */
     void *out;
     uint64_t digest; /* ordered hash of this LP's committed events */
-};
-_Static_assert(sizeof(warp_lp) == 88 && offsetof(warp_lp, type) == 64 && offsetof(warp_rng, counter) == 16,
-               "the line counts in warp_lp's comment assume this layout");
+} __attribute__((aligned(64)));
+_Static_assert(sizeof(warp_lp) == 64 && offsetof(warp_rng, stream) == 8,
+               "warp_lp is one cache line, its id in rng.stream");
 
-/* The KP of local LP `lp`, from its index alone: delivery asks for the
- * destination's KP on every send, and reading lp->kp there is a cache miss
- * on an LP record that the event will only need when it runs. Setup
- * assigns lp->kp with this same rule. */
-static inline warp_kp *kp_of_index(warp_kp *kps, uint64_t nkps, uint64_t i, uint64_t nlocal)
-{
-    return &kps[nlocal ? i * nkps / nlocal : 0];
-}
+/* An LP type as the engine keeps it: a copy of the model's warp_lp_type,
+ * which lp->type points at (t is first), and the context the LP record has
+ * no room for. One per distinct type of a run (setup.c). */
+typedef struct lp_class {
+    warp_lp_type t;
+    warp_ctx *w;
+    const warp_lp_type *model; /* the model's own, for warp_lp_get_type */
+} lp_class;
+
+static inline warp_lpid lp_gid(const warp_lp *lp) { return lp->rng.stream; }
+static inline warp_ctx *lp_ctx(const warp_lp *lp) { return ((const lp_class *)(const void *)lp->type)->w; }
 
 /* ---- pending queue (queue.c) ---------------------------------------------- */
 typedef enum queue_kind { QUEUE_HEAP = 0, QUEUE_SPLAY = 1, QUEUE_LADDER = 2 } queue_kind;
@@ -393,6 +392,9 @@ struct warp_ctx {
     const warp_model *m;
     uint64_t total_lps, first_gid, nlocal;
     warp_lp *lps;
+    lp_class **classes; /* the run's LP types (setup.c: lp_class_for) */
+    uint64_t kp_mul;    /* kp_at's factor */
+    uint32_t nclasses;
     warp_lpid *gids;          /* custom mapping: sorted local gids */
     uint64_t *gid_table;      /* custom mapping: gid -> local index + 1 */
     /* custom mapping, when it fits (setup.c): gid -> local index (>= 0)
@@ -481,6 +483,19 @@ struct warp_ctx {
     size_t nrows, cap_rows;
     warp_stats stats;
 };
+
+/* The KP of the local LP at index i: consecutive LPs share a KP, KPs
+ * of nearly equal size. From the index alone: delivery asks for the
+ * destination's KP on every send, while the LP record is cold, and the
+ * record has no room for it. A multiply, not a division: kp_mul is
+ * floor(2^64 nkps / nlocal), or 0 for one LP per KP (setup.c). */
+static inline warp_kp *kp_at(const warp_ctx *w, uint64_t i)
+{
+    __extension__ typedef unsigned __int128 u128;
+    return &w->kps[w->kp_mul ? (uint64_t)(((u128)i * w->kp_mul) >> 64) : i];
+}
+
+static inline warp_kp *lp_kp(const warp_ctx *w, const warp_lp *lp) { return kp_at(w, (uint64_t)(lp - w->lps)); }
 
 /* options.c: the defaults of the option table (warp_init); frees what option
  * parsing allocated (file names, config files). */
@@ -654,6 +669,11 @@ void fossil_collect(warp_ctx *w, double gvt);
 void fossil_collect_below(warp_ctx *w, const gvt_key *key);
 
 /* mapping (setup.c) */
+/* The engine's class of model type t in w (made at its first use): what
+ * lp->type points at. */
+const warp_lp_type *lp_class_for(warp_ctx *w, const warp_lp_type *t);
+/* Frees the classes of w. */
+void lp_classes_free(warp_ctx *w);
 int map_pe_of(const warp_ctx *w, warp_lpid gid);
 warp_lp *map_local_lp(const warp_ctx *w, warp_lpid gid);
 /* The rank owning `gid`; when it is this one, also sets *lp to its record.

@@ -24,7 +24,7 @@ void process_event(warp_ctx *w, warp_event *e)
     if (w->saving) {
         e->rng_before = lp->rng.counter;
         e->seq_before = lp->seq;
-        undo_mark(w, lp->kp, e);
+        undo_mark(w, lp_kp(w, lp), e);
     }
     w->cur = e;
     w->cur_lp = lp;
@@ -58,7 +58,7 @@ void process_final(warp_ctx *w, warp_event *e)
     process_event(w, e);
     w->saving = true;
     queue_prefetch_for(w);
-    warp_kp *kp = e->lp->kp;
+    warp_kp *kp = lp_kp(w, e->lp);
     if (kp->head) {
         undo_mark(w, kp, e);
         kp_append(w, kp, e);
@@ -79,7 +79,7 @@ static __attribute__((noinline, cold)) void deliver_straggler(warp_ctx *w, warp_
 /* deliver_local with rollback records kept (opt, check, debug). */
 static __attribute__((noinline)) void deliver_tracked(warp_ctx *w, warp_event *e)
 {
-    warp_kp *kp = kp_of_index(w->kps, w->nkps, (uint64_t)(e->lp - w->lps), w->nlocal);
+    warp_kp *kp = lp_kp(w, e->lp);
     if (__builtin_expect(e->ts <= kp->tail_ts && kp->tail && ev_less(e, kp->tail), 0))
         deliver_straggler(w, kp, e);
     else

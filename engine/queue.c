@@ -1016,7 +1016,6 @@ void queue_prefetch_next(warp_ctx *w)
     if (t) {
         const warp_lp *lp = ent_ev(q, t)->lp; /* the event was prefetched at the last pop */
         __builtin_prefetch(lp);
-        __builtin_prefetch((const char *)lp + 64);
     }
 }
 
@@ -1056,7 +1055,6 @@ void queue_prefetch_ahead(warp_ctx *w)
         __builtin_prefetch(lp->out);
     lp = ent_ev(q, &r[2])->lp;
     __builtin_prefetch(lp);
-    __builtin_prefetch((const char *)lp + 64);
     /* All of the event: the run writes its rollback fields and reads its
      * payload, a few lines each (and the model's hint reads the payload). */
     const char *ev = (const char *)ent_ev(q, &r[3]);

@@ -25,7 +25,7 @@ void undo_event(warp_ctx *w, warp_event *e)
         w->cur = cur;
         w->cur_lp = cur_lp;
     }
-    undo_replay(w, lp->kp, e);
+    undo_replay(w, lp_kp(w, lp), e);
     lp->rng.counter = e->rng_before;
     lp->seq = e->seq_before;
 
@@ -51,7 +51,7 @@ void undo_event(warp_ctx *w, warp_event *e)
     e->frees = NULL; /* the deferred frees never happen */
     e->state = EV_PENDING;
     w->rolled_back++;
-    lp->kp->rolled_back++;
+    lp_kp(w, lp)->rolled_back++;
 }
 
 void rollback_kp(warp_ctx *w, warp_kp *kp, const warp_event *key, bool secondary)
@@ -81,7 +81,7 @@ void rollback_kp(warp_ctx *w, warp_kp *kp, const warp_event *key, bool secondary
 void cancel_event(warp_ctx *w, warp_event *e)
 {
     if (e->state == EV_PROCESSED)
-        rollback_kp(w, e->lp->kp, e, true);
+        rollback_kp(w, lp_kp(w, e->lp), e, true);
     WARP_ASSERT(e->state == EV_PENDING, "a cancelled local event is pending after its KP rolled back");
     queue_remove(w, e);
 }

@@ -58,7 +58,7 @@ static inline __attribute__((always_inline)) bool run_batch(warp_ctx *w, bool th
         }
         process_event(w, e);
         queue_prefetch_ahead(w); /* seq keeps the cheaper one-stage hint */
-        kp_append(w, e->lp->kp, e);
+        kp_append(w, lp_kp(w, e->lp), e);
     }
     /* The split is exclusive and never negative: one slow sampled pop (a
      * descheduled process) cannot claim more than the batch took. */

@@ -140,6 +140,38 @@ static void check_memory(const warp_ctx *w, uint64_t lp_bytes)
                w->on_node);
 }
 
+/* Models have a handful of types, and consecutive LPs mostly share one. */
+const warp_lp_type *lp_class_for(warp_ctx *w, const warp_lp_type *t)
+{
+    if (w->nclasses && w->classes[w->nclasses - 1]->model == t)
+        return &w->classes[w->nclasses - 1]->t;
+    for (uint32_t k = 0; k < w->nclasses; k++)
+        if (w->classes[k]->model == t) {
+            /* the last one found is checked first next time */
+            lp_class *c = w->classes[k];
+            w->classes[k] = w->classes[w->nclasses - 1];
+            w->classes[w->nclasses - 1] = c;
+            return &c->t;
+        }
+    lp_class **a = realloc(w->classes, (w->nclasses + 1) * sizeof *a);
+    lp_class *c = malloc(sizeof *c);
+    if (!a || !c)
+        warp_fatal(WARP_EXIT_RESOURCE, "out of memory for the LP types on rank %d", w->rank);
+    *c = (lp_class){.t = *t, .w = w, .model = t};
+    w->classes = a;
+    w->classes[w->nclasses++] = c;
+    return &c->t;
+}
+
+void lp_classes_free(warp_ctx *w)
+{
+    for (uint32_t k = 0; k < w->nclasses; k++)
+        free(w->classes[k]);
+    free(w->classes);
+    w->classes = NULL;
+    w->nclasses = 0;
+}
+
 /* Returns the bytes its LPs take (records, states, outputs). */
 static uint64_t build_lps(warp_ctx *w)
 {
@@ -170,8 +202,9 @@ static uint64_t build_lps(warp_ctx *w)
         warp_fatal(WARP_EXIT_RESOURCE, "out of memory for %llu LPs on rank %d", (unsigned long long)n,
                    w->rank);
     for (uint64_t i = 0; i < n; i++) {
-        w->lps[i].gid = w->gids ? w->gids[i] : w->first_gid + i;
-        w->lps[i].type = m->lp_type(w->lps[i].gid, m->arg);
+        warp_lpid gid = w->gids ? w->gids[i] : w->first_gid + i;
+        w->lps[i].rng = warp_rng_stream(w->seed, gid);
+        w->lps[i].type = lp_class_for(w, m->lp_type(gid, m->arg));
     }
     w->state_bytes = state_bytes;
     w->out_bytes = out_bytes;
@@ -188,6 +221,8 @@ static uint64_t build_lps(warp_ctx *w)
         w->nkps = n < 64 ? n : 64;
     if (!w->nkps)
         w->nkps = 1;
+    __extension__ typedef unsigned __int128 u128;
+    w->kp_mul = w->nkps < n ? (uint64_t)(((u128)w->nkps << 64) / n) : 0;
     w->kps = calloc(w->nkps, sizeof *w->kps);
     if (!w->kps)
         warp_fatal(WARP_EXIT_RESOURCE, "out of memory for %llu KPs", (unsigned long long)w->nkps);
@@ -201,13 +236,10 @@ static uint64_t build_lps(warp_ctx *w)
     char *s = w->state_mem, *o = w->out_mem;
     for (uint64_t i = 0; i < n; i++) {
         warp_lp *lp = &w->lps[i];
-        lp->w = w;
-        lp->kp = kp_of_index(w->kps, w->nkps, i, n);
         lp->state = s;
         lp->out = o;
         s += (lp->type->state_size + 15) & ~(size_t)15;
         o += (lp->type->out_size + 15) & ~(size_t)15;
-        lp->rng = warp_rng_stream(w->seed, lp->gid);
     }
     return lp_bytes;
 }
@@ -238,7 +270,7 @@ static void check_groups(const warp_ctx *w)
     if (w->synch != SYNCH_CONS || !m->group || w->nranks == 1)
         return;
     for (uint64_t i = 0; i < w->nlocal; i++) {
-        warp_lpid gid = w->lps[i].gid, g = m->group(gid, m->arg);
+        warp_lpid gid = lp_gid(&w->lps[i]), g = m->group(gid, m->arg);
         if (g >= w->total_lps || map_pe_of(w, g) != w->rank)
             warp_fatal(WARP_EXIT_INTERNAL,
                        "model %s puts LP %llu in the group of LP %llu but maps them to different "
@@ -269,6 +301,7 @@ static void teardown(warp_ctx *w)
     big_unmap(w->state_mem, w->state_bytes, w->huge_active);
     big_unmap(w->out_mem, w->out_bytes, w->huge_active);
     w->state_mem = w->out_mem = NULL;
+    lp_classes_free(w);
     free(w->gids);
     free(w->gid_table);
     if (w->gid_dense)

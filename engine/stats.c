@@ -116,7 +116,7 @@ static uint64_t local_digest(const warp_ctx *w)
 {
     uint64_t d = 0;
     for (uint64_t i = 0; i < w->nlocal; i++)
-        d += mix64(w->lps[i].gid * 0x9E3779B97F4A7C15ull ^ mix64(w->lps[i].digest));
+        d += mix64(lp_gid(&w->lps[i]) * 0x9E3779B97F4A7C15ull ^ mix64(w->lps[i].digest));
     return d;
 }
 

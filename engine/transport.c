@@ -385,7 +385,7 @@ static void receive_anti(warp_ctx *w, const wire_hdr *h)
         return;
     }
     if (e->state == EV_PROCESSED)
-        rollback_kp(w, e->lp->kp, e, false);
+        rollback_kp(w, lp_kp(w, e->lp), e, false);
     WARP_ASSERT(e->state == EV_PENDING, "an annihilated event is pending after its KP rolled back");
     queue_remove(w, e);
 }

@@ -116,7 +116,8 @@ static void save_record(warp_lp *lp, const void *ptr, size_t len, warp_event *e)
 static __attribute__((noinline, cold)) void save_grown(warp_lp *lp, const void *ptr, size_t len, warp_event *e,
                                                        size_t need)
 {
-    arena_grow(lp->w, &lp->kp->undo, need);
+    warp_ctx *w = lp_ctx(lp);
+    arena_grow(w, &lp_kp(w, lp)->undo, need);
     save_record(lp, ptr, len, e);
 }
 
@@ -125,7 +126,8 @@ static __attribute__((noinline, cold)) void save_grown(warp_lp *lp, const void *
  * sequential run (no log) is then a few instructions that move nothing. */
 static __attribute__((noinline)) void save_record(warp_lp *lp, const void *ptr, size_t len, warp_event *e)
 {
-    undo_arena *u = &lp->kp->undo;
+    const warp_ctx *w = lp_ctx(lp);
+    undo_arena *u = &lp_kp(w, lp)->undo;
     size_t need = (sizeof(undo_rec) + len + 7) & ~(size_t)7;
     if (__builtin_expect(u->cap - u->used < need, 0)) {
         save_grown(lp, ptr, len, e, need);
@@ -142,7 +144,7 @@ static __attribute__((noinline)) void save_record(warp_lp *lp, const void *ptr, 
 
 void warp_save(warp_lp *lp, const void *ptr, size_t len)
 {
-    warp_ctx *w = lp->w;
+    warp_ctx *w = lp_ctx(lp);
     warp_event *e = w->cur;
     if (!w->saving || !e || !len)
         return;

@@ -96,14 +96,13 @@ static warp_ctx *relay_ctx(uint64_t nlps, queue_kind qk)
     w->nkps = nlps;
     w->kps = calloc(nlps, sizeof *w->kps);
     w->live_kps = calloc(nlps, sizeof *w->live_kps);
-    w->lps = calloc(nlps, sizeof *w->lps);
+    w->lps = aligned_alloc(64, nlps * sizeof *w->lps); /* kp_at: KP i is LP i's */
+    cr_assert_not_null(w->lps);
+    memset(w->lps, 0, nlps * sizeof *w->lps);
     for (uint64_t i = 0; i < nlps; i++) {
         warp_lp *lp = &w->lps[i];
         w->kps[i].id = (uint32_t)i;
-        lp->gid = i;
-        lp->type = &relay_type;
-        lp->kp = &w->kps[i];
-        lp->w = w;
+        lp->type = lp_class_for(w, &relay_type);
         lp->state = calloc(1, relay_type.state_size);
         lp->out = calloc(1, relay_type.out_size);
         lp->rng = warp_rng_stream(1, i);
@@ -131,6 +130,7 @@ static void relay_ctx_free(warp_ctx *w)
     alloc_destroy(&w->alloc);
     pool_destroy(w);
     free(w->lps);
+    lp_classes_free(w);
     free(w->kps);
     free(w->live_kps);
     free(w);
@@ -151,7 +151,7 @@ static warp_event *step(warp_ctx *w)
     warp_event *e = queue_pop(w);
     cr_assert_not_null(e, "step: no pending event");
     process_event(w, e);
-    kp_append(w, e->lp->kp, e);
+    kp_append(w, lp_kp(w, e->lp), e);
     return e;
 }
 
@@ -181,7 +181,7 @@ Test(undo, nested_overlapping_saves_restore_oldest_bytes)
         buf[i] = orig[i] = (unsigned char)i;
     warp_event e;
     memset(&e, 0, sizeof e);
-    undo_mark(w, lp->kp, &e);
+    undo_mark(w, lp_kp(w, lp), &e);
     w->cur = &e;
     warp_save(lp, buf + 8, 16); /* [8, 24) */
     memset(buf + 8, 0xAA, 16);
@@ -194,11 +194,11 @@ Test(undo, nested_overlapping_saves_restore_oldest_bytes)
     warp_save(lp, buf + 20, 1); /* the same byte again */
     buf[20] = 0xEE;
     w->cur = NULL;
-    undo_replay(w, lp->kp, &e);
+    undo_replay(w, lp_kp(w, lp), &e);
     for (int i = 0; i < 64; i++)
         cr_assert_eq(buf[i], orig[i], "byte %d is 0x%02x after replay, was 0x%02x before the event", i,
                      buf[i], orig[i]);
-    cr_assert(lp->kp->undo.used == 0,
+    cr_assert(lp_kp(w, lp)->undo.used == 0,
               "the undo arena is not truncated back to the event's mark");
     relay_ctx_free(w);
 }
@@ -217,7 +217,7 @@ Test(undo, events_replayed_newest_first_across_chunks)
     for (int k = 0; k < 3; k++) {
         memcpy(snap[k], a, sizeof snap[k]);
         memset(&ev[k], 0, sizeof ev[k]);
-        undo_mark(w, lp->kp, &ev[k]);
+        undo_mark(w, lp_kp(w, lp), &ev[k]);
         w->cur = &ev[k];
         if (k == 2)
             warp_save(lp, a, WORDS * sizeof *a);
@@ -228,9 +228,9 @@ Test(undo, events_replayed_newest_first_across_chunks)
         w->cur = NULL;
     }
     /* Fossil collection of the first event must not disturb the others. */
-    undo_release_before(w, lp->kp, &ev[1]);
+    undo_release_before(w, lp_kp(w, lp), &ev[1]);
     for (int k = 2; k >= 1; k--) {
-        undo_replay(w, lp->kp, &ev[k]);
+        undo_replay(w, lp_kp(w, lp), &ev[k]);
         for (int i = 0; i < WORDS; i++)
             cr_assert_eq(a[i], snap[k][i], "after undoing event %d word %d is %llu, expected %llu", k, i,
                          (unsigned long long)a[i], (unsigned long long)snap[k][i]);
@@ -250,7 +250,7 @@ Test(undo, saves_cost_nothing_without_tracking)
     uint64_t x = 5;
     warp_save(lp, &x, sizeof x);
     w->cur = NULL;
-    cr_assert_null(lp->kp->undo.newest, "sequential mode keeps an undo log");
+    cr_assert_null(lp_kp(w, lp)->undo.newest, "sequential mode keeps an undo log");
     cr_assert_null(e.undo, "sequential mode records an undo entry");
     relay_ctx_free(w);
 }
@@ -279,7 +279,7 @@ static void cancel_pending_children(queue_kind qk)
     cr_assert_eq(kids[0]->depth, 1, "%s: a zero-delay child of a depth-0 event has depth %u, expected 1",
                  qn, kids[0]->depth);
 
-    rollback_kp(w, a->lp->kp, a, false);
+    rollback_kp(w, lp_kp(w, a->lp), a, false);
     cr_assert_eq(st(w, 0)->count, 0, "%s: the reverse handler did not run", qn);
     cr_assert_eq(w->lps[0].rng.counter, rng0, "%s: the RNG counter is not restored", qn);
     cr_assert_eq(w->lps[0].seq, seq0, "%s: the send sequence is not restored", qn);
@@ -316,7 +316,7 @@ static void secondary_rollbacks(queue_kind qk)
     warp_event *c = step(w); /* C, LP 1, t 1.2 */
     warp_event *d = step(w); /* D, LP 1, t 1.3 */
     warp_event *g = step(w); /* G, LP 2, t 1.4 */
-    cr_assert(a->lp->gid == 0 && c->lp->gid == 1 && d->lp->gid == 1 && g->lp->gid == 2,
+    cr_assert(lp_gid(a->lp) == 0 && lp_gid(c->lp) == 1 && lp_gid(d->lp) == 1 && lp_gid(g->lp) == 2,
               "%s: the events did not run in the expected order", qn);
     cr_assert_eq(st(w, 1)->count, 2);
     uint64_t used = w->pool.in_use;
@@ -478,7 +478,7 @@ Test(commit, handlers_run_once_per_event_in_order_despite_rollbacks)
     warp_ctx *w = relay_ctx(1, QUEUE_HEAP);
     warp_lp_type counting = relay_type;
     counting.commit = counting_commit;
-    w->lps[0].type = &counting;
+    w->lps[0].type = lp_class_for(w, &counting);
     commit_count = 0;
     inject(w, 0, 1.0, (relay_msg){0});
     inject(w, 0, 2.0, (relay_msg){0});
