@@ -96,7 +96,7 @@ static void deliver_sent(warp_ctx *w, warp_event *e, warp_lp *src)
     if (pe == w->rank) {
         e->lp = dlp;
         if (cancellable) {
-            e->sibling = parent->children;
+            EV_COLD(e)->sibling = parent->children;
             parent->children = e;
         }
         deliver_local(w, e);
@@ -105,7 +105,7 @@ static void deliver_sent(warp_ctx *w, warp_event *e, warp_lp *src)
     transport_send_event(w, e, pe);
     if (cancellable) {
         e->state = EV_REMOTE_SENT;
-        e->sibling = parent->rsent;
+        EV_COLD(e)->sibling = parent->rsent;
         parent->rsent = e;
     } else {
         pool_put(w, e);

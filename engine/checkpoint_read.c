@@ -126,7 +126,7 @@ static void restore_lp(warp_ctx *w, warp_ckpt *c, uint8_t *seen)
         ckpt_ev_hdr eh;
         memcpy(&eh, take(c, sizeof eh), sizeof eh);
         warp_event *e = pool_get(w);
-        memset(e, 0, sizeof *e);
+        memset(EV_COLD(e), 0, sizeof(ev_cold) + sizeof *e);
         e->ts = eh.ts;
         e->depth = eh.depth;
         e->src = eh.src;

@@ -31,7 +31,7 @@ void commit_event(warp_ctx *w, warp_event *e)
      * are independent events (possibly committed already) and are not
      * touched. */
     for (warp_event *c = e->rsent, *n; c; c = n) {
-        n = c->sibling;
+        n = EV_COLD(c)->sibling;
         pool_put(w, c);
     }
     if (e->remote)
@@ -143,7 +143,7 @@ static void fossil(warp_ctx *w, double gvt, const gvt_key *below)
             warp_event *e = stop[i];
             kp->head = e;
             if (e) {
-                e->prev = NULL;
+                EV_COLD(e)->prev = NULL;
                 w->live_kps[kept++] = kp;
             } else {
                 kp->tail = NULL;

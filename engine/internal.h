@@ -72,6 +72,17 @@ struct warp_event {
     warp_lpid dst;
     warp_event *children;      /* local events this one sent (processed only) */
     uint64_t uid;              /* unique per incarnation: matches anti-messages */
+    alloc_hdr *allocs;         /* warp_alloc blocks made by this event */
+};
+
+_Static_assert(offsetof(warp_event, src) == 72, "commit's fields of an event lie in its first 72 bytes");
+
+/* The fields only rollback (and the remote table) read, in the 64 bytes
+ * of the slot BEFORE its event (EV_COLD): an event run final, or below the
+ * safe bound, never touches that line. The header and the payload it does
+ * touch are contiguous: 120 + msg_size bytes, 5 or 6 lines of a network
+ * event where the 184-byte header made 6 or 7. */
+typedef struct ev_cold {
     warp_event *prev;          /* processed list */
     warp_event *sibling;       /* next in the parent's children / rsent list */
     warp_event *hnext;         /* remote table chain */
@@ -81,13 +92,13 @@ struct warp_event {
     undo_chunk *mark_chunk;    /* undo arena position before the event ran */
     uint32_t mark_off;
     int32_t dst_pe;
-    alloc_hdr *allocs;         /* warp_alloc blocks made by this event */
-};
-
-_Static_assert(offsetof(warp_event, src) == 72, "commit's fields of an event lie in its first 72 bytes");
+} ev_cold;
+_Static_assert(sizeof(ev_cold) == 64, "an event's cold fields fill the line before it");
 
 #define EV_PAYLOAD(e) ((void *)((char *)(e) + sizeof(warp_event)))
 #define EV_OF(p) ((warp_event *)((char *)(p) - sizeof(warp_event)))
+/* The cold fields of a pool event (not of a key or a stack copy). */
+#define EV_COLD(e) ((ev_cold *)(void *)(e) - 1)
 
 /* Strict total order of events; equal only for the same event. One
  * expression for events and GVT keys (their fields share names). */
@@ -618,9 +629,10 @@ void big_advise_huge(void *p, size_t bytes);
 static inline void undo_mark(warp_ctx *w, warp_kp *kp, warp_event *e)
 {
     (void)w;
-    e->undo = NULL;
-    e->mark_chunk = kp->undo.newest;
-    e->mark_off = kp->undo.used;
+    ev_cold *c = EV_COLD(e);
+    c->undo = NULL;
+    c->mark_chunk = kp->undo.newest;
+    c->mark_off = kp->undo.used;
 }
 void undo_replay(warp_ctx *w, warp_kp *kp, warp_event *e);
 void undo_release_before(warp_ctx *w, warp_kp *kp, warp_event *oldest_live);
@@ -646,7 +658,7 @@ static inline void kp_append(warp_ctx *w, warp_kp *kp, warp_event *e)
     WARP_ASSERT(e->state == EV_PROCESSED, "only processed events join a KP's list");
 #endif
     e->next = NULL;
-    e->prev = kp->tail;
+    EV_COLD(e)->prev = kp->tail;
     if (kp->tail)
         kp->tail->next = e;
     else

@@ -43,7 +43,7 @@ static char *reserve(uint64_t bytes)
 void pool_init(warp_ctx *w, uint64_t cap, uint64_t mem)
 {
     warp_pool *p = &w->pool;
-    p->ev_size = (sizeof(warp_event) + w->msg_size + 15) & ~(size_t)15;
+    p->ev_size = (sizeof(ev_cold) + sizeof(warp_event) + w->msg_size + 15) & ~(size_t)15;
     bool given = cap != 0;
     p->given = given;
     p->work = pool_work_size(w->nlocal);
@@ -106,7 +106,7 @@ warp_event *pool_get(warp_ctx *w)
         if (p->free)
             __builtin_prefetch(p->free);
     } else if (p->bump < p->cap) {
-        e = (warp_event *)(p->base + p->bump * p->ev_size);
+        e = (warp_event *)(p->base + p->bump * p->ev_size + sizeof(ev_cold));
         p->bump++;
     } else {
         pool_exhausted(w, "");

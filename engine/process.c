@@ -22,8 +22,8 @@ void process_event(warp_ctx *w, warp_event *e)
     e->children = e->rsent = NULL;
     e->allocs = e->frees = NULL;
     if (w->saving) {
-        e->rng_before = lp->rng.counter;
-        e->seq_before = lp->seq;
+        EV_COLD(e)->rng_before = lp->rng.counter;
+        EV_COLD(e)->seq_before = lp->seq;
         undo_mark(w, lp_kp(w, lp), e);
     }
     w->cur = e;

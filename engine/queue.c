@@ -1055,10 +1055,11 @@ void queue_prefetch_ahead(warp_ctx *w)
         __builtin_prefetch(lp->out);
     lp = ent_ev(q, &r[2])->lp;
     __builtin_prefetch(lp);
-    /* All of the event: the run writes its rollback fields and reads its
-     * payload, a few lines each (and the model's hint reads the payload). */
+    /* The event's header and payload, not the cold line before it: the
+     * run writes a few header fields and reads the payload (and so does the
+     * model's hint). */
     const char *ev = (const char *)ent_ev(q, &r[3]);
-    size_t size = w->pool.ev_size;
+    size_t size = w->pool.ev_size - sizeof(ev_cold);
     for (size_t off = 0; off < size; off += 64)
         __builtin_prefetch(ev + off);
     __builtin_prefetch(ev + size - 1);

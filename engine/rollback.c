@@ -26,20 +26,20 @@ void undo_event(warp_ctx *w, warp_event *e)
         w->cur_lp = cur_lp;
     }
     undo_replay(w, lp_kp(w, lp), e);
-    lp->rng.counter = e->rng_before;
-    lp->seq = e->seq_before;
+    lp->rng.counter = EV_COLD(e)->rng_before;
+    lp->seq = EV_COLD(e)->seq_before;
 
     warp_event *c = e->children;
     e->children = NULL;
     while (c) {
-        warp_event *n = c->sibling;
+        warp_event *n = EV_COLD(c)->sibling;
         cancel_event(w, c);
         c = n;
     }
     c = e->rsent;
     e->rsent = NULL;
     while (c) {
-        warp_event *n = c->sibling;
+        warp_event *n = EV_COLD(c)->sibling;
         transport_send_anti(w, c);
         c = n;
     }
@@ -64,7 +64,7 @@ void rollback_kp(warp_ctx *w, warp_kp *kp, const warp_event *key, bool secondary
     kp->rollbacks++;
     while (kp->tail && !ev_less(kp->tail, key)) {
         warp_event *e = kp->tail;
-        kp->tail = e->prev;
+        kp->tail = EV_COLD(e)->prev;
         if (kp->tail)
             kp->tail->next = NULL;
         else

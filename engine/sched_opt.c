@@ -22,8 +22,8 @@ static void forced_rollback(warp_ctx *w)
         return;
     int64_t n = warp_rng_integer(&w->debug_rng, 1, (int64_t)w->batch);
     warp_event *key = kp->tail;
-    while (--n > 0 && key->prev)
-        key = key->prev;
+    while (--n > 0 && EV_COLD(key)->prev)
+        key = EV_COLD(key)->prev;
     rollback_kp(w, kp, key, false);
 }
 

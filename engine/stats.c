@@ -78,7 +78,8 @@ static inline uint64_t tail_word(const unsigned char *p, size_t m, size_t room, 
 static __attribute__((noinline)) uint64_t partial_block(const warp_ctx *w, const unsigned char *p, size_t i)
 {
     size_t m = w->msg_size;
-    size_t room = w->pool.ev_size > sizeof(warp_event) ? w->pool.ev_size - sizeof(warp_event) : 0;
+    size_t head = sizeof(ev_cold) + sizeof(warp_event);
+    size_t room = w->pool.ev_size > head ? w->pool.ev_size - head : 0;
     return fold_mul(tail_word(p, m, room, i / 8) ^ word_key(i / 8),
                     tail_word(p, m, room, i / 8 + 1) ^ word_key(i / 8 + 1));
 }

@@ -193,7 +193,7 @@ static void note_red(warp_ctx *w, const warp_event *e)
 void transport_send_event(warp_ctx *w, warp_event *e, int pe)
 {
     e->uid = w->tr.next_uid++;
-    e->dst_pe = pe;
+    EV_COLD(e)->dst_pe = pe;
     const warp_event *parent = w->cur;
     wire_hdr h = {.ts = e->ts, .depth = e->depth, .kind = WIRE_EVENT, .epoch = send_epoch(w),
                   .src = e->src, .seq = e->seq, .dst = e->dst, .uid = e->uid,
@@ -213,7 +213,7 @@ void transport_send_anti(warp_ctx *w, warp_event *rec)
 {
     wire_hdr h = {.ts = rec->ts, .kind = WIRE_ANTI, .epoch = send_epoch(w), .uid = rec->uid};
     note_red(w, rec);
-    char *p = reserve(w, rec->dst_pe, sizeof h);
+    char *p = reserve(w, EV_COLD(rec)->dst_pe, sizeof h);
     memcpy(p, &h, sizeof h);
     w->anti_sent++;
     rec->state = EV_CANCELLED;
@@ -258,16 +258,16 @@ void transport_flush(warp_ctx *w)
 static void table_insert(warp_transport *t, warp_event *e)
 {
     warp_event **slot = &t->table[uid_hash(e->uid) & t->table_mask];
-    e->hnext = *slot;
+    EV_COLD(e)->hnext = *slot;
     *slot = e;
 }
 
 static warp_event *table_take(warp_event **head, uint64_t uid)
 {
-    for (warp_event **pp = head; *pp; pp = &(*pp)->hnext) {
+    for (warp_event **pp = head; *pp; pp = &EV_COLD(*pp)->hnext) {
         if ((*pp)->uid == uid) {
             warp_event *e = *pp;
-            *pp = e->hnext;
+            *pp = EV_COLD(e)->hnext;
             return e;
         }
     }
@@ -283,7 +283,7 @@ void remote_forget(warp_ctx *w, warp_event *e)
 
 static warp_event *table_find(warp_transport *t, uint64_t uid)
 {
-    for (warp_event *e = t->table[uid_hash(uid) & t->table_mask]; e; e = e->hnext)
+    for (warp_event *e = t->table[uid_hash(uid) & t->table_mask]; e; e = EV_COLD(e)->hnext)
         if (e->uid == uid)
             return e;
     return NULL;
@@ -380,7 +380,7 @@ static void receive_anti(warp_ctx *w, const wire_hdr *h)
         warp_event *o = pool_get(w);
         o->uid = h->uid;
         o->state = EV_NEW;
-        o->hnext = t->orphans;
+        EV_COLD(o)->hnext = t->orphans;
         t->orphans = o;
         return;
     }

@@ -135,10 +135,10 @@ static __attribute__((noinline)) void save_record(warp_lp *lp, const void *ptr, 
     }
     undo_rec *r = (undo_rec *)(u->newest->data + u->used);
     u->used += (uint32_t)need;
-    r->prev = e->undo;
+    r->prev = EV_COLD(e)->undo;
     r->addr = (void *)ptr;
     r->len = len;
-    e->undo = r;
+    EV_COLD(e)->undo = r;
     save_copy(r->bytes, ptr, len); /* last: the rare memcpy is a tail call */
 }
 
@@ -153,13 +153,13 @@ void warp_save(warp_lp *lp, const void *ptr, size_t len)
 
 void undo_replay(warp_ctx *w, warp_kp *kp, warp_event *e)
 {
-    for (undo_rec *r = e->undo; r; r = r->prev)
+    for (undo_rec *r = EV_COLD(e)->undo; r; r = r->prev)
         save_copy(r->addr, r->bytes, r->len);
-    e->undo = NULL;
+    EV_COLD(e)->undo = NULL;
     /* Truncate the arena back to the event's mark: e is the newest event of
      * its KP, so everything after the mark is its own. */
     undo_arena *u = &kp->undo;
-    while (u->newest && u->newest != e->mark_chunk) {
+    while (u->newest && u->newest != EV_COLD(e)->mark_chunk) {
         undo_chunk *c = u->newest;
         u->newest = c->prev;
         if (u->newest)
@@ -168,14 +168,14 @@ void undo_replay(warp_ctx *w, warp_kp *kp, warp_event *e)
             u->oldest = NULL;
         chunk_drop(w, c);
     }
-    u->used = u->newest ? e->mark_off : 0;
+    u->used = u->newest ? EV_COLD(e)->mark_off : 0;
     u->cap = u->newest ? (uint32_t)u->newest->cap : 0;
 }
 
 void undo_release_before(warp_ctx *w, warp_kp *kp, warp_event *oldest_live)
 {
     undo_arena *u = &kp->undo;
-    undo_chunk *keep = oldest_live ? oldest_live->mark_chunk : NULL;
+    undo_chunk *keep = oldest_live ? EV_COLD(oldest_live)->mark_chunk : NULL;
     if (!oldest_live) { /* nothing live: keep one empty chunk for reuse */
         while (u->oldest && u->oldest != u->newest) {
             undo_chunk *c = u->oldest;

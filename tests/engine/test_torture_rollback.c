@@ -179,10 +179,10 @@ Test(undo, nested_overlapping_saves_restore_oldest_bytes)
     unsigned char buf[64], orig[64];
     for (int i = 0; i < 64; i++)
         buf[i] = orig[i] = (unsigned char)i;
-    warp_event e;
-    memset(&e, 0, sizeof e);
-    undo_mark(w, lp_kp(w, lp), &e);
-    w->cur = &e;
+    warp_event *e = pool_get(w); /* its cold fields lie in the slot */
+    memset(EV_COLD(e), 0, sizeof(ev_cold) + sizeof *e);
+    undo_mark(w, lp_kp(w, lp), e);
+    w->cur = e;
     warp_save(lp, buf + 8, 16); /* [8, 24) */
     memset(buf + 8, 0xAA, 16);
     warp_save(lp, buf + 16, 16); /* [16, 32): overlaps, half already changed */
@@ -194,7 +194,7 @@ Test(undo, nested_overlapping_saves_restore_oldest_bytes)
     warp_save(lp, buf + 20, 1); /* the same byte again */
     buf[20] = 0xEE;
     w->cur = NULL;
-    undo_replay(w, lp_kp(w, lp), &e);
+    undo_replay(w, lp_kp(w, lp), e);
     for (int i = 0; i < 64; i++)
         cr_assert_eq(buf[i], orig[i], "byte %d is 0x%02x after replay, was 0x%02x before the event", i,
                      buf[i], orig[i]);
@@ -209,16 +209,17 @@ Test(undo, events_replayed_newest_first_across_chunks)
     warp_lp *lp = &w->lps[0];
     enum { WORDS = 4096 };
     uint64_t *a = calloc(WORDS, sizeof *a);
-    static warp_event ev[3];
+    warp_event *ev[3];
     uint64_t snap[3][WORDS];
     /* Three events, each saving and writing every word one at a time (about
      * 160 KiB of records each: dozens of chunks), the last one also
      * saving the whole array in one record larger than a chunk. */
     for (int k = 0; k < 3; k++) {
         memcpy(snap[k], a, sizeof snap[k]);
-        memset(&ev[k], 0, sizeof ev[k]);
-        undo_mark(w, lp_kp(w, lp), &ev[k]);
-        w->cur = &ev[k];
+        ev[k] = pool_get(w);
+        memset(EV_COLD(ev[k]), 0, sizeof(ev_cold) + sizeof *ev[k]);
+        undo_mark(w, lp_kp(w, lp), ev[k]);
+        w->cur = ev[k];
         if (k == 2)
             warp_save(lp, a, WORDS * sizeof *a);
         for (int i = 0; i < WORDS; i++) {
@@ -228,9 +229,9 @@ Test(undo, events_replayed_newest_first_across_chunks)
         w->cur = NULL;
     }
     /* Fossil collection of the first event must not disturb the others. */
-    undo_release_before(w, lp_kp(w, lp), &ev[1]);
+    undo_release_before(w, lp_kp(w, lp), ev[1]);
     for (int k = 2; k >= 1; k--) {
-        undo_replay(w, lp_kp(w, lp), &ev[k]);
+        undo_replay(w, lp_kp(w, lp), ev[k]);
         for (int i = 0; i < WORDS; i++)
             cr_assert_eq(a[i], snap[k][i], "after undoing event %d word %d is %llu, expected %llu", k, i,
                          (unsigned long long)a[i], (unsigned long long)snap[k][i]);
@@ -244,14 +245,14 @@ Test(undo, saves_cost_nothing_without_tracking)
     warp_ctx *w = relay_ctx(1, QUEUE_HEAP);
     warp_lp *lp = &w->lps[0];
     w->tracking = w->saving = false; /* sequential mode */
-    warp_event e;
-    memset(&e, 0, sizeof e);
-    w->cur = &e;
+    warp_event *e = pool_get(w);
+    memset(EV_COLD(e), 0, sizeof(ev_cold) + sizeof *e);
+    w->cur = e;
     uint64_t x = 5;
     warp_save(lp, &x, sizeof x);
     w->cur = NULL;
     cr_assert_null(lp_kp(w, lp)->undo.newest, "sequential mode keeps an undo log");
-    cr_assert_null(e.undo, "sequential mode records an undo entry");
+    cr_assert_null(EV_COLD(e)->undo, "sequential mode records an undo entry");
     relay_ctx_free(w);
 }
 
