@@ -119,11 +119,8 @@ void outbox_flush(warp_ctx *w)
     w->nout = 0;
 }
 
-/* A handler's sends to other LPs wait in the outbox until it returns
- * (process_event flushes it before the next event): the order of delivery
- * among them changes nothing, as keys are unique, and the lookup of the
- * destination's rank and record, prefetched by warp_event_new, then rarely
- * waits for memory. Self-sends and init's sends go at once. */
+/* Runs on many ranks look LPs up in a hash table, not the dense one
+ * (setup.c); those lookups get no hint. */
 void warp_prefetch_dest(const warp_lp *lp, warp_lpid dest)
 {
     const warp_ctx *w = lp_ctx(lp);
@@ -131,6 +128,11 @@ void warp_prefetch_dest(const warp_lp *lp, warp_lpid dest)
         __builtin_prefetch(&w->gid_dense[dest]);
 }
 
+/* A handler's sends to other LPs wait in the outbox until it returns
+ * (process_event flushes it before the next event): the order of delivery
+ * among them changes nothing, as keys are unique, and the lookup of the
+ * destination's rank and record, prefetched by warp_event_new, then rarely
+ * waits for memory. Self-sends and init's sends go at once. */
 void warp_event_send(warp_lp *lp, void *payload)
 {
     warp_ctx *w = lp_ctx(lp);
