@@ -10,7 +10,7 @@ warp_lpid warp_lp_id(const warp_lp *lp) { return lp_gid(lp); }
 uint64_t warp_total_lps(const warp_lp *lp) { return lp_ctx(lp)->total_lps; }
 double warp_end(const warp_lp *lp) { return lp_ctx(lp)->end; }
 const void *warp_model_arg(const warp_lp *lp) { return lp_ctx(lp)->m->arg; }
-const warp_lp_type *warp_lp_get_type(const warp_lp *lp) { return ((const lp_class *)(const void *)lp->type)->model; }
+const warp_lp_type *warp_lp_get_type(const warp_lp *lp) { return lp_class_of(lp)->model; }
 void *warp_lp_out(warp_lp *lp) { return lp->out; }
 warp_rng *warp_lp_rng(warp_lp *lp) { return &lp->rng; }
 

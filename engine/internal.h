@@ -38,6 +38,9 @@ typedef struct undo_rec undo_rec;
 typedef struct undo_chunk undo_chunk;
 typedef struct alloc_hdr alloc_hdr;
 
+/* 64x64 -> 128-bit products (digest, KP of an index, heap ties). */
+__extension__ typedef unsigned __int128 u128;
+
 /* Ordered by access: fossil and commit_event read and write only the first
  * 72 bytes (two lines, where the old order spread them over the header's
  * three or four), so the tie fields src and seq, read only on equal
@@ -179,7 +182,8 @@ typedef struct lp_class {
 } lp_class;
 
 static inline warp_lpid lp_gid(const warp_lp *lp) { return lp->rng.stream; }
-static inline warp_ctx *lp_ctx(const warp_lp *lp) { return ((const lp_class *)(const void *)lp->type)->w; }
+static inline const lp_class *lp_class_of(const warp_lp *lp) { return (const lp_class *)(const void *)lp->type; }
+static inline warp_ctx *lp_ctx(const warp_lp *lp) { return lp_class_of(lp)->w; }
 
 /* ---- pending queue (queue.c) ---------------------------------------------- */
 typedef enum queue_kind { QUEUE_HEAP = 0, QUEUE_SPLAY = 1, QUEUE_LADDER = 2 } queue_kind;
@@ -502,7 +506,6 @@ struct warp_ctx {
  * floor(2^64 nkps / nlocal), or 0 for one LP per KP (setup.c). */
 static inline warp_kp *kp_at(const warp_ctx *w, uint64_t i)
 {
-    __extension__ typedef unsigned __int128 u128;
     return &w->kps[w->kp_mul ? (uint64_t)(((u128)i * w->kp_mul) >> 64) : i];
 }
 

@@ -146,7 +146,6 @@ static inline size_t min_child(const warp_queue *q, const heap_ent *h, size_t c,
     /* (key, word) as one 128-bit number: timestamp, then prefix and its
      * inexact bit, then the slot. Exact prefixes decide every tie; one
      * inexact entry among the children sends them all to ev_less. */
-    __extension__ typedef unsigned __int128 u128;
     u128 bv = (u128)h[c].key << 64 | h[c].word;
     uint64_t any = h[c].word;
     best = c;

@@ -221,7 +221,6 @@ static uint64_t build_lps(warp_ctx *w)
         w->nkps = n < 64 ? n : 64;
     if (!w->nkps)
         w->nkps = 1;
-    __extension__ typedef unsigned __int128 u128;
     w->kp_mul = w->nkps < n ? (uint64_t)(((u128)w->nkps << 64) / n) : 0;
     w->kps = calloc(w->nkps, sizeof *w->kps);
     if (!w->kps)

@@ -22,7 +22,6 @@ static inline uint64_t mix64(uint64_t x)
  * bytes, where the 64-bit rounds before took two for 8. */
 static inline uint64_t fold_mul(uint64_t a, uint64_t b)
 {
-    __extension__ typedef unsigned __int128 u128;
     u128 p = (u128)a * b;
     return (uint64_t)p ^ (uint64_t)(p >> 64);
 }

@@ -23,7 +23,6 @@ static uint64_t mix64(uint64_t x)
 
 static uint64_t fold_mul(uint64_t a, uint64_t b)
 {
-    __extension__ typedef unsigned __int128 u128;
     u128 p = (u128)a * b;
     return (uint64_t)p ^ (uint64_t)(p >> 64);
 }
