@@ -584,6 +584,8 @@ void queue_remove(warp_ctx *w, warp_event *e); /* and free it, now or later */
 void queue_prefetch_next(warp_ctx *w); /* warm the next event's LP (a hint) */
 /* queue_prefetch_next, and the next few events' lines a stage each (a hint) */
 void queue_prefetch_ahead(warp_ctx *w);
+/* The state bytes queue_prefetch_ahead loads for a type without state_head. */
+#define STATE_HEAD_DEFAULT 256
 /* The hint for events that run final (seq, and below the safe bound): the
  * deeper pipeline pays where LP records and states miss the caches (PHOLD
  * with 512 Ki LPs a rank: 0.72 -> 0.55 s on 2 ranks); on the 32K torus's

@@ -1029,8 +1029,6 @@ void queue_prefetch_next(warp_ctx *w)
  * event the last call fetched), the state's head and the type's hinted
  * lines of the one after next (whose LP and payload it fetched). Entries
  * the near heap slips in between only delay their use. */
-#define STATE_PREFETCH_BYTES 256
-
 void queue_prefetch_ahead(warp_ctx *w)
 {
     queue_prefetch_next(w);
@@ -1040,9 +1038,10 @@ void queue_prefetch_ahead(warp_ctx *w)
     const heap_ent *r = &q->run[q->ri];
     const warp_event *e = ent_ev(q, &r[1]);
     const warp_lp *lp = e->lp;
-    /* A small state whole (a terminal's three lines), a large one's head. */
+    /* A small state whole (a terminal's three lines), a large one's head
+     * (its type's state_head, set up by lp_class_for). */
     const char *st = lp->state;
-    size_t hot = lp->type->state_size < STATE_PREFETCH_BYTES ? lp->type->state_size : STATE_PREFETCH_BYTES;
+    size_t hot = lp->type->state_head;
     __builtin_prefetch(st);
     for (size_t off = 64; off < hot; off += 64)
         __builtin_prefetch(st + off);

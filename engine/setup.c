@@ -158,6 +158,9 @@ const warp_lp_type *lp_class_for(warp_ctx *w, const warp_lp_type *t)
     if (!a || !c)
         warp_fatal(WARP_EXIT_RESOURCE, "out of memory for the LP types on rank %d", w->rank);
     *c = (lp_class){.t = *t, .w = w, .model = t};
+    /* The bytes queue_prefetch_ahead loads, decided once per type. */
+    size_t head = t->state_head ? t->state_head : STATE_HEAD_DEFAULT;
+    c->t.state_head = head < t->state_size ? head : t->state_size;
     w->classes = a;
     w->classes[w->nclasses++] = c;
     return &c->t;

@@ -68,6 +68,12 @@ typedef struct warp_lp_type {
      * Computes addresses from msg and the state's layout only, and writes
      * nothing: the state's contents may still be in flight. May be NULL. */
     void (*prefetch)(const warp_lp *lp, const void *state, const void *msg);
+    /* Optional (0: the first 256 bytes, or all of a smaller state): the
+     * bytes at the start of the state that most events read, which the
+     * engine loads an event ahead. A large state whose head is small (a
+     * router's few counters before its port records) names it, so that
+     * lines no event needs do not take the memory's time. */
+    size_t state_head;
     /* Optional: a short name of the event's model-level type, for reports. */
     const char *(*event_name)(const void *msg);
     const warp_span *check_skip; /* regions --synch=check ignores */

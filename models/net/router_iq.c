@@ -857,5 +857,9 @@ void net_router_iq_type(net_model *n, warp_lp_type *t)
     t->commit = n->sampling.interval > 0 ? iq_commit : NULL; /* commit counts --sample alone */
     t->finish = iq_finish;
     t->prefetch = iq_prefetch;
+    /* Every event reads the header and the heads bitmap; the port records
+     * after them are the hint's (at radix 264, the engine's default 256
+     * bytes loaded two or three input records no event of the port needed). */
+    t->state_head = ((const iq_layout *)n->scratch)->in;
     t->event_name = net_event_name;
 }

@@ -5,9 +5,12 @@ EXTRA_DIST += tests/engine/test_phold_basics.sh
 # --- ini/units (ini helper) ---
 if HAVE_CRITERION
 check_PROGRAMS += tests/engine/test_ini tests/engine/test_units tests/engine/test_pool_size \
-	tests/engine/test_digest_event
+	tests/engine/test_digest_event tests/engine/test_lp_class
 TESTS += tests/engine/test_ini tests/engine/test_units tests/engine/test_pool_size \
-	tests/engine/test_digest_event
+	tests/engine/test_digest_event tests/engine/test_lp_class
+tests_engine_test_lp_class_CFLAGS = $(AM_CFLAGS) $(CRITERION_CFLAGS)
+tests_engine_test_lp_class_LDADD = libwarp.la $(CRITERION_LIBS) -lm
+tests_engine_test_lp_class_LDFLAGS = -static
 tests_engine_test_digest_event_CFLAGS = $(AM_CFLAGS) $(CRITERION_CFLAGS)
 tests_engine_test_digest_event_LDADD = libwarp.la $(CRITERION_LIBS) -lm
 tests_engine_test_digest_event_LDFLAGS = -static
