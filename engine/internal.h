@@ -419,6 +419,7 @@ struct warp_ctx {
     uint64_t gid_mask;
     char *state_mem, *out_mem;        /* big_map'd, huge_active as setup chose */
     size_t state_bytes, out_bytes;
+    bool prefetch_deep; /* final events get queue_prefetch_ahead (queue_prefetch_for) */
     warp_kp *kps;
     uint64_t nkps;
     /* KPs that may hold processed events: fossil collection visits these,
@@ -587,13 +588,15 @@ void queue_prefetch_ahead(warp_ctx *w);
 /* The state bytes queue_prefetch_ahead loads for a type without state_head. */
 #define STATE_HEAD_DEFAULT 256
 /* The hint for events that run final (seq, and below the safe bound): the
- * deeper pipeline pays where LP records and states miss the caches (PHOLD
- * with 512 Ki LPs a rank: 0.72 -> 0.55 s on 2 ranks); on the 32K torus's
- * 32 Ki a rank, the one-stage hint ran 10 % faster. */
-#define FINAL_PREFETCH_DEEP_LPS (UINT64_C(128) << 10)
+ * pipeline pays as soon as a rank's LP records, states and outputs are past
+ * the L2's size (stages two events apart, sequential: PHOLD with 64 Ki LPs
+ * 0.72x, the 32K torus replay 0.80x, the 31K-node fat-tree 0.71x); below,
+ * where every line hits, the one-stage hint costs fewer instructions (PHOLD
+ * with 1,024 LPs: 1.8 % faster). setup.c decides (prefetch_deep). */
+#define FINAL_PREFETCH_DEEP_BYTES (UINT64_C(1) << 20)
 static inline void queue_prefetch_for(warp_ctx *w)
 {
-    if (w->nlocal > FINAL_PREFETCH_DEEP_LPS)
+    if (w->prefetch_deep)
         queue_prefetch_ahead(w);
     else
         queue_prefetch_next(w);

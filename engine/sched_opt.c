@@ -57,7 +57,7 @@ static inline __attribute__((always_inline)) bool run_batch(warp_ctx *w, bool th
             continue;
         }
         process_event(w, e);
-        queue_prefetch_ahead(w); /* seq keeps the cheaper one-stage hint */
+        queue_prefetch_ahead(w); /* small final runs take the one-stage hint (queue_prefetch_for) */
         kp_append(w, lp_kp(w, e->lp), e);
     }
     /* The split is exclusive and never negative: one slow sampled pop (a

@@ -200,6 +200,7 @@ static uint64_t build_lps(warp_ctx *w)
      * pages) nearly every event misses it on its LP's record and state. */
     w->huge_active = w->huge_pages == WARP_HUGE_ON ||
                      (w->huge_pages == WARP_HUGE_AUTO && lp_bytes > WARP_HUGE_AUTO_BYTES);
+    w->prefetch_deep = lp_bytes > FINAL_PREFETCH_DEEP_BYTES;
     w->lps = big_map((n ? n : 1) * sizeof *w->lps, w->huge_active);
     if (!w->lps)
         warp_fatal(WARP_EXIT_RESOURCE, "out of memory for %llu LPs on rank %d", (unsigned long long)n,
