@@ -175,6 +175,21 @@ void lp_classes_free(warp_ctx *w)
     w->nclasses = 0;
 }
 
+/* A state's alignment: what its type asks for, at least 16 bytes. */
+static size_t state_align_of(const warp_lp_type *t) { return t->state_align > 16 ? t->state_align : 16; }
+
+/* The bytes of state memory an LP of type t may take: its state rounded to
+ * 16 bytes, and the most its alignment may skip before it (the states lie
+ * one after another from a page-aligned block). */
+static size_t state_span(const warp_ctx *w, const warp_lp_type *t)
+{
+    size_t a = t->state_align;
+    if (a && ((a & (a - 1)) || a > 4096))
+        warp_fatal(WARP_EXIT_USAGE, "model %s: LP type %s asks for a state alignment of %zu bytes; give a power of two up to 4096",
+                   w->m->name, t->name ? t->name : "?", a);
+    return ((t->state_size + 15) & ~(size_t)15) + state_align_of(t) - 16;
+}
+
 /* Returns the bytes its LPs take (records, states, outputs). */
 static uint64_t build_lps(warp_ctx *w)
 {
@@ -191,7 +206,7 @@ static uint64_t build_lps(warp_ctx *w)
         if (!t || !t->forward)
             warp_fatal(WARP_EXIT_USAGE, "model %s gives LP %llu no type with a forward handler",
                        m->name, (unsigned long long)gid);
-        state_bytes += (t->state_size + 15) & ~(size_t)15;
+        state_bytes += state_span(w, t);
         out_bytes += (t->out_size + 15) & ~(size_t)15;
     }
     uint64_t lp_bytes = n * sizeof(warp_lp) + state_bytes + out_bytes;
@@ -239,6 +254,8 @@ static uint64_t build_lps(warp_ctx *w)
     char *s = w->state_mem, *o = w->out_mem;
     for (uint64_t i = 0; i < n; i++) {
         warp_lp *lp = &w->lps[i];
+        size_t a = state_align_of(lp->type);
+        s = (char *)(((uintptr_t)s + a - 1) & ~(uintptr_t)(a - 1));
         lp->state = s;
         lp->out = o;
         s += (lp->type->state_size + 15) & ~(size_t)15;

@@ -74,6 +74,10 @@ typedef struct warp_lp_type {
      * router's few counters before its port records) names it, so that
      * lines no event needs do not take the memory's time. */
     size_t state_head;
+    /* Optional (0: 16 bytes): the state's alignment, a power of two up to
+     * 4096. A state built of records that fill a cache line each asks for
+     * 64, so that each record is one line, not parts of two. */
+    size_t state_align;
     /* Optional: a short name of the event's model-level type, for reports. */
     const char *(*event_name)(const void *msg);
     const warp_span *check_skip; /* regions --synch=check ignores */

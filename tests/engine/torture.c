@@ -335,10 +335,19 @@ static uint64_t full_fingerprint(const void *state)
 
 /* ---- shared: init, commit, finish ---- */
 
+static const warp_lp_type tort_types[3];
+
 static void tort_init(warp_lp *lp, void *state)
 {
     const tort_cfg *c = warp_model_arg(lp);
-    (void)state;
+    /* Two of the types ask for an alignment (warp_lp_type.state_align):
+     * the engine must place every such state on it. */
+    size_t align = tort_types[warp_lp_id(lp) % 3].state_align;
+    if (align && (uintptr_t)state % align) {
+        fprintf(stderr, "torture: LP %llu's state at %p is not aligned to the %zu bytes its type asks for\n",
+                (unsigned long long)warp_lp_id(lp), state, align);
+        exit(1);
+    }
     warp_rng *r = warp_lp_rng(lp);
     for (uint64_t i = 0; i < c->start_events; i++)
         send_one(lp, warp_lp_id(lp), c->lookahead + warp_rng_unif(r), TORT_JOB, 0,
@@ -413,6 +422,7 @@ static const warp_lp_type tort_types[3] = {
     {
         .name = "torture-inc",
         .state_size = sizeof(inc_state),
+        .state_align = 64,
         .out_size = sizeof(tort_out),
         .save = WARP_SAVE_NONE,
         .init = tort_init,
@@ -425,6 +435,7 @@ static const warp_lp_type tort_types[3] = {
     {
         .name = "torture-full",
         .state_size = sizeof(full_state),
+        .state_align = 256,
         .out_size = sizeof(tort_out),
         .save = WARP_SAVE_FULL,
         .init = tort_init,
