@@ -44,6 +44,8 @@ static dfly_link read_link(warp_ini *ini, const char *kind, const net_params *pa
         warp_ini_fail(ini, "dragonfly", key,
                       "a VC buffer must hold at least one packet ([network] packet_size = %lluB)",
                       (unsigned long long)params->packet_size);
+    if (l.vc_buffer > NET_VC_BUFFER_MAX)
+        warp_ini_fail(ini, "dragonfly", key, "a VC buffer may hold at most 1 GiB; give a smaller one");
     return l;
 }
 

@@ -109,6 +109,10 @@ static void read_buffers(warp_ini *ini, net_params *p, int32_t vcs)
         warp_ini_fail(ini, "network", vcb ? "vc_buffer" : portb ? "port_buffer" : "packet_size",
                       "a VC buffer (%llu B) must hold at least one packet (%llu B)",
                       (unsigned long long)p->vc_buffer, (unsigned long long)p->packet_size);
+    if (p->vc_buffer > NET_VC_BUFFER_MAX)
+        warp_ini_fail(ini, "network", vcb ? "vc_buffer" : portb ? "port_buffer" : "packet_size",
+                      "a VC buffer (%llu B) may hold at most 1 GiB; give a smaller one",
+                      (unsigned long long)p->vc_buffer);
 }
 
 const net_params *net_fabric_params(warp_ini *ini, net_model *n)

@@ -13,7 +13,7 @@
  * Invariant: an event that writes a port's record logs all of it with one
  * warp_save before its first write there (a few log records of a field
  * each cost more than the bytes); the plain sums outside it (the input
- * port's recv and link statistics, queued_pkts) and a credit that arrives
+ * port's link statistics, queued_pkts) and a credit that arrives
  * with nothing queued are taken back by router_reverse, which runs before
  * the engine replays the log, so a sum inside a record logged earlier in
  * the event is restored by the log whatever router_reverse did to it. Port
@@ -40,8 +40,8 @@ typedef struct rport {
     uint32_t rr;            /* VC to consider first */
     uint32_t pad;
     double ready_at;        /* time of the latest NET_EV_READY scheduled (0: none) */
-    uint64_t sent, recv;    /* packets out on / in from this port's link */
-    net_rcore_in st;        /* statistics of the link in (its packets: recv) */
+    uint64_t sent;          /* packets out on this port's link */
+    net_rcore_in st;        /* statistics of the link in (its packets too) */
 } rport;
 
 /* State layout: header, then max_radix port records, each the port's
@@ -72,7 +72,8 @@ static rview view(const net_model *n, void *state)
     v.ports = (char *)state + sizeof(router_state);
     v.stride = record_bytes(n);
     v.rc = net_rcore_port_bytes(n);
-    v.c = net_rcore_at(v.ports, v.stride, v.ports + (size_t)n->max_radix * v.stride);
+    char *view = v.ports + (size_t)n->max_radix * v.stride;
+    v.c = net_rcore_at(v.ports, v.stride, view, view + net_rcore_view_bytes(n));
     v.vcs = n->vcs;
     return v;
 }
@@ -96,7 +97,8 @@ static void save_port(warp_lp *lp, const rview *v, int32_t p)
 
 static size_t router_state_size(const net_model *n)
 {
-    return sizeof(router_state) + n->max_radix * record_bytes(n) + net_rcore_bytes(n);
+    return sizeof(router_state) + n->max_radix * record_bytes(n) + net_rcore_view_bytes(n) +
+           net_rcore_wide_bytes(n);
 }
 
 /* Sends the next packet of `port` if its link and a head are ready, else
@@ -129,7 +131,7 @@ static void try_send(warp_lp *lp, const net_model *n, rview *v, int32_t port, ne
                 first_ready = h->ready;
             continue;
         }
-        if (down.kind == NET_PEER_ROUTER && cp->credits[h->out_vc] < h->pkt.size)
+        if (down.kind == NET_PEER_ROUTER && cp->credits[h->out_vc] < (int64_t)h->pkt.size)
             continue;
         x = h;
         break;
@@ -185,7 +187,6 @@ static void arrive(warp_lp *lp, const net_model *n, rview *v, const net_packet *
     save_port(lp, v, r.port); /* queued, its FIFO, and all try_send writes */
     uint64_t *queued = &net_rcore_port_at(&v->c, r.port)->queued;
     *queued += p->size;
-    port_at(v, p->in_port)->recv++; /* unlogged: router_reverse, as queued_pkts */
     v->s->queued_pkts++;
     net_fifo_push_saved(lp, fifo_at(v, r.port, x->out_vc), &x->node);
     bits->b = net_rcore_bits(r.port, *queued);
@@ -247,8 +248,7 @@ static void router_reverse(warp_lp *lp, void *state, void *msg, warp_bits *bits)
     rview v = view(n, state);
     if (e->kind == NET_EV_PKT) {
         rport *in = port_at(&v, e->u.pkt.in_port);
-        in->recv--;
-        net_rcore_unaccount(&v.c, &in->st, &e->u.pkt, bits->b);
+        net_rcore_unaccount(n, &v.c, warp_lp_id(lp) - n->nodes, &in->st, &e->u.pkt, bits->b);
         v.s->queued_pkts--;
     } else if (e->kind == NET_EV_CREDIT) {
         net_rcore_credit_reverse(&v.c, e);
@@ -282,8 +282,7 @@ static void router_finish(warp_lp *lp, void *state, void *out)
     for (int32_t p = 0; p < n->max_radix; p++) {
         const rport *pt = port_at(&v, p);
         sent += pt->sent;
-        recv += pt->recv;
-        net_rcore_finish_port(lp, &v.c, p, &pt->st, pt->recv);
+        recv += net_rcore_finish_port(lp, &v.c, p, &pt->st);
     }
     net_rcore_finish(lp, out, sent, recv);
 }

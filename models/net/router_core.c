@@ -12,21 +12,20 @@
 
 size_t net_rcore_port_bytes(const net_model *n)
 {
-    return sizeof(net_rcore_port) + (size_t)n->vcs * sizeof(int64_t);
+    return (sizeof(net_rcore_port) + (size_t)n->vcs * sizeof(int32_t) + 7) / 8 * 8;
 }
 
-size_t net_rcore_bytes(const net_model *n) { return (size_t)n->view_slots * sizeof(uint64_t); }
+size_t net_rcore_view_bytes(const net_model *n) { return (size_t)n->view_slots * sizeof(uint64_t); }
 
-net_rcore net_rcore_at(void *ports, size_t stride, void *view)
-{
-    return (net_rcore){.ports = ports, .stride = stride, .view = view};
-}
+size_t net_rcore_wide_bytes(const net_model *n) { return (size_t)n->max_radix * sizeof(net_rcore_wide); }
 
 void net_rcore_init(const net_model *n, uint64_t router, net_rcore *c)
 {
     int32_t radix = n->topo_ops->radix(n->topo, router);
     for (int32_t p = 0; p < radix; p++) {
-        int64_t b = (int64_t)net_downstream_buffer(n, router, p);
+        uint64_t buf = net_downstream_buffer(n, router, p);
+        assert(buf <= NET_VC_BUFFER_MAX && "topology vc_buffer() stays within NET_VC_BUFFER_MAX");
+        int32_t b = (int32_t)buf;
         for (int32_t vc = 0; vc < n->vcs; vc++)
             net_rcore_port_at(c, p)->credits[vc] = b;
     }
@@ -93,7 +92,7 @@ net_rcore_route net_rcore_route_packet(warp_lp *lp, const net_model *n, net_rcor
 int32_t net_rcore_pick_vc(const net_model *n, const net_rcore *c, int32_t port, int32_t vc,
                           int32_t span)
 {
-    const int64_t *cr = net_rcore_port_at(c, port)->credits;
+    const int32_t *cr = net_rcore_port_at(c, port)->credits;
     int32_t best = vc;
     for (int32_t v = vc + 1; v < vc + span; v++)
         if (cr[v] > cr[best])
@@ -131,17 +130,17 @@ int32_t net_rcore_event(warp_lp *lp, const net_model *n, net_rcore *c, const net
         return -1;
     }
     assert(e->kind == NET_EV_CREDIT && "net_rcore_event: a credit or status event");
-    int64_t *cr = &net_rcore_port_at(c, e->u.credit.port)->credits[e->u.credit.vc];
+    int32_t *cr = &net_rcore_port_at(c, e->u.credit.port)->credits[e->u.credit.vc];
     if (save)
         warp_save(lp, cr, sizeof *cr);
-    *cr += e->u.credit.bytes;
+    *cr += (int32_t)e->u.credit.bytes;
     net_rcore_status(lp, n, c, warp_lp_id(lp) - n->nodes, e->u.credit.port);
     return e->u.credit.port;
 }
 
 void net_rcore_credit_reverse(net_rcore *c, const net_event *e)
 {
-    net_rcore_port_at(c, e->u.credit.port)->credits[e->u.credit.vc] -= e->u.credit.bytes;
+    net_rcore_port_at(c, e->u.credit.port)->credits[e->u.credit.vc] -= (int32_t)e->u.credit.bytes;
 }
 
 void net_rcore_credit(warp_lp *lp, const net_model *n, uint64_t router, int32_t in_port, int32_t vc,
@@ -189,10 +188,10 @@ double net_rcore_send(warp_lp *lp, const net_model *n, net_rcore *c, uint64_t ro
     double ser = p->size / down.bandwidth, now = warp_now(lp);
     net_event *e;
     if (down.kind == NET_PEER_ROUTER) {
-        int64_t *cr = &net_rcore_port_at(c, port)->credits[vc];
+        int32_t *cr = &net_rcore_port_at(c, port)->credits[vc];
         if (save)
             warp_save(lp, cr, sizeof *cr);
-        *cr -= p->size;
+        *cr -= (int32_t)p->size;
         double delay = down.latency + n->params.router_delay + (n->params.store_forward ? ser : 0);
         e = warp_event_new(lp, net_router_lp(n, down.id), delay);
     } else {
@@ -221,41 +220,62 @@ uint64_t net_rcore_bits(int32_t port, uint64_t queued)
 
 uint64_t net_rcore_bits_port(uint64_t b) { return b >> QBITS; }
 
-/* The record of the output port that net_rcore_bits packed in b. */
-static net_rcore_port *bits_port_rec(net_rcore *c, uint64_t b)
+size_t net_rcore_out_bytes(const net_model *n) { return net_sample_router_bytes(&n->sampling); }
+
+/* Adds x to the sum of low word *lo and high word *hi: the low word
+ * unlogged (net_rcore_unaccount subtracts it again), a carry logged. */
+static void wide_add(warp_lp *lp, uint32_t *lo, uint32_t *hi, uint64_t x)
 {
-    return net_rcore_port_at(c, (int32_t)net_rcore_bits_port(b));
+    uint32_t carry = net_wide_add(lo, x);
+    if (carry) {
+        warp_save(lp, hi, sizeof *hi);
+        *hi += carry;
+    }
 }
 
-size_t net_rcore_out_bytes(const net_model *n) { return net_sample_router_bytes(&n->sampling); }
+/* The packet's link in: whether its tail started after warmup (the link's
+ * busy time counts from then), as the forward saw it. */
+static int warm_packet(const net_model *n, const net_peer *up, const net_packet *p)
+{
+    return p->t_tail - p->size / up->bandwidth - up->latency >= n->warmup;
+}
 
 void net_rcore_account(warp_lp *lp, const net_model *n, net_rcore *c, uint64_t router,
                        net_rcore_in *in, const net_packet *p, uint64_t b)
 {
-    net_rcore_port *o = bits_port_rec(c, b);
+    int32_t port = (int32_t)net_rcore_bits_port(b);
+    net_rcore_port *o = net_rcore_port_at(c, port);
+    net_rcore_wide *wo = &c->wide[port], *wi = &c->wide[p->in_port];
     uint64_t q = b & QMASK;
-    o->q_samples++;
-    o->q_sum += q;
+    wide_add(lp, &o->q_samples, &wo->q_samples, 1);
+    wide_add(lp, &o->q_sum, &wo->q_sum, q);
     if (q > o->q_max) {
         warp_save(lp, &o->q_max, sizeof o->q_max);
-        o->q_max = q;
+        o->q_max = q < UINT32_MAX ? (uint32_t)q : UINT32_MAX;
+        if (q >= UINT32_MAX && q > wo->q_max) {
+            warp_save(lp, &wo->q_max, sizeof wo->q_max);
+            wo->q_max = q;
+        }
     }
     /* The link into in_port: its traffic is accounted where it arrives. */
     net_peer up = net_rcore_link(n, router, p->in_port);
-    double ser = p->size / up.bandwidth;
-    if (p->t_tail - ser - up.latency >= n->warmup) {
-        warp_save(lp, &in->busy_ns, sizeof in->busy_ns);
-        in->busy_ns += ser;
-    }
-    in->bytes += p->size;
+    wide_add(lp, &in->pkts, &wi->pkts, 1);
+    wide_add(lp, &in->bytes, &wi->bytes, p->size);
+    if (warm_packet(n, &up, p))
+        wide_add(lp, &in->warm, &wi->warm, p->size);
 }
 
-void net_rcore_unaccount(net_rcore *c, net_rcore_in *in, const net_packet *p, uint64_t b)
+void net_rcore_unaccount(const net_model *n, net_rcore *c, uint64_t router, net_rcore_in *in,
+                         const net_packet *p, uint64_t b)
 {
-    net_rcore_port *o = bits_port_rec(c, b);
+    net_rcore_port *o = net_rcore_port_at(c, (int32_t)net_rcore_bits_port(b));
     o->q_samples--;
-    o->q_sum -= b & QMASK;
+    o->q_sum -= (uint32_t)(b & QMASK);
+    in->pkts--;
     in->bytes -= p->size;
+    net_peer up = net_rcore_link(n, router, p->in_port);
+    if (warm_packet(n, &up, p))
+        in->warm -= p->size;
 }
 
 void net_rcore_commit(warp_lp *lp, void *out, const net_event *e, const net_departure *dep, int ndep)
@@ -273,18 +293,22 @@ void net_rcore_commit(warp_lp *lp, void *out, const net_event *e, const net_depa
     }
 }
 
-void net_rcore_finish_port(warp_lp *lp, const net_rcore *c, int32_t port, const net_rcore_in *in,
-                           uint64_t pkts)
+uint64_t net_rcore_finish_port(warp_lp *lp, const net_rcore *c, int32_t port, const net_rcore_in *in)
 {
     const net_model *n = warp_model_arg(lp);
     uint64_t router = warp_lp_id(lp) - n->nodes;
     const net_rcore_port *o = net_rcore_port_at(c, port);
+    const net_rcore_wide *w = &c->wide[port];
+    uint64_t pkts = net_wide_value(w->pkts, in->pkts);
+    uint64_t samples = net_wide_value(w->q_samples, o->q_samples);
+    uint64_t warm = net_wide_value(w->warm, in->warm);
     double *row = n->res->port_rows + (router * n->max_radix + port) * NET_PORT_COLS;
-    row[0] = in->busy_ns;
+    row[0] = warm ? (double)warm / net_rcore_link(n, router, port).bandwidth : 0;
     row[1] = (double)pkts;
-    row[2] = (double)in->bytes;
-    row[3] = o->q_samples ? (double)o->q_sum / (double)o->q_samples : 0;
-    row[4] = (double)o->q_max;
+    row[2] = (double)net_wide_value(w->bytes, in->bytes);
+    row[3] = samples ? (double)net_wide_value(w->q_sum, o->q_sum) / (double)samples : 0;
+    row[4] = (double)(o->q_max < UINT32_MAX ? o->q_max : w->q_max);
+    return pkts;
 }
 
 void net_rcore_finish(warp_lp *lp, void *out, uint64_t sent, uint64_t recv)

@@ -16,28 +16,43 @@
  * per-port record with one (net_rcore_port_bytes), so that what one event
  * touches of a port shares its cache lines. The queue statistics sit next
  * to queued, which an arrival writes anyway: in a separate committed block
- * they cost a cache miss per router commit (net_rcore_account). */
+ * they cost a cache miss per router commit (net_rcore_account). They are
+ * 32-bit words so that the input-queued router's records fit a cache line
+ * each (two VCs: 64 bytes); what lies beyond 32 bits is in the port's
+ * net_rcore_wide, written only when a word wraps. */
 typedef struct net_rcore_port {
     uint64_t queued;   /* bytes waiting in this router for this output port */
     /* Output-queue bytes (all VCs) seen by each packet routed to this
-     * port, itself included: count, sum and maximum (ports.csv). */
-    uint64_t q_samples, q_sum, q_max;
-    int64_t credits[]; /* vcs: bytes free in the downstream VC buffer */
+     * port, itself included: count and sum (low 32 bits) and maximum (up
+     * to UINT32_MAX) (ports.csv). */
+    uint32_t q_samples, q_sum, q_max;
+    uint32_t rr;       /* the router model's: the input this output grants first */
+    int32_t credits[]; /* vcs: bytes free in the downstream VC buffer (NET_VC_BUFFER_MAX at most) */
 } net_rcore_port;
 
-/* Statistics of the link into an input port (ports.csv; its packets are
- * the model's recv count of that port). Each router model keeps one in the
- * record an arrival on that port touches anyway. */
+/* Statistics of the link into an input port (ports.csv), low 32 bits.
+ * Each router model keeps one in the record an arrival on that port touches
+ * anyway. The link's busy time is warm / its bandwidth. */
 typedef struct net_rcore_in {
-    uint64_t bytes;
-    double busy_ns; /* serialising, for packets that started at t >= warmup */
+    uint32_t pkts, bytes;
+    uint32_t warm; /* bytes of the packets that started at t >= warmup */
 } net_rcore_in;
+
+/* A port's statistics past their 32-bit words (net_rcore_port and
+ * net_rcore_in): the high 32 bits of each sum, and the queue maximum once
+ * it reached UINT32_MAX. Cold: a word wraps every 4 Gi packets or bytes. */
+typedef struct net_rcore_wide {
+    uint32_t pkts, bytes, warm, q_samples, q_sum;
+    uint32_t pad;
+    uint64_t q_max;
+} net_rcore_wide;
 
 /* Where a router's shared state lies: its port records and view array. */
 typedef struct net_rcore {
     char *ports;      /* port 0's record */
     size_t stride;    /* bytes from one port's record to the next */
     uint64_t *view;   /* view_slots: remote occupancies (topology.h watchers) */
+    net_rcore_wide *wide; /* max_radix of them */
 } net_rcore;
 
 static inline net_rcore_port *net_rcore_port_at(const net_rcore *c, int32_t port)
@@ -56,10 +71,28 @@ static inline net_peer net_rcore_link(const net_model *n, uint64_t router, int32
 /* Bytes of a port's shared part (a multiple of 8). */
 size_t net_rcore_port_bytes(const net_model *n);
 /* Bytes of the view array (a multiple of 8). */
-size_t net_rcore_bytes(const net_model *n);
+size_t net_rcore_view_bytes(const net_model *n);
+/* Bytes of the wide statistics of max_radix ports (a multiple of 8). */
+size_t net_rcore_wide_bytes(const net_model *n);
 /* The shared state: max_radix port records from `ports`, `stride` bytes
- * apart, each starting with its net_rcore_port; the view array at view. */
-net_rcore net_rcore_at(void *ports, size_t stride, void *view);
+ * apart, each starting with its net_rcore_port; the view array at view,
+ * the wide statistics at wide. */
+static inline net_rcore net_rcore_at(void *ports, size_t stride, void *view, void *wide)
+{
+    return (net_rcore){.ports = ports, .stride = stride, .view = view, .wide = wide};
+}
+
+/* Adds x to the 64-bit sum whose low 32 bits are *lo; returns what its
+ * high 32 bits gain (0 unless *lo wrapped or x >= 2^32). */
+static inline uint32_t net_wide_add(uint32_t *lo, uint64_t x)
+{
+    uint32_t l = (uint32_t)x;
+    *lo += l;
+    return (uint32_t)(x >> 32) + (*lo < l);
+}
+
+/* The 64-bit value of high and low words. */
+static inline uint64_t net_wide_value(uint32_t hi, uint32_t lo) { return (uint64_t)hi << 32 | lo; }
 /* Full credits for every VC of every port (router_init; no logging). */
 void net_rcore_init(const net_model *n, uint64_t router, net_rcore *c);
 
@@ -116,20 +149,20 @@ uint64_t net_rcore_bits(int32_t port, uint64_t queued);
 uint64_t net_rcore_bits_port(uint64_t b);
 /* Forward: the port statistics of packet p arriving at `router` (facts b
  * from net_rcore_bits) into its output port's record and `in`, the
- * statistics of its input port. The sums are not logged (the reverse
- * handler calls net_rcore_unaccount); a new maximum and busy_ns, a double
- * sum no subtraction restores exactly, are logged with warp_save. */
+ * statistics of its input port. The low words of the sums are not logged
+ * (the reverse handler calls net_rcore_unaccount); a new maximum and a
+ * carry into net_rcore_wide are logged with warp_save. */
 void net_rcore_account(warp_lp *lp, const net_model *n, net_rcore *c, uint64_t router,
                        net_rcore_in *in, const net_packet *p, uint64_t b);
 /* Reverse: takes back the unlogged sums of net_rcore_account. */
-void net_rcore_unaccount(net_rcore *c, net_rcore_in *in, const net_packet *p, uint64_t b);
+void net_rcore_unaccount(const net_model *n, net_rcore *c, uint64_t router, net_rcore_in *in,
+                         const net_packet *p, uint64_t b);
 /* Router commit: --sample counts of an arriving packet (e->kind
  * NET_EV_PKT) and of the `ndep` packets that left in this event. */
 void net_rcore_commit(warp_lp *lp, void *out, const net_event *e, const net_departure *dep, int ndep);
 /* Router finish, per port: its ports.csv row from its state at the end
- * (in: its input's statistics, pkts: packets into it over the run). */
-void net_rcore_finish_port(warp_lp *lp, const net_rcore *c, int32_t port, const net_rcore_in *in,
-                           uint64_t pkts);
+ * (in: its input's statistics); returns the packets into it over the run. */
+uint64_t net_rcore_finish_port(warp_lp *lp, const net_rcore *c, int32_t port, const net_rcore_in *in);
 /* Router finish: the --sample results of its committed block; sent/recv:
  * packets that left / arrived over the run. */
 void net_rcore_finish(warp_lp *lp, void *out, uint64_t sent, uint64_t recv);

@@ -20,8 +20,9 @@
  * route names whose downstream buffer holds all of it (virtual cut-through).
  * Invariant: every state write is logged with warp_save (a field at a
  * time, or a whole port record where an event writes several of its
- * fields), except what iq_reverse takes back: an arrival's writes (two
- * sums, its FIFO push, a heads bit, the sums of its port statistics) and
+ * fields), except what iq_reverse takes back: an arrival's writes (its
+ * output's queued bytes, its FIFO push, a heads bit, the low words of its
+ * port statistics) and
  * an allocation's heads bits and reset of alloc_at (no event logs a word it
  * writes unlogged). Port statistics are accounted by the arrival, in the
  * records it touches anyway (net_rcore_account), and taken back by
@@ -52,23 +53,23 @@ typedef struct ivc {
 } ivc;
 
 /* An input port's record: what an arrival or a departure from it touches,
- * in one or two cache lines. */
+ * one cache line with two VCs (istride). The packets that left it are not
+ * counted: they are those that came in (st) and are not in its FIFOs. */
 typedef struct iin {
-    uint64_t sent, recv; /* packets out of / into this input port */
     uint32_t rr;         /* VC to accept first */
-    uint32_t pad;
-    net_rcore_in st;     /* the link's statistics (its packets: recv) */
+    net_rcore_in st;     /* the link's statistics and packets */
     ivc vc[];            /* vcs of them */
 } iin;
 
-/* An output port's record (ostride bytes): its net_rcore_port (queued
- * bytes, credits; router_core.h), then busy_until, then per lane the
- * time its last tail leaves (LANE_TAKEN while a head waiting for the switch
- * holds it), the input port to grant first, then per lane the input VC to
- * grant it first (before-switch VC allocation). */
+/* An output port's record (ostride bytes, one cache line with two VCs):
+ * its net_rcore_port (queued bytes, the input port to grant first,
+ * credits; router_core.h), then busy_until, then per lane the time its
+ * last tail leaves (LANE_TAKEN while a head waiting for the switch holds
+ * it), then per lane the input VC to grant it first (before-switch VC
+ * allocation). */
 typedef struct iout {
     double busy_until; /* the output link serialises until then */
-    double lane_busy[]; /* vcs of them, then rr and lane_rr (out_rr, lane_rr) */
+    double lane_busy[]; /* vcs of them, then lane_rr (vcs of them) */
 } iout;
 
 typedef struct iq_state {
@@ -79,16 +80,20 @@ typedef struct iq_state {
 /* Where the parts of a router's state lie, computed once per process (the
  * head of n->scratch) rather than on every event. */
 typedef struct iq_layout {
-    size_t heads, in, out, view;         /* byte offsets from the state */
+    size_t heads, in, out, view, wide;   /* byte offsets from the state */
     size_t istride, ostride, rc;         /* rc: bytes of an output record's net_rcore_port */
 } iq_layout;
 
 /* State layout: header, a bitmap of the input VC FIFOs that hold a packet
  * (the allocator visits only those: with radix 264 a scan of every FIFO
  * read ~13 KB of cold state per allocation), max_radix input records,
- * max_radix output records, then the shared view array (router_core.h).
- * Per port records, not an array per field: at radix 264 the eight arrays
- * an arrival or a departure touched lay ~38 KB apart, a miss each. */
+ * max_radix output records, then the shared view array and the ports'
+ * wide statistics (router_core.h). Per port records, not an array per
+ * field: at radix 264 the eight arrays an arrival or a departure touched
+ * lay ~38 KB apart, a miss each. The records start on cache lines (the
+ * state is 64-byte aligned) and take whole lines: an 88-byte record at an
+ * 88-byte stride took two or three lines an access, and the million-node
+ * Slim Fly ran 12 % slower (bench/RESULTS.md). */
 typedef struct iview {
     iq_state *s;
     uint64_t *heads; /* bit p * vcs + vc: FIFO (p, vc) is not empty */
@@ -98,14 +103,16 @@ typedef struct iview {
     int32_t vcs, radix;
 } iview;
 
-/* Bytes of an input port's and an output port's record for vcs VCs (no
- * more than the former separate arrays took: lane_rr's padding is gone). */
-static size_t in_bytes(size_t vcs) { return sizeof(iin) + vcs * sizeof(ivc); }
+/* The bytes of whole cache lines that hold b bytes. */
+static size_t lines(size_t b) { return (b + 63) & ~(size_t)63; }
+
+/* Strides of an input port's and an output port's record for vcs VCs:
+ * whole lines (two VCs: one each). */
+static size_t in_bytes(size_t vcs) { return lines(sizeof(iin) + vcs * sizeof(ivc)); }
 static size_t out_bytes(const net_model *n)
 {
     size_t vcs = (size_t)n->vcs;
-    return net_rcore_port_bytes(n) +
-           (sizeof(iout) + vcs * sizeof(double) + (1 + vcs) * sizeof(uint32_t) + 7) / 8 * 8;
+    return lines(net_rcore_port_bytes(n) + sizeof(iout) + vcs * (sizeof(double) + sizeof(uint32_t)));
 }
 
 static iin *in_at(const iview *v, int32_t p) { return (iin *)(v->in + (size_t)p * v->istride); }
@@ -115,16 +122,16 @@ static iout *out_at(const iview *v, int32_t p)
     return (iout *)(v->out + (size_t)p * v->ostride + v->rc);
 }
 /* Credits of the lanes of output p. */
-static int64_t *credits(const iview *v, int32_t p) { return net_rcore_port_at(&v->c, p)->credits; }
-static uint32_t *out_rr(const iview *v, int32_t p)
-{
-    return (uint32_t *)(out_at(v, p)->lane_busy + v->vcs);
-}
+static int32_t *credits(const iview *v, int32_t p) { return net_rcore_port_at(&v->c, p)->credits; }
+static uint32_t *out_rr(const iview *v, int32_t p) { return &net_rcore_port_at(&v->c, p)->rr; }
 static double *lane_busy(const iview *v, int32_t p, int32_t lane)
 {
     return &out_at(v, p)->lane_busy[lane];
 }
-static uint32_t *lane_rr(const iview *v, int32_t p, int32_t lane) { return out_rr(v, p) + 1 + lane; }
+static uint32_t *lane_rr(const iview *v, int32_t p, int32_t lane)
+{
+    return (uint32_t *)(out_at(v, p)->lane_busy + v->vcs) + lane;
+}
 
 /* Words of a bitmap of k bits. */
 static size_t bitmap_words(size_t k) { return (k + 63) / 64; }
@@ -149,9 +156,10 @@ static iq_layout layout_of(const net_model *n)
     l.ostride = out_bytes(n); /* strides: multiples of 8 */
     l.rc = net_rcore_port_bytes(n);
     l.heads = sizeof(iq_state);
-    l.in = l.heads + bitmap_words(pv) * sizeof(uint64_t);
+    l.in = lines(l.heads + bitmap_words(pv) * sizeof(uint64_t));
     l.out = l.in + (size_t)n->max_radix * l.istride;
     l.view = l.out + (size_t)n->max_radix * l.ostride;
+    l.wide = l.view + net_rcore_view_bytes(n);
     return l;
 }
 
@@ -169,7 +177,7 @@ static inline __attribute__((always_inline)) iview view(const net_model *n, void
     v.rc = l->rc;
     v.in = b + l->in;
     v.out = b + l->out;
-    v.c = net_rcore_at(v.out, v.ostride, b + l->view);
+    v.c = net_rcore_at(v.out, v.ostride, b + l->view, b + l->wide);
     v.vcs = n->vcs;
     v.radix = n->max_radix;
     return v;
@@ -177,10 +185,7 @@ static inline __attribute__((always_inline)) iview view(const net_model *n, void
 
 static size_t iq_state_size(const net_model *n)
 {
-    size_t pv = (size_t)n->max_radix * n->vcs;
-    return sizeof(iq_state) + bitmap_words(pv) * sizeof(uint64_t) +
-           n->max_radix * (in_bytes((size_t)n->vcs) + out_bytes(n)) +
-           net_rcore_bytes(n);
+    return layout_of(n).wide + net_rcore_wide_bytes(n);
 }
 
 /* Departures one allocation records for --sample (in the event's payload);
@@ -288,7 +293,7 @@ static void request_alloc_now(warp_lp *lp, const net_model *n, const iview *v)
 
 /* Credit of a port that leads to a terminal or gateway (or nowhere): they
  * take every packet, so their credit never runs out (set by iq_init). */
-#define NO_CREDIT_LIMIT (INT64_MAX / 4)
+#define NO_CREDIT_LIMIT INT32_MAX
 
 /* lane_busy of an output lane a head holds before the switch (before-switch
  * VC allocation): it frees when that head is sent. */
@@ -307,10 +312,10 @@ static int32_t lane_with(const net_model *n, const iview *v, const inode *h, int
 {
     int32_t best = -1;
     *free_at = -1;
-    const int64_t *cr = credits(v, h->port);
+    const int32_t *cr = credits(v, h->port);
     for (int32_t vc = h->vc; vc < h->vc + h->span; vc++) {
         double busy = *lane_busy(v, h->port, vc);
-        if ((room && cr[vc] < h->pkt.size) || busy == LANE_TAKEN)
+        if ((room && cr[vc] < (int64_t)h->pkt.size) || busy == LANE_TAKEN)
             continue;
         double t = busy + n->params.lane_hold;
         if (t > now) {
@@ -336,10 +341,10 @@ static int32_t lane_for(const net_model *n, const iview *v, const inode *h, doub
     return ok ? h->lane : -1;
 }
 
-/* Logs input record `in` before an event writes its header (sent, recv,
- * rr) and VC vc's FIFO or busy: in one warp_save while the record is
- * small (a few log records of a field each cost more than the bytes), else
- * the header and that VC alone (at many VCs the rest is cold). */
+/* Logs input record `in` before an event writes its header (rr) and VC
+ * vc's FIFO or busy: in one warp_save while the record is small (a few log
+ * records of a field each cost more than the bytes), else the header and
+ * that VC alone (at many VCs the rest is cold). */
 static void save_in(warp_lp *lp, const iview *v, iin *in, int32_t vc)
 {
     if (v->istride <= 2 * sizeof(iin) + 2 * sizeof(ivc)) {
@@ -356,7 +361,7 @@ static void start(warp_lp *lp, const net_model *n, iview *v, uint64_t router, in
 {
     iin *in = in_at(v, p);
     net_fifo *q = &in->vc[vc].q;
-    /* One log record for the input's record (sent, rr, the FIFO, busy)
+    /* One log record for the input's record (rr, the FIFO, busy)
      * and one for the output's (queued, credit, busy_until, its rr and
      * lane): eleven warp_saves of a field each cost more than the bytes. */
     save_in(lp, v, in, vc);
@@ -374,7 +379,6 @@ static void start(warp_lp *lp, const net_model *n, iview *v, uint64_t router, in
     o->busy_until = now + ser;
     *out_rr(v, x->port) = (uint32_t)(p + 1) % (uint32_t)v->radix;
     in->rr = (uint32_t)(vc + 1) % (uint32_t)v->vcs;
-    in->sent++;
     in->vc[vc].busy = now + ser;
     o->lane_busy[lane] = now + ser;
     net_rcore_port_at(&v->c, x->port)->queued -= x->pkt.size;
@@ -689,7 +693,6 @@ static void arrive(warp_lp *lp, const net_model *n, iview *v, const net_packet *
     x->ready = net_rcore_ready(n, router, p, &down, now);
     x->arrived = now;
     iin *in = in_at(v, p->in_port);
-    in->recv++; /* unlogged, as the push below: iq_reverse */
     uint64_t *queued = &net_rcore_port_at(&v->c, r.port)->queued;
     *queued += p->size; /* unlogged: iq_reverse takes it back (the port is in bits) */
     net_fifo *q = &in->vc[p->vc].q;
@@ -742,7 +745,7 @@ static void iq_prefetch(const warp_lp *lp, const void *state, const void *msg)
     } else if (e->kind == NET_EV_CREDIT) {
         const char *out = b + l->out + (size_t)e->u.credit.port * l->ostride;
         __builtin_prefetch(out);
-        __builtin_prefetch(out + offsetof(net_rcore_port, credits) + (size_t)e->u.credit.vc * sizeof(int64_t));
+        __builtin_prefetch(out + offsetof(net_rcore_port, credits) + (size_t)e->u.credit.vc * sizeof(int32_t));
     }
 }
 
@@ -788,9 +791,10 @@ static void iq_forward(warp_lp *lp, void *state, void *msg, warp_bits *bits)
 }
 
 /* Reverse computation for the writes the most common events need not log:
- * an arrival's bytes queued for its output port (the port is in bits), its
- * input's recv, the sums of its port statistics and its push onto its FIFO
- * (whose tail it is now: an arrival only pushes; it keeps the tail before), a credit, and the heads bits,
+ * an arrival's bytes queued for its output port (the port is in bits),
+ * the low words of its port statistics and its push onto its FIFO (whose
+ * tail it is now: an arrival only pushes; it keeps the tail before), a
+ * credit, and the heads bits,
  * which mark exactly the non-empty FIFOs: an arrival set its FIFO's bit if
  * it found the FIFO empty, and every FIFO an allocation started a packet
  * from (its departures in the payload) held that packet before; an
@@ -811,8 +815,7 @@ static void iq_reverse(warp_lp *lp, void *state, void *msg, warp_bits *bits)
         if (!prev)
             bit_clear(v.heads, p->in_port * v.vcs + p->vc);
         net_fifo_unpush(q, prev);
-        in->recv--;
-        net_rcore_unaccount(&v.c, &in->st, p, bits->b);
+        net_rcore_unaccount(n, &v.c, warp_lp_id(lp) - n->nodes, &in->st, p, bits->b);
     } else if (e->kind == NET_EV_CREDIT) {
         net_rcore_credit_reverse(&v.c, e);
     } else if (e->kind == NET_EV_ALLOC) {
@@ -840,7 +843,7 @@ static void iq_finish(warp_lp *lp, void *state, void *out)
 {
     const net_model *n = warp_model_arg(lp);
     iview v = view(n, state);
-    uint64_t queued = 0, sent = 0, recv = 0;
+    uint64_t queued = 0, recv = 0;
     for (int32_t i = 0; i < n->max_radix * n->vcs; i++) {
         const net_fifo *q = &ivc_at(&v, i / n->vcs, i % n->vcs)->q;
         assert(bit_test(v.heads, i) == (q->head != NULL) &&
@@ -852,15 +855,11 @@ static void iq_finish(warp_lp *lp, void *state, void *out)
                 net_sample_dwell(&n->sampling, out, (uint32_t)i, k->arrived, n->end, k->pkt.size);
         }
     }
-    for (int32_t p = 0; p < n->max_radix; p++) {
-        const iin *in = in_at(&v, p);
-        sent += in->sent;
-        recv += in->recv;
-        net_rcore_finish_port(lp, &v.c, p, &in->st, in->recv);
-    }
-    assert(queued == recv - sent && "router_iq: the FIFOs hold every packet in and not out");
+    for (int32_t p = 0; p < n->max_radix; p++)
+        recv += net_rcore_finish_port(lp, &v.c, p, &in_at(&v, p)->st);
+    assert(queued <= recv && "router_iq: its FIFOs hold only packets that came in");
     n->res->flight.router_queued += queued;
-    net_rcore_finish(lp, out, sent, recv);
+    net_rcore_finish(lp, out, recv - queued, recv);
 }
 
 void net_router_iq_type(net_model *n, warp_lp_type *t)
@@ -883,6 +882,7 @@ void net_router_iq_type(net_model *n, warp_lp_type *t)
     /* Every event reads the header and the heads bitmap; the port records
      * after them are the hint's (at radix 264, the engine's default 256
      * bytes loaded two or three input records no event of the port needed). */
-    t->state_head = ((const iq_layout *)n->scratch)->in;
+    t->state_head = sizeof(iq_state) + bitmap_words((size_t)R * (size_t)n->vcs) * sizeof(uint64_t);
+    t->state_align = 64; /* the records start on cache lines */
     t->event_name = net_event_name;
 }

@@ -30,6 +30,10 @@ extern "C" {
 /* Most virtual channels per port the network layer supports. */
 #define NET_MAX_VCS 8
 
+/* The largest VC buffer, 1 GiB: routers count credits in 32-bit words,
+ * so that a port's record fits a cache line. */
+#define NET_VC_BUFFER_MAX (UINT64_C(1) << 30)
+
 typedef enum net_peer_kind {
     NET_PEER_NONE = 0,     /* unconnected port (e.g. a partly populated switch) */
     NET_PEER_ROUTER = 1,
@@ -193,7 +197,8 @@ typedef struct net_topology_ops {
      * buffer per VC at port `port` of router r, the buffer that packets
      * arriving over that port's link occupy (for a terminal port: what the
      * terminal injects into), or 0 for [network] vc_buffer. A value given
-     * must hold one packet (the topology checks its own keys in setup). */
+     * must hold one packet and at most NET_VC_BUFFER_MAX bytes (the
+     * topology checks its own keys in setup). */
     uint64_t (*vc_buffer)(const void *topo, uint64_t router, int32_t port);
     /* Optional (NULL): more --describe lines about the topology's
      * structure, each "key: value\n". */

@@ -102,4 +102,5 @@ refuse "minimal with 1 VC" "needs 2 VCs" --dragonfly.vcs=1
 refuse "more groups than a*h + 1" "lower g to at most 9" --dragonfly.g=10
 refuse "a missing" "\[dragonfly\] a" --dragonfly.a=
 refuse "global buffer below a packet" "global_vc_buffer" --dragonfly.global_vc_buffer=100B
+refuse "global buffer past 1 GiB" "global_vc_buffer = 2GiB: a VC buffer may hold at most 1 GiB" --dragonfly.global_vc_buffer=2GiB
 exit $fail

@@ -168,8 +168,8 @@ injection_bandwidth_GBps: 12.5
 router_links_GBps: 12.5 x 23736
 terminal_links_GBps: 12.5 x 16512
 lookahead_ns: 90.96 (the least delay between groups: --synch=cons's window, the safe bound's step; 0: none)
-memory_state_bytes: 22918792 (21.9 MiB, 1388 bytes per node; LP states, outputs, tables)
-memory_bound_bytes: 1543673992 (1472.2 MiB, 93488 bytes per node; every buffer full of events)
+memory_state_bytes: 27591688 (26.3 MiB, 1671 bytes per node; LP states, outputs, tables)
+memory_bound_bytes: 1548346888 (1476.6 MiB, 93771 bytes per node; every buffer full of events)
 EOF
 described fattree-128p3l.ini <<'EOF'
 topology: fattree
@@ -183,8 +183,8 @@ injection_bandwidth_GBps: 12.5
 router_links_GBps: 12.5 x 1048576
 terminal_links_GBps: 12.5 x 524288
 lookahead_ns: 90.96 (the least delay between groups: --synch=cons's window, the safe bound's step; 0: none)
-memory_state_bytes: 646578752 (616.6 MiB, 1233 bytes per node; LP states, outputs, tables)
-memory_bound_bytes: 4924768832 (4696.6 MiB, 9393 bytes per node; every buffer full of events)
+memory_state_bytes: 731120192 (697.3 MiB, 1395 bytes per node; LP states, outputs, tables)
+memory_bound_bytes: 5009310272 (4777.3 MiB, 9555 bytes per node; every buffer full of events)
 EOF
 described slimfly-q37.ini <<'EOF'
 topology: slimfly
@@ -198,8 +198,8 @@ injection_bandwidth_GBps: 12.5
 router_links_GBps: 12.5 x 75295
 terminal_links_GBps: 12.5 x 73926
 lookahead_ns: 70.48 (the least delay between groups: --synch=cons's window, the safe bound's step; 0: none)
-memory_state_bytes: 77603916 (74.0 MiB, 1050 bytes per node; LP states, outputs, tables)
-memory_bound_bytes: 21271038156 (20285.6 MiB, 287734 bytes per node; every buffer full of events)
+memory_state_bytes: 74077372 (70.6 MiB, 1002 bytes per node; LP states, outputs, tables)
+memory_bound_bytes: 21267511612 (20282.3 MiB, 287686 bytes per node; every buffer full of events)
 EOF
 described torus-32k-codes.ini <<'EOF'
 topology: torus
@@ -213,8 +213,8 @@ injection_bandwidth_GBps: 2.14748
 router_links_GBps: 2.14748 x 98304
 terminal_links_GBps: 2.14748 x 32768
 lookahead_ns: 150 (the least delay between groups: --synch=cons's window, the safe bound's step; 0: none)
-memory_state_bytes: 63177016 (60.3 MiB, 1928 bytes per node; LP states, outputs, tables)
-memory_bound_bytes: 1085538616 (1035.3 MiB, 33128 bytes per node; every buffer full of events)
+memory_state_bytes: 60817720 (58.0 MiB, 1856 bytes per node; LP states, outputs, tables)
+memory_bound_bytes: 1083179320 (1033.0 MiB, 33056 bytes per node; every buffer full of events)
 EOF
 # The scale cases of issue 18 (their scaled-down runs: tests/replay/test_scale_cases.sh).
 described replay-stencil-512k-torus.ini <<'EOF'
@@ -229,8 +229,8 @@ injection_bandwidth_GBps: 11.9
 router_links_GBps: 11.9 x 1572864
 terminal_links_GBps: 11.9 x 524288
 lookahead_ns: 80 (the least delay between groups: --synch=cons's window, the safe bound's step; 0: none)
-memory_state_bytes: 1098907960 (1048.0 MiB, 2096 bytes per node; LP states, outputs, tables)
-memory_bound_bytes: 17456693560 (16648.0 MiB, 33296 bytes per node; every buffer full of events)
+memory_state_bytes: 1061159224 (1012.0 MiB, 2024 bytes per node; LP states, outputs, tables)
+memory_bound_bytes: 17418944824 (16612.0 MiB, 33224 bytes per node; every buffer full of events)
 EOF
 described replay-stencil-512k-simplenet.ini <<'EOF'
 topology: simplenet
@@ -255,8 +255,8 @@ injection_bandwidth_GBps: 11.9
 router_links_GBps: 11.9 x 98304
 terminal_links_GBps: 11.9 x 32768
 lookahead_ns: 80 (the least delay between groups: --synch=cons's window, the safe bound's step; 0: none)
-memory_state_bytes: 68682040 (65.5 MiB, 2096 bytes per node; LP states, outputs, tables)
-memory_bound_bytes: 1091043640 (1040.5 MiB, 33296 bytes per node; every buffer full of events)
+memory_state_bytes: 66322744 (63.3 MiB, 2024 bytes per node; LP states, outputs, tables)
+memory_bound_bytes: 1088684344 (1038.3 MiB, 33224 bytes per node; every buffer full of events)
 EOF
 described replay-stencil-32k-simplenet.ini <<'EOF'
 topology: simplenet
@@ -278,8 +278,8 @@ radix: 264
 ranks: 1009622
 vcs: 2
 injection_bandwidth_GBps: 12.5
-memory_state_bytes: 4432509468 (4227.2 MiB, 4390 bytes per node; LP states, outputs, tables)
-memory_bound_bytes: 1325196629148 (1263806.0 MiB, 1312567 bytes per node; every buffer full of events)
+memory_state_bytes: 4210180076 (4015.1 MiB, 4170 bytes per node; LP states, outputs, tables)
+memory_bound_bytes: 1324974299756 (1263594.0 MiB, 1312347 bytes per node; every buffer full of events)
 EOF
 described slimfly-q41.ini <<'EOF'
 topology: slimfly
@@ -293,8 +293,8 @@ injection_bandwidth_GBps: 12.5
 router_links_GBps: 12.5 x 102541
 terminal_links_GBps: 12.5 x 63878
 lookahead_ns: 70.48 (the least delay between groups: --synch=cons's window, the safe bound's step; 0: none)
-memory_state_bytes: 83294388 (79.4 MiB, 1304 bytes per node; LP states, outputs, tables)
-memory_bound_bytes: 25448374068 (24269.5 MiB, 398390 bytes per node; every buffer full of events)
+memory_state_bytes: 79071716 (75.4 MiB, 1238 bytes per node; LP states, outputs, tables)
+memory_bound_bytes: 25444151396 (24265.4 MiB, 398324 bytes per node; every buffer full of events)
 EOF
 described fattree-128p3l-fts.ini <<'EOF'
 topology: fattree
@@ -308,8 +308,8 @@ injection_bandwidth_GBps: 12.5
 router_links_GBps: 12.5 x 1048576
 terminal_links_GBps: 12.5 x 524288
 lookahead_ns: 90.96 (the least delay between groups: --synch=cons's window, the safe bound's step; 0: none)
-memory_state_bytes: 646578752 (616.6 MiB, 1233 bytes per node; LP states, outputs, tables)
-memory_bound_bytes: 4924768832 (4696.6 MiB, 9393 bytes per node; every buffer full of events)
+memory_state_bytes: 731120192 (697.3 MiB, 1395 bytes per node; LP states, outputs, tables)
+memory_bound_bytes: 5009310272 (4777.3 MiB, 9555 bytes per node; every buffer full of events)
 EOF
 described fattree-50p3l-fts.ini <<'EOF'
 topology: fattree
@@ -323,8 +323,8 @@ injection_bandwidth_GBps: 12.5
 router_links_GBps: 12.5 x 62500
 terminal_links_GBps: 12.5 x 31250
 lookahead_ns: 90.96 (the least delay between groups: --synch=cons's window, the safe bound's step; 0: none)
-memory_state_bytes: 38575576 (36.8 MiB, 1234 bytes per node; LP states, outputs, tables)
-memory_bound_bytes: 293575576 (280.0 MiB, 9394 bytes per node; every buffer full of events)
+memory_state_bytes: 43700576 (41.7 MiB, 1398 bytes per node; LP states, outputs, tables)
+memory_bound_bytes: 298700576 (284.9 MiB, 9558 bytes per node; every buffer full of events)
 EOF
 phold 1 0f2ae5bfb330c6ff 6336 --total-lps=64 --end=100 --seed=1
 phold 1 7c2c77af1b8f2f1e 12544 --total-lps=256 --end=50 --seed=7 --remote=0.5

@@ -37,4 +37,11 @@ expect "absurd bandwidth" "link_bandwidth = 1e30GB/s: outside physical sense; gi
 expect "absurd latency" "link_latency = 1e30s: outside physical sense; give a value from 0 to 1e15ns" \
     --network.link_latency=1e30s
 expect "absurd buffer" "vc_buffer = 2048TiB: outside physical sense; give a value from 1B to 1PiB" --network.vc_buffer=2048TiB
+# Routers count credits in 32-bit words (a port's record in one cache line).
+expect "VC buffer past 1 GiB" "vc_buffer = 2GiB: a VC buffer (2147483648 B) may hold at most 1 GiB; give a smaller one" \
+    --network.vc_buffer=2GiB
+expect "port buffer past 1 GiB per VC" "port_buffer = 8GiB: a VC buffer (4294967296 B) may hold at most 1 GiB" \
+    --network.port_buffer=8GiB --network.vcs=2
+"$WARPNET" --quiet "$TMP/g.ini" --network.vc_buffer=1GiB > "$TMP/log" 2>&1 \
+    && echo "ok   a 1 GiB VC buffer runs" || { echo "FAIL a 1 GiB VC buffer"; cat "$TMP/log"; fail=1; }
 exit $fail
