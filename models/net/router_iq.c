@@ -84,9 +84,11 @@ typedef struct iq_layout {
     size_t istride, ostride, rc;         /* rc: bytes of an output record's net_rcore_port */
 } iq_layout;
 
-/* State layout: header, a bitmap of the input VC FIFOs that hold a packet
+/* State layout: header, a bitmap of the input ports that hold a packet
  * (the allocator visits only those: with radix 264 a scan of every FIFO
- * read ~13 KB of cold state per allocation), max_radix input records,
+ * read ~13 KB of cold state per allocation; a bit per port, not per VC
+ * FIFO, keeps header and bitmap in one line up to radix 384, and the
+ * allocator reads the port's record anyway), max_radix input records,
  * max_radix output records, then the shared view array and the ports'
  * wide statistics (router_core.h). Per port records, not an array per
  * field: at radix 264 the eight arrays an arrival or a departure touched
@@ -96,7 +98,7 @@ typedef struct iq_layout {
  * Slim Fly ran 12 % slower (bench/RESULTS.md). */
 typedef struct iview {
     iq_state *s;
-    uint64_t *heads; /* bit p * vcs + vc: FIFO (p, vc) is not empty */
+    uint64_t *heads; /* bit p: a FIFO of input port p is not empty */
     char *in, *out;  /* the records */
     size_t istride, ostride, rc; /* rc: bytes of an output record's net_rcore_port */
     net_rcore c;
@@ -142,6 +144,15 @@ static void bit_set(uint64_t *b, int32_t i) { b[i >> 6] |= UINT64_C(1) << (i & 6
 
 static void bit_clear(uint64_t *b, int32_t i) { b[i >> 6] &= ~(UINT64_C(1) << (i & 63)); }
 
+/* 1 when a VC FIFO of input record `in` holds a packet. */
+static int port_waiting(const iview *v, const iin *in)
+{
+    for (int32_t vc = 0; vc < v->vcs; vc++)
+        if (in->vc[vc].q.head)
+            return 1;
+    return 0;
+}
+
 /* Visits the set bits of bitmap b (words words) in ascending order as i. */
 #define FOR_BITS(i, b, words)                                                                     \
     for (size_t w_ = 0; w_ < (words); w_++)                                                        \
@@ -150,13 +161,12 @@ static void bit_clear(uint64_t *b, int32_t i) { b[i >> 6] &= ~(UINT64_C(1) << (i
 
 static iq_layout layout_of(const net_model *n)
 {
-    size_t pv = (size_t)n->max_radix * n->vcs;
     iq_layout l;
     l.istride = in_bytes((size_t)n->vcs);
     l.ostride = out_bytes(n); /* strides: multiples of 8 */
     l.rc = net_rcore_port_bytes(n);
     l.heads = sizeof(iq_state);
-    l.in = lines(l.heads + bitmap_words(pv) * sizeof(uint64_t));
+    l.in = lines(l.heads + bitmap_words((size_t)n->max_radix) * sizeof(uint64_t));
     l.out = l.in + (size_t)n->max_radix * l.istride;
     l.view = l.out + (size_t)n->max_radix * l.ostride;
     l.wide = l.view + net_rcore_view_bytes(n);
@@ -274,11 +284,12 @@ static void request_alloc(warp_lp *lp, const net_model *n, iq_state *s, double t
  * Loaded now, they overlap the rest of this event. Writes nothing. */
 static void prefetch_waiting(const iview *v)
 {
-    FOR_BITS(iv, v->heads, bitmap_words((size_t)v->radix * v->vcs))
+    FOR_BITS(p, v->heads, bitmap_words((size_t)v->radix))
     {
-        const char *in = (const char *)in_at(v, (int32_t)iv / v->vcs);
+        const char *in = (const char *)in_at(v, (int32_t)p);
         __builtin_prefetch(in);
-        __builtin_prefetch(in + v->istride - 1);
+        if (v->istride > 64) /* else one line */
+            __builtin_prefetch(in + v->istride - 1);
     }
 }
 
@@ -366,8 +377,8 @@ static void start(warp_lp *lp, const net_model *n, iview *v, uint64_t router, in
      * lane): eleven warp_saves of a field each cost more than the bytes. */
     save_in(lp, v, in, vc);
     inode *x = (inode *)net_fifo_pop_saved(q);
-    if (!q->head) /* unlogged: iq_reverse sets the bit of every departure's FIFO */
-        bit_clear(v->heads, p * v->vcs + vc);
+    if (!q->head && !port_waiting(v, in)) /* unlogged: iq_reverse sets the bit of every departure's port */
+        bit_clear(v->heads, p);
     double now = warp_now(lp), free_at;
     int32_t lane = lane_for(n, v, x, now, &free_at);
     assert(lane >= 0 && "router_iq: only a head with a free lane with room downstream is granted");
@@ -606,17 +617,17 @@ static iq_scratch scratch(const net_model *n)
 static void list_heads(const iview *v, iq_scratch *w, double now)
 {
     int32_t V = v->vcs;
-    FOR_BITS(iv, v->heads, bitmap_words((size_t)v->radix * V))
+    FOR_BITS(b, v->heads, bitmap_words((size_t)v->radix))
     {
-        int32_t p = (int32_t)iv / V;
-        w->hl[w->nh++] = (int32_t)iv;
-        if (w->np && w->pl[w->np - 1] == p)
-            continue;
+        int32_t p = (int32_t)b;
         w->pl[w->np++] = p;
         w->active[p] = 0;
         const iin *in = in_at(v, p);
-        for (int32_t vc = 0; vc < V; vc++)
+        for (int32_t vc = 0; vc < V; vc++) {
+            if (in->vc[vc].q.head)
+                w->hl[w->nh++] = p * V + vc;
             w->active[p] += in->vc[vc].busy > now;
+        }
     }
 }
 
@@ -699,8 +710,8 @@ static void arrive(warp_lp *lp, const net_model *n, iview *v, const net_packet *
     int head = q->head == NULL;
     x->prev = q->tail;
     net_fifo_push_unlogged(q, &x->node);
-    if (head) /* unlogged: iq_reverse clears it when the packet had no tail before it */
-        bit_set(v->heads, p->in_port * v->vcs + p->vc);
+    if (head) /* unlogged: iq_reverse recomputes it from the port's FIFOs */
+        bit_set(v->heads, p->in_port);
     bits->b = net_rcore_bits(r.port, *queued);
     net_rcore_account(lp, n, &v->c, router, &in->st, p, bits->b);
     net_rcore_status(lp, n, &v->c, router, r.port);
@@ -729,9 +740,10 @@ static void iq_prefetch(const warp_lp *lp, const void *state, const void *msg)
     if (e->kind == NET_EV_PKT) {
         const net_packet *p = &e->u.pkt;
         const char *in = b + l->in + (size_t)p->in_port * l->istride;
-        size_t bit = (size_t)p->in_port * (size_t)n->vcs + (size_t)p->vc;
+        size_t bit = (size_t)p->in_port;
         __builtin_prefetch(in);
-        __builtin_prefetch(in + offsetof(iin, vc) + (size_t)p->vc * sizeof(ivc));
+        if (l->istride > 64) /* else one line */
+            __builtin_prefetch(in + offsetof(iin, vc) + (size_t)p->vc * sizeof(ivc));
         __builtin_prefetch(b + l->heads + bit / 64 * sizeof(uint64_t));
         int32_t ports[IQ_HINT_PORTS];
         int32_t k = n->topo_ops->route_ports
@@ -794,10 +806,10 @@ static void iq_forward(warp_lp *lp, void *state, void *msg, warp_bits *bits)
  * an arrival's bytes queued for its output port (the port is in bits),
  * the low words of its port statistics and its push onto its FIFO (whose
  * tail it is now: an arrival only pushes; it keeps the tail before), a
- * credit, and the heads bits,
- * which mark exactly the non-empty FIFOs: an arrival set its FIFO's bit if
- * it found the FIFO empty, and every FIFO an allocation started a packet
- * from (its departures in the payload) held that packet before; an
+ * credit, and the heads bits, which mark exactly the input ports with a
+ * packet: an arrival's is recomputed from its port's FIFOs once the push is
+ * undone, and every port an allocation started a packet from (its
+ * departures in the payload) held that packet before; an
  * allocation that reset alloc_at found it at now (IQ_BIT_ALLOC_AT). Every
  * other write is logged with warp_save; the engine replays that log after
  * this runs. */
@@ -812,9 +824,9 @@ static void iq_reverse(warp_lp *lp, void *state, void *msg, warp_bits *bits)
         iin *in = in_at(&v, p->in_port);
         net_fifo *q = &in->vc[p->vc].q;
         net_node *prev = ((const inode *)q->tail)->prev; /* an arrival only pushes */
-        if (!prev)
-            bit_clear(v.heads, p->in_port * v.vcs + p->vc);
         net_fifo_unpush(q, prev);
+        if (!prev && !port_waiting(&v, in))
+            bit_clear(v.heads, p->in_port);
         net_rcore_unaccount(n, &v.c, warp_lp_id(lp) - n->nodes, &in->st, p, bits->b);
     } else if (e->kind == NET_EV_CREDIT) {
         net_rcore_credit_reverse(&v.c, e);
@@ -823,7 +835,7 @@ static void iq_reverse(warp_lp *lp, void *state, void *msg, warp_bits *bits)
             v.s->alloc_at = warp_now(lp);
         const net_departure *dep = (const net_departure *)e->u.user;
         for (int i = 0; i < IQ_DEPS && dep[i].valid; i++)
-            bit_set(v.heads, dep[i].in_port * v.vcs + dep[i].vc);
+            bit_set(v.heads, dep[i].in_port);
     }
 }
 
@@ -844,10 +856,11 @@ static void iq_finish(warp_lp *lp, void *state, void *out)
     const net_model *n = warp_model_arg(lp);
     iview v = view(n, state);
     uint64_t queued = 0, recv = 0;
+    for (int32_t p = 0; p < n->max_radix; p++)
+        assert(bit_test(v.heads, p) == port_waiting(&v, in_at(&v, p)) &&
+               "router_iq: the heads bitmap marks exactly the input ports holding a packet");
     for (int32_t i = 0; i < n->max_radix * n->vcs; i++) {
         const net_fifo *q = &ivc_at(&v, i / n->vcs, i % n->vcs)->q;
-        assert(bit_test(v.heads, i) == (q->head != NULL) &&
-               "router_iq: the heads bitmap marks exactly the FIFOs holding a packet");
         for (net_node *x = q->head; x; x = x->next) {
             queued++;
             const inode *k = (const inode *)x;
@@ -879,10 +892,10 @@ void net_router_iq_type(net_model *n, warp_lp_type *t)
     t->commit = n->sampling.interval > 0 ? iq_commit : NULL; /* commit counts --sample alone */
     t->finish = iq_finish;
     t->prefetch = iq_prefetch;
-    /* Every event reads the header and the heads bitmap; the port records
-     * after them are the hint's (at radix 264, the engine's default 256
-     * bytes loaded two or three input records no event of the port needed). */
-    t->state_head = sizeof(iq_state) + bitmap_words((size_t)R * (size_t)n->vcs) * sizeof(uint64_t);
+    /* Every event reads the header and the heads bitmap (56 bytes at radix
+     * 264: one line); the port records after them are the hint's (the
+     * engine's default 256 bytes loaded input records no event needed). */
+    t->state_head = sizeof(iq_state) + bitmap_words(R) * sizeof(uint64_t);
     t->state_align = 64; /* the records start on cache lines */
     t->event_name = net_event_name;
 }

@@ -278,8 +278,8 @@ radix: 264
 ranks: 1009622
 vcs: 2
 injection_bandwidth_GBps: 12.5
-memory_state_bytes: 4210180076 (4015.1 MiB, 4170 bytes per node; LP states, outputs, tables)
-memory_bound_bytes: 1324974299756 (1263594.0 MiB, 1312347 bytes per node; every buffer full of events)
+memory_state_bytes: 4206779244 (4011.9 MiB, 4167 bytes per node; LP states, outputs, tables)
+memory_bound_bytes: 1324970898924 (1263590.7 MiB, 1312344 bytes per node; every buffer full of events)
 EOF
 described slimfly-q41.ini <<'EOF'
 topology: slimfly
