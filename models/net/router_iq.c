@@ -153,6 +153,15 @@ static int port_waiting(const iview *v, const iin *in)
     return 0;
 }
 
+/* A hint: the first line of a port record (stride bytes, line-aligned) and,
+ * when the record takes more than one, the line of byte off in it. */
+static inline void prefetch_record(const char *rec, size_t stride, size_t off)
+{
+    __builtin_prefetch(rec);
+    if (stride > 64)
+        __builtin_prefetch(rec + off);
+}
+
 /* Visits the set bits of bitmap b (words words) in ascending order as i. */
 #define FOR_BITS(i, b, words)                                                                     \
     for (size_t w_ = 0; w_ < (words); w_++)                                                        \
@@ -286,10 +295,7 @@ static void prefetch_waiting(const iview *v)
 {
     FOR_BITS(p, v->heads, bitmap_words((size_t)v->radix))
     {
-        const char *in = (const char *)in_at(v, (int32_t)p);
-        __builtin_prefetch(in);
-        if (v->istride > 64) /* else one line */
-            __builtin_prefetch(in + v->istride - 1);
+        prefetch_record((const char *)in_at(v, (int32_t)p), v->istride, v->istride - 1);
     }
 }
 
@@ -741,9 +747,7 @@ static void iq_prefetch(const warp_lp *lp, const void *state, const void *msg)
         const net_packet *p = &e->u.pkt;
         const char *in = b + l->in + (size_t)p->in_port * l->istride;
         size_t bit = (size_t)p->in_port;
-        __builtin_prefetch(in);
-        if (l->istride > 64) /* else one line */
-            __builtin_prefetch(in + offsetof(iin, vc) + (size_t)p->vc * sizeof(ivc));
+        prefetch_record(in, l->istride, offsetof(iin, vc) + (size_t)p->vc * sizeof(ivc));
         __builtin_prefetch(b + l->heads + bit / 64 * sizeof(uint64_t));
         int32_t ports[IQ_HINT_PORTS];
         int32_t k = n->topo_ops->route_ports
@@ -756,8 +760,7 @@ static void iq_prefetch(const warp_lp *lp, const void *state, const void *msg)
             warp_prefetch_dest(lp, net_term_lp(n, p->dst));
     } else if (e->kind == NET_EV_CREDIT) {
         const char *out = b + l->out + (size_t)e->u.credit.port * l->ostride;
-        __builtin_prefetch(out);
-        __builtin_prefetch(out + offsetof(net_rcore_port, credits) + (size_t)e->u.credit.vc * sizeof(int32_t));
+        prefetch_record(out, l->ostride, offsetof(net_rcore_port, credits) + (size_t)e->u.credit.vc * sizeof(int32_t));
     }
 }
 
