@@ -35,18 +35,32 @@ typedef struct term_partial {
 typedef struct term_state {
     net_fifo outq;      /* term_msg, FIFO: messages are injected in send order */
     net_fifo partial;   /* term_partial */
-    uint64_t seq;       /* messages accepted so far */
-    int64_t credits[NET_MAX_VCS]; /* bytes free in the router's input buffer, per lane
-                                   * of VC class 0 ([network] lanes; VC 0 alone by default) */
+    uint64_t seq;       /* messages accepted so far (offered_msgs) */
     net_port_clock link; /* the injection link */
     uint64_t sent, recv; /* packets onto / off the link */
-    uint64_t waiting;    /* messages in outq */
     /* Statistics (net_term_out's meaning): in a committed block they cost
      * a cache miss per commit of a send or an injection. */
     uint64_t recv_bytes, recv_bytes_win; /* delivered_bytes(_win), next to recv */
-    uint64_t offered_msgs, offered_bytes;
+    uint64_t offered_bytes;
     uint64_t sent_bytes, sent_bytes_win; /* injected_bytes(_win) */
+    /* Bytes free in the router's input buffer, per injection lane
+     * (term_lanes: [network] lanes of VC class 0, or every VC with
+     * injection_vcs = all); at most NET_VC_BUFFER_MAX. With up to four
+     * lanes the state is two cache lines. */
+    int32_t credits[];
 } term_state;
+
+/* The injection lanes a terminal keeps credits for. */
+static int32_t term_lanes(const net_model *n)
+{
+    return n->params.inject_all_vcs ? n->vcs : n->params.lanes > 0 ? n->params.lanes : 1;
+}
+
+/* The state's bytes, its credits included (what a whole-state log saves). */
+static size_t term_bytes(const net_model *n)
+{
+    return offsetof(term_state, credits) + (size_t)term_lanes(n) * sizeof(int32_t);
+}
 
 /* Facts commit reads: the message completed here; a packet was injected
  * (--sample). */
@@ -63,17 +77,17 @@ static void try_inject(warp_lp *lp, term_state *s, const net_model *n, warp_bits
     uint32_t size = (uint32_t)(m->msg.bytes - off < psz ? m->msg.bytes - off : psz);
     /* The injection link is in no cycle of channel dependencies, so with
      * injection_vcs = all a packet may take any VC of it (as in BookSim). */
-    int32_t lanes = n->params.inject_all_vcs ? n->vcs : n->params.lanes > 0 ? n->params.lanes : 1, vc = 0;
+    int32_t lanes = term_lanes(n), vc = 0;
     for (int32_t l = 1; l < lanes; l++) /* the lane with the most room, as routers pick */
         if (s->credits[l] > s->credits[vc])
             vc = l;
-    if (s->credits[vc] < (int64_t)size)
+    if (s->credits[vc] < (int32_t)size)
         return;
     uint64_t self = warp_lp_id(lp);
     net_attach at = n->topo_ops->attach(n->topo, self);
 
     if (!saved)
-        warp_save(lp, s, sizeof *s);
+        warp_save(lp, s, term_bytes(n));
     s->credits[vc] -= size;
     s->sent++;
     s->sent_bytes += size;
@@ -92,7 +106,6 @@ static void try_inject(warp_lp *lp, term_state *s, const net_model *n, warp_bits
 
     if (m->next + 1 == m->count) {
         net_fifo_pop_saved(&s->outq); /* s is logged above */
-        s->waiting--;
         net_notify_sent(lp, n, &m->msg, ser);
         warp_free_on_commit(lp, m);
     } else {
@@ -143,10 +156,10 @@ static void term_init(warp_lp *lp, void *state)
 {
     term_state *s = state;
     const net_model *n = warp_model_arg(lp);
-    memset(s, 0, sizeof *s);
+    memset(s, 0, term_bytes(n));
     net_attach at = n->topo_ops->attach(n->topo, warp_lp_id(lp));
-    for (int32_t l = 0; l < NET_MAX_VCS; l++)
-        s->credits[l] = (int64_t)net_input_buffer(n, at.router, at.port);
+    for (int32_t l = 0; l < term_lanes(n); l++)
+        s->credits[l] = (int32_t)net_input_buffer(n, at.router, at.port);
     net_terminal_claim(lp);
 }
 
@@ -185,12 +198,11 @@ static void term_forward(warp_lp *lp, void *state, void *msg, warp_bits *bits)
     case NET_EV_SEND: {
         term_msg *m = warp_alloc(lp, sizeof *m);
         m->msg = e->u.msg;
-        warp_save(lp, s, sizeof *s);
+        warp_save(lp, s, term_bytes(n));
         m->msg.seq = s->seq++;
-        s->waiting++;
-        /* Messages count over the whole run, like deliveries (so offered >=
-         * delivered); bytes only after warm-up, for the offered load. */
-        s->offered_msgs++;
+        /* Messages count over the whole run (seq), like deliveries (so
+         * offered >= delivered); bytes only after warm-up, for the offered
+         * load. */
         if (m->msg.t_send >= n->warmup)
             s->offered_bytes += m->msg.bytes;
         m->dst = net_term_of_rank(n, m->msg.dst_rank);
@@ -202,10 +214,11 @@ static void term_forward(warp_lp *lp, void *state, void *msg, warp_bits *bits)
         break;
     }
     case NET_EV_CREDIT:
+        assert(e->u.credit.vc < term_lanes(n) && "terminal: a credit comes back for an injection lane");
         /* With a message waiting the packet it lets go writes more of s:
          * one log record for all of it. */
         if (s->outq.head)
-            warp_save(lp, s, sizeof *s);
+            warp_save(lp, s, term_bytes(n));
         else
             warp_save(lp, &s->credits[e->u.credit.vc], sizeof s->credits[0]);
         s->credits[e->u.credit.vc] += e->u.credit.bytes;
@@ -214,7 +227,7 @@ static void term_forward(warp_lp *lp, void *state, void *msg, warp_bits *bits)
     case NET_EV_PORT_FREE:
         /* As for a credit: with a message waiting, one log record for all of s. */
         if (s->outq.head)
-            warp_save(lp, s, sizeof *s);
+            warp_save(lp, s, term_bytes(n));
         net_port_woken_log(lp, &s->link, s->outq.head == NULL);
         try_inject(lp, s, n, bits, s->outq.head != NULL);
         break;
@@ -330,7 +343,10 @@ static void term_finish(warp_lp *lp, void *state, void *out)
     const net_term_out *o = out;
     net_term_out t = {0};
     memcpy(&t, o, OUT_HEAD);
-    t.offered_msgs = s->offered_msgs;
+    uint64_t waiting = 0; /* messages in the NIC's queue */
+    for (const net_node *x = s->outq.head; x; x = x->next)
+        waiting++;
+    t.offered_msgs = s->seq;
     t.offered_bytes = s->offered_bytes;
     t.injected_pkts = s->sent;
     t.injected_bytes = s->sent_bytes;
@@ -338,7 +354,7 @@ static void term_finish(warp_lp *lp, void *state, void *out)
     t.delivered_pkts = s->recv;
     t.delivered_bytes = s->recv_bytes;
     t.delivered_bytes_win = s->recv_bytes_win;
-    net_terminal_results(lp, &t, s->sent, s->recv, s->waiting);
+    net_terminal_results(lp, &t, s->sent, s->recv, waiting);
     net_path_out_add(n->res->paths, paths_of(n, o), n->npaths);
     if (n->sampling.interval > 0)
         net_sample_term_finish(&n->sampling, sample_area(o), warp_lp_id(lp), n->res);
@@ -410,7 +426,8 @@ void net_terminal_type(net_model *n, warp_lp_type *t)
 {
     memset(t, 0, sizeof *t);
     t->name = "terminal";
-    t->state_size = sizeof(term_state);
+    t->state_size = term_bytes(n);
+    t->state_align = 64; /* two whole lines, not three */
     t->out_size = OUT_HEAD + net_sample_term_bytes(&n->sampling) +
                   (size_t)n->npaths * sizeof(net_path_out);
     t->save = WARP_SAVE_NONE;

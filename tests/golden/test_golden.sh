@@ -168,8 +168,8 @@ injection_bandwidth_GBps: 12.5
 router_links_GBps: 12.5 x 23736
 terminal_links_GBps: 12.5 x 16512
 lookahead_ns: 90.96 (the least delay between groups: --synch=cons's window, the safe bound's step; 0: none)
-memory_state_bytes: 27591688 (26.3 MiB, 1671 bytes per node; LP states, outputs, tables)
-memory_bound_bytes: 1548346888 (1476.6 MiB, 93771 bytes per node; every buffer full of events)
+memory_state_bytes: 26336776 (25.1 MiB, 1595 bytes per node; LP states, outputs, tables)
+memory_bound_bytes: 1547091976 (1475.4 MiB, 93695 bytes per node; every buffer full of events)
 EOF
 described fattree-128p3l.ini <<'EOF'
 topology: fattree
@@ -183,8 +183,8 @@ injection_bandwidth_GBps: 12.5
 router_links_GBps: 12.5 x 1048576
 terminal_links_GBps: 12.5 x 524288
 lookahead_ns: 90.96 (the least delay between groups: --synch=cons's window, the safe bound's step; 0: none)
-memory_state_bytes: 731120192 (697.3 MiB, 1395 bytes per node; LP states, outputs, tables)
-memory_bound_bytes: 5009310272 (4777.3 MiB, 9555 bytes per node; every buffer full of events)
+memory_state_bytes: 691274304 (659.3 MiB, 1319 bytes per node; LP states, outputs, tables)
+memory_bound_bytes: 4969464384 (4739.3 MiB, 9479 bytes per node; every buffer full of events)
 EOF
 described slimfly-q37.ini <<'EOF'
 topology: slimfly
@@ -198,8 +198,8 @@ injection_bandwidth_GBps: 12.5
 router_links_GBps: 12.5 x 75295
 terminal_links_GBps: 12.5 x 73926
 lookahead_ns: 70.48 (the least delay between groups: --synch=cons's window, the safe bound's step; 0: none)
-memory_state_bytes: 74077372 (70.6 MiB, 1002 bytes per node; LP states, outputs, tables)
-memory_bound_bytes: 21267511612 (20282.3 MiB, 287686 bytes per node; every buffer full of events)
+memory_state_bytes: 68458996 (65.3 MiB, 926 bytes per node; LP states, outputs, tables)
+memory_bound_bytes: 21261893236 (20276.9 MiB, 287610 bytes per node; every buffer full of events)
 EOF
 described torus-32k-codes.ini <<'EOF'
 topology: torus
@@ -213,8 +213,8 @@ injection_bandwidth_GBps: 2.14748
 router_links_GBps: 2.14748 x 98304
 terminal_links_GBps: 2.14748 x 32768
 lookahead_ns: 150 (the least delay between groups: --synch=cons's window, the safe bound's step; 0: none)
-memory_state_bytes: 60817720 (58.0 MiB, 1856 bytes per node; LP states, outputs, tables)
-memory_bound_bytes: 1083179320 (1033.0 MiB, 33056 bytes per node; every buffer full of events)
+memory_state_bytes: 58327352 (55.6 MiB, 1780 bytes per node; LP states, outputs, tables)
+memory_bound_bytes: 1080688952 (1030.6 MiB, 32980 bytes per node; every buffer full of events)
 EOF
 # The scale cases of issue 18 (their scaled-down runs: tests/replay/test_scale_cases.sh).
 described replay-stencil-512k-torus.ini <<'EOF'
@@ -229,8 +229,8 @@ injection_bandwidth_GBps: 11.9
 router_links_GBps: 11.9 x 1572864
 terminal_links_GBps: 11.9 x 524288
 lookahead_ns: 80 (the least delay between groups: --synch=cons's window, the safe bound's step; 0: none)
-memory_state_bytes: 1061159224 (1012.0 MiB, 2024 bytes per node; LP states, outputs, tables)
-memory_bound_bytes: 17418944824 (16612.0 MiB, 33224 bytes per node; every buffer full of events)
+memory_state_bytes: 1021313336 (974.0 MiB, 1948 bytes per node; LP states, outputs, tables)
+memory_bound_bytes: 17379098936 (16574.0 MiB, 33148 bytes per node; every buffer full of events)
 EOF
 described replay-stencil-512k-simplenet.ini <<'EOF'
 topology: simplenet
@@ -255,8 +255,8 @@ injection_bandwidth_GBps: 11.9
 router_links_GBps: 11.9 x 98304
 terminal_links_GBps: 11.9 x 32768
 lookahead_ns: 80 (the least delay between groups: --synch=cons's window, the safe bound's step; 0: none)
-memory_state_bytes: 66322744 (63.3 MiB, 2024 bytes per node; LP states, outputs, tables)
-memory_bound_bytes: 1088684344 (1038.3 MiB, 33224 bytes per node; every buffer full of events)
+memory_state_bytes: 63832376 (60.9 MiB, 1948 bytes per node; LP states, outputs, tables)
+memory_bound_bytes: 1086193976 (1035.9 MiB, 33148 bytes per node; every buffer full of events)
 EOF
 described replay-stencil-32k-simplenet.ini <<'EOF'
 topology: simplenet
@@ -278,8 +278,8 @@ radix: 264
 ranks: 1009622
 vcs: 2
 injection_bandwidth_GBps: 12.5
-memory_state_bytes: 4206779244 (4011.9 MiB, 4167 bytes per node; LP states, outputs, tables)
-memory_bound_bytes: 1324970898924 (1263590.7 MiB, 1312344 bytes per node; every buffer full of events)
+memory_state_bytes: 4130047972 (3938.7 MiB, 4091 bytes per node; LP states, outputs, tables)
+memory_bound_bytes: 1324894167652 (1263517.5 MiB, 1312268 bytes per node; every buffer full of events)
 EOF
 described slimfly-q41.ini <<'EOF'
 topology: slimfly
@@ -293,8 +293,8 @@ injection_bandwidth_GBps: 12.5
 router_links_GBps: 12.5 x 102541
 terminal_links_GBps: 12.5 x 63878
 lookahead_ns: 70.48 (the least delay between groups: --synch=cons's window, the safe bound's step; 0: none)
-memory_state_bytes: 79071716 (75.4 MiB, 1238 bytes per node; LP states, outputs, tables)
-memory_bound_bytes: 25444151396 (24265.4 MiB, 398324 bytes per node; every buffer full of events)
+memory_state_bytes: 74216988 (70.8 MiB, 1162 bytes per node; LP states, outputs, tables)
+memory_bound_bytes: 25439296668 (24260.8 MiB, 398248 bytes per node; every buffer full of events)
 EOF
 described fattree-128p3l-fts.ini <<'EOF'
 topology: fattree
@@ -308,8 +308,8 @@ injection_bandwidth_GBps: 12.5
 router_links_GBps: 12.5 x 1048576
 terminal_links_GBps: 12.5 x 524288
 lookahead_ns: 90.96 (the least delay between groups: --synch=cons's window, the safe bound's step; 0: none)
-memory_state_bytes: 731120192 (697.3 MiB, 1395 bytes per node; LP states, outputs, tables)
-memory_bound_bytes: 5009310272 (4777.3 MiB, 9555 bytes per node; every buffer full of events)
+memory_state_bytes: 691274304 (659.3 MiB, 1319 bytes per node; LP states, outputs, tables)
+memory_bound_bytes: 4969464384 (4739.3 MiB, 9479 bytes per node; every buffer full of events)
 EOF
 described fattree-50p3l-fts.ini <<'EOF'
 topology: fattree
@@ -323,8 +323,8 @@ injection_bandwidth_GBps: 12.5
 router_links_GBps: 12.5 x 62500
 terminal_links_GBps: 12.5 x 31250
 lookahead_ns: 90.96 (the least delay between groups: --synch=cons's window, the safe bound's step; 0: none)
-memory_state_bytes: 43700576 (41.7 MiB, 1398 bytes per node; LP states, outputs, tables)
-memory_bound_bytes: 298700576 (284.9 MiB, 9558 bytes per node; every buffer full of events)
+memory_state_bytes: 41325576 (39.4 MiB, 1322 bytes per node; LP states, outputs, tables)
+memory_bound_bytes: 296325576 (282.6 MiB, 9482 bytes per node; every buffer full of events)
 EOF
 phold 1 0f2ae5bfb330c6ff 6336 --total-lps=64 --end=100 --seed=1
 phold 1 7c2c77af1b8f2f1e 12544 --total-lps=256 --end=50 --seed=7 --remote=0.5
