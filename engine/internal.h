@@ -83,8 +83,9 @@ _Static_assert(offsetof(warp_event, src) == 72, "commit's fields of an event lie
 /* The fields only rollback (and the remote table) read, in the 64 bytes
  * of the slot BEFORE its event (EV_COLD): an event run final, or below the
  * safe bound, never touches that line. The header and the payload it does
- * touch are contiguous: 120 + msg_size bytes, 5 or 6 lines of a network
- * event where the 184-byte header made 6 or 7. */
+ * touch are contiguous: 120 + msg_size bytes, four whole lines of a
+ * packet network's 136-byte event (input-queued routers), where the
+ * 184-byte header made 6 or 7. */
 typedef struct ev_cold {
     warp_event *prev;          /* processed list */
     warp_event *sibling;       /* next in the parent's children / rsent list */

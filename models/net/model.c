@@ -251,6 +251,19 @@ static void agree_partition(const net_model *n)
     warp_agree_config(n->engine, items, 1);
 }
 
+/* The payload bytes of the run's event slots: a message's for the
+ * analytic networks; up to the departure record where no output-queued
+ * router writes one (packet networks of input-queued routers: 136 bytes,
+ * with the engine's header four whole cache lines where 160 made five). */
+static size_t event_bytes(const net_model *n)
+{
+    if (n->net_ops->whole_messages)
+        return NET_MSG_EVENT_BYTES;
+    if (n->net_ops == &net_packet_network && n->params.input_queued)
+        return offsetof(net_event, dep);
+    return sizeof(net_event);
+}
+
 net_model *net_model_size(warp_ini *ini, const net_catalog *cat, const warp_ctx *w)
 {
     net_model *n = warp_xcalloc(1, sizeof *n);
@@ -317,7 +330,7 @@ void net_model_complete(net_model *n, warp_ini *ini, const net_catalog *cat)
     n->model.total_lps = n->nodes + n->lps + n->ranks;
     /* Slots as large as the events this network sends, digests as the full
      * layout's, so trimming changes no result. */
-    n->model.msg_size = n->net_ops->whole_messages ? NET_MSG_EVENT_BYTES : sizeof(net_event);
+    n->model.msg_size = event_bytes(n);
     n->model.digest_size = sizeof(net_event);
     set_lookahead(n);
     n->model.group = group_of;

@@ -59,16 +59,18 @@ typedef struct net_packet {
     uint32_t index;      /* packet number within the message */
     uint32_t count;      /* packets in the message */
     uint32_t size;       /* bytes of this packet */
-    uint32_t hops;       /* router-to-router hops so far */
     uint32_t flow;
     uint32_t aux[2];     /* topology routing state */
     int32_t in_port;     /* input port at the receiving router (filled by sender) */
-    int32_t vc;          /* VC it occupies at the receiver's input */
-    uint32_t path;       /* which of the network's paths it took (0 unless a
-                          * network with paths of its own says otherwise) */
-    double t_inject;     /* when its head left the source NIC */
+    uint16_t hops;       /* router-to-router hops so far */
+    uint8_t vc;          /* VC it occupies at the receiver's input (< NET_MAX_VCS) */
+    uint8_t path;        /* which of the network's paths it took (< NET_PATHS; 0
+                          * unless a network with paths of its own says otherwise) */
     double t_tail;       /* when its tail reaches the receiver (cut-through) */
 } net_packet;
+/* A packet event's payload then ends at 136 bytes, which with the engine's
+ * 120-byte header is four whole cache lines (net_event_bytes). */
+_Static_assert(sizeof(net_packet) == 128, "a packet is two cache lines");
 
 typedef struct net_credit {
     int32_t port, vc;
@@ -93,11 +95,12 @@ typedef struct net_departure {
     uint8_t valid;     /* 0: nothing left the router in this event */
 } net_departure;
 
-/* Every event of a network run has this layout. */
+/* Every event of a network run has this layout. The departure record
+ * comes last: only the output-queued router writes it, so a run without
+ * one ends its event slots before it (net_event_bytes). */
 typedef struct net_event {
     uint32_t kind;
     int32_t port;      /* NET_EV_PORT_FREE / NET_EV_READY: which port */
-    net_departure dep; /* routers only */
     union {
         net_packet pkt;
         net_credit credit;
@@ -105,6 +108,7 @@ typedef struct net_event {
         net_message msg;
         uint8_t user[NET_USER_MAX];
     } u;
+    net_departure dep; /* output-queued routers only */
 } net_event;
 
 typedef struct net_model net_model;

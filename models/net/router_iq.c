@@ -784,7 +784,6 @@ static void iq_forward(warp_lp *lp, void *state, void *msg, warp_bits *bits)
     const net_model *n = warp_model_arg(lp);
     net_event *e = msg;
     iview v = view(n, state);
-    e->dep = (net_departure){0}; /* all of it: the digest hashes the payload */
     switch (e->kind) {
     case NET_EV_PKT:
         arrive(lp, n, &v, &e->u.pkt, bits);

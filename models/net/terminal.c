@@ -377,7 +377,6 @@ double net_fabric_inject_vc(warp_lp *lp, const net_model *n, uint64_t router, in
     e->u.pkt = *p;
     e->u.pkt.in_port = port;
     e->u.pkt.vc = vc;
-    e->u.pkt.t_inject = now;
     e->u.pkt.t_tail = now + ser + link.latency;
     warp_event_send(lp, e);
     return ser;

@@ -102,21 +102,21 @@ phold() {
         { echo "FAIL phold $* on $np: got $got, want $want"; fail=1; }
 }
 
-golden dragonfly-a4.ini 2 "--end=2us --workload.warmup=0ns" f5603ccd857abb19 57907 3619 2353 2353 674.371428 1999.9507
-golden dragonfly-a4.ini 2 "--end=2us --workload.warmup=0ns --dragonfly.routing=par --workload.pattern=worst" 873a0791b7aa93c4 65750 3583 1605 1605 948.248815 1999.15092
-golden dragonfly-codes-1056.ini 2 "" 54d4e02b238745c7 96301 5280 5280 5280 310.90936 16087.2194
-golden dragonfly-codes-1056.ini 2 "--dragonfly.routing=ugal-g" d951868c4802b204 181611 5280 5280 5280 317.628414 16087.2194
-golden fattree-8p3l.ini 2 "--end=2us --workload.warmup=0ns" a7ad9afa17daf520 36417 2645 1122 229 945.419701 1990.74483
-golden fattree-8p3l-codes.ini 1 "--end=2us" 2dacd8a2ed1c80a4 52542 3076 1380 1380 999.96045 1999.61579
-golden fattree-32p3l.ini 1 "--end=1us --workload.warmup=0ns" 7e6cc49a9a59f08b 667419 59028 4252 4252 860.879582 999.994843
-golden loggp-64.ini 2 "--end=100us" 2bfee116a2d79a91 1600 320 320 320 4000 84000
-golden simplenet-64.ini 2 "--end=20us --workload.warmup=0ns" e13e2c4fdfd76ef6 6030 1242 1163 1163 1474.21478 20201.2417
-golden slimfly-q5.ini 2 "--end=2us --workload.warmup=0ns" 575333c40e4655bb 107244 7242 5241 5241 539.624204 1999.81292
-golden slimfly-q13.ini 1 "--end=2us --workload.warmup=0ns" 8a6a20071a8b90e7 373088 29796 22167 22167 514.140736 1999.99883
-golden optical-rack-pair.ini 2 "" 914e0cc535cb0831 300 20 20 20 7833 156660
-golden optical-dc-32x32.ini 2 "--end=51ms" 9fdedccc6e0a01f1 508576 101184 73728 3072 202480.97 50882273.6
-golden torus-8x8x8.ini 2 "--end=2us --workload.warmup=0ns" 3d86a132773dfca1 438059 24000 8111 1801 1113.09175 1999.49018
-golden torus-16x16x16.ini 1 "--end=1us --workload.warmup=0ns" 0df9c368f37ec04a 178282 18849 105 22 700.399991 997.52781
+golden dragonfly-a4.ini 2 "--end=2us --workload.warmup=0ns" 56039647e8ed049e 57909 3619 2353 2353 674.371428 1999.9507
+golden dragonfly-a4.ini 2 "--end=2us --workload.warmup=0ns --dragonfly.routing=par --workload.pattern=worst" debc1472932a2f67 65786 3583 1605 1605 948.248815 1999.15092
+golden dragonfly-codes-1056.ini 2 "" 01f04feda5119e2b 96301 5280 5280 5280 310.90936 16087.2194
+golden dragonfly-codes-1056.ini 2 "--dragonfly.routing=ugal-g" 9c08cb9659bf0e39 181611 5280 5280 5280 317.628414 16087.2194
+golden fattree-8p3l.ini 2 "--end=2us --workload.warmup=0ns" 12745299e27e4af5 36423 2645 1122 229 945.419701 1990.74483
+golden fattree-8p3l-codes.ini 1 "--end=2us" 8cac733ab2c8edef 52542 3076 1380 1380 999.96045 1999.61579
+golden fattree-32p3l.ini 1 "--end=1us --workload.warmup=0ns" fee84cf4c07f793d 667419 59028 4252 4252 860.879582 999.994843
+golden loggp-64.ini 2 "--end=100us" 42c5b7309e91bd53 1600 320 320 320 4000 84000
+golden simplenet-64.ini 2 "--end=20us --workload.warmup=0ns" 0c771f14f05cd410 6030 1242 1163 1163 1474.21478 20201.2417
+golden slimfly-q5.ini 2 "--end=2us --workload.warmup=0ns" 18aa6a577832e826 107254 7242 5241 5241 539.624204 1999.81292
+golden slimfly-q13.ini 1 "--end=2us --workload.warmup=0ns" 3d74069d9026e43c 373088 29796 22167 22167 514.140736 1999.99883
+golden optical-rack-pair.ini 2 "" 4f6d229bd9e5a58d 300 20 20 20 7833 156660
+golden optical-dc-32x32.ini 2 "--end=51ms" 7772da074591663b 510688 101184 73728 3072 202480.97 50882273.6
+golden torus-8x8x8.ini 2 "--end=2us --workload.warmup=0ns" 826226c0a8c2c3af 438062 24000 8111 1801 1113.09175 1999.49018
+golden torus-16x16x16.ini 1 "--end=1us --workload.warmup=0ns" b39f8f622f96feb7 178282 18849 105 22 700.399991 997.52781
 if [ -d "$TRACES/bigsim-jacobi2d-32" ]; then
     # Replay over LogGOPS with an eager limit below the trace's larger
     # messages: every rank's CPU waits in a rendezvous send while the
@@ -138,15 +138,15 @@ if [ -d "$TRACES/bigsim-jacobi2d-32" ]; then
             echo "FAIL replay-loggp on $np: exit $rc (want 2, '$want', no summary.json)"; cat "$TMP/err"; fail=1
         fi
     done
-    golden replay-jacobi-torus.ini 2 "--job.0.trace=$TRACES/bigsim-jacobi2d-32" 55dc9bbb2ee073fd 20911 1680 1680 1008 366.219433 47750
+    golden replay-jacobi-torus.ini 2 "--job.0.trace=$TRACES/bigsim-jacobi2d-32" bc74cbede1a4a375 20911 1680 1680 1008 366.219433 47750
 else
     echo "skip the BigSim sample replays: $TRACES is absent"
 fi
 # The shipped 2-D halo exchange (examples/traces, 32 ranks, 2,240 tasks) on
 # the 4x4x2 torus: the run file as it is in a plain clone.
-golden replay-jacobi-torus.ini 2 "--job.0.trace=${top_srcdir:-.}/examples/traces/stencil2d-32.wtt" af87901fb57f563a 32892 2560 2560 1280 560.862984 15744.16
+golden replay-jacobi-torus.ini 2 "--job.0.trace=${top_srcdir:-.}/examples/traces/stencil2d-32.wtt" b1dbed9b187191a8 32892 2560 2560 1280 560.862984 15744.16
 # The Dimemas test stencil (16 tasks, rendezvous halos, collectives) on a fat-tree.
-golden replay-dimemas-fattree.ini 2 "--job.0.trace=${top_srcdir:-.}/tests/replay/dimemas/stencil.dim" b0a16ae306bd36cf 397092 20277 20277 498 20796.2046 202264.64
+golden replay-dimemas-fattree.ini 2 "--job.0.trace=${top_srcdir:-.}/tests/replay/dimemas/stencil.dim" 4773dd3df4afc051 397092 20277 20277 498 20796.2046 202264.64
 described dragonfly-a16p8h8.ini <<'EOF'
 topology: dragonfly
 nodes: 16512
@@ -169,7 +169,7 @@ router_links_GBps: 12.5 x 23736
 terminal_links_GBps: 12.5 x 16512
 lookahead_ns: 90.96 (the least delay between groups: --synch=cons's window, the safe bound's step; 0: none)
 memory_state_bytes: 26336776 (25.1 MiB, 1595 bytes per node; LP states, outputs, tables)
-memory_bound_bytes: 1547091976 (1475.4 MiB, 93695 bytes per node; every buffer full of events)
+memory_bound_bytes: 1445708296 (1378.7 MiB, 87555 bytes per node; every buffer full of events)
 EOF
 described fattree-128p3l.ini <<'EOF'
 topology: fattree
@@ -184,7 +184,7 @@ router_links_GBps: 12.5 x 1048576
 terminal_links_GBps: 12.5 x 524288
 lookahead_ns: 90.96 (the least delay between groups: --synch=cons's window, the safe bound's step; 0: none)
 memory_state_bytes: 691274304 (659.3 MiB, 1319 bytes per node; LP states, outputs, tables)
-memory_bound_bytes: 4969464384 (4739.3 MiB, 9479 bytes per node; every buffer full of events)
+memory_bound_bytes: 4684251712 (4467.3 MiB, 8935 bytes per node; every buffer full of events)
 EOF
 described slimfly-q37.ini <<'EOF'
 topology: slimfly
@@ -199,7 +199,7 @@ router_links_GBps: 12.5 x 75295
 terminal_links_GBps: 12.5 x 73926
 lookahead_ns: 70.48 (the least delay between groups: --synch=cons's window, the safe bound's step; 0: none)
 memory_state_bytes: 68458996 (65.3 MiB, 926 bytes per node; LP states, outputs, tables)
-memory_bound_bytes: 21261893236 (20276.9 MiB, 287610 bytes per node; every buffer full of events)
+memory_bound_bytes: 19848997620 (18929.5 MiB, 268498 bytes per node; every buffer full of events)
 EOF
 described torus-32k-codes.ini <<'EOF'
 topology: torus
@@ -214,7 +214,7 @@ router_links_GBps: 2.14748 x 98304
 terminal_links_GBps: 2.14748 x 32768
 lookahead_ns: 150 (the least delay between groups: --synch=cons's window, the safe bound's step; 0: none)
 memory_state_bytes: 58327352 (55.6 MiB, 1780 bytes per node; LP states, outputs, tables)
-memory_bound_bytes: 1080688952 (1030.6 MiB, 32980 bytes per node; every buffer full of events)
+memory_bound_bytes: 1012531512 (965.6 MiB, 30900 bytes per node; every buffer full of events)
 EOF
 # The scale cases of issue 18 (their scaled-down runs: tests/replay/test_scale_cases.sh).
 described replay-stencil-512k-torus.ini <<'EOF'
@@ -230,7 +230,7 @@ router_links_GBps: 11.9 x 1572864
 terminal_links_GBps: 11.9 x 524288
 lookahead_ns: 80 (the least delay between groups: --synch=cons's window, the safe bound's step; 0: none)
 memory_state_bytes: 1021313336 (974.0 MiB, 1948 bytes per node; LP states, outputs, tables)
-memory_bound_bytes: 17379098936 (16574.0 MiB, 33148 bytes per node; every buffer full of events)
+memory_bound_bytes: 16288579896 (15534.0 MiB, 31068 bytes per node; every buffer full of events)
 EOF
 described replay-stencil-512k-simplenet.ini <<'EOF'
 topology: simplenet
@@ -241,7 +241,7 @@ radix: 0
 ranks: 524288
 lookahead_ns: 500 (the least delay between groups: --synch=cons's window, the safe bound's step; 0: none)
 memory_state_bytes: 247463936 (236.0 MiB, 472 bytes per node; LP states, outputs, tables)
-memory_bound_bytes: 750780416 (716.0 MiB, 1432 bytes per node; every buffer full of events)
+memory_bound_bytes: 717225984 (684.0 MiB, 1368 bytes per node; every buffer full of events)
 EOF
 described replay-stencil-32k-torus.ini <<'EOF'
 topology: torus
@@ -256,7 +256,7 @@ router_links_GBps: 11.9 x 98304
 terminal_links_GBps: 11.9 x 32768
 lookahead_ns: 80 (the least delay between groups: --synch=cons's window, the safe bound's step; 0: none)
 memory_state_bytes: 63832376 (60.9 MiB, 1948 bytes per node; LP states, outputs, tables)
-memory_bound_bytes: 1086193976 (1035.9 MiB, 33148 bytes per node; every buffer full of events)
+memory_bound_bytes: 1018036536 (970.9 MiB, 31068 bytes per node; every buffer full of events)
 EOF
 described replay-stencil-32k-simplenet.ini <<'EOF'
 topology: simplenet
@@ -267,7 +267,7 @@ radix: 0
 ranks: 32768
 lookahead_ns: 500 (the least delay between groups: --synch=cons's window, the safe bound's step; 0: none)
 memory_state_bytes: 15466496 (14.8 MiB, 472 bytes per node; LP states, outputs, tables)
-memory_bound_bytes: 46923776 (44.8 MiB, 1432 bytes per node; every buffer full of events)
+memory_bound_bytes: 44826624 (42.8 MiB, 1368 bytes per node; every buffer full of events)
 EOF
 described slimfly-q163.ini <<'EOF'
 topology: slimfly
@@ -279,7 +279,7 @@ ranks: 1009622
 vcs: 2
 injection_bandwidth_GBps: 12.5
 memory_state_bytes: 4130047972 (3938.7 MiB, 4091 bytes per node; LP states, outputs, tables)
-memory_bound_bytes: 1324894167652 (1263517.5 MiB, 1312268 bytes per node; every buffer full of events)
+memory_bound_bytes: 1236843226340 (1179545.6 MiB, 1225056 bytes per node; every buffer full of events)
 EOF
 described slimfly-q41.ini <<'EOF'
 topology: slimfly
@@ -294,7 +294,7 @@ router_links_GBps: 12.5 x 102541
 terminal_links_GBps: 12.5 x 63878
 lookahead_ns: 70.48 (the least delay between groups: --synch=cons's window, the safe bound's step; 0: none)
 memory_state_bytes: 74216988 (70.8 MiB, 1162 bytes per node; LP states, outputs, tables)
-memory_bound_bytes: 25439296668 (24260.8 MiB, 398248 bytes per node; every buffer full of events)
+memory_bound_bytes: 23748291356 (22648.1 MiB, 371776 bytes per node; every buffer full of events)
 EOF
 described fattree-128p3l-fts.ini <<'EOF'
 topology: fattree
@@ -309,7 +309,7 @@ router_links_GBps: 12.5 x 1048576
 terminal_links_GBps: 12.5 x 524288
 lookahead_ns: 90.96 (the least delay between groups: --synch=cons's window, the safe bound's step; 0: none)
 memory_state_bytes: 691274304 (659.3 MiB, 1319 bytes per node; LP states, outputs, tables)
-memory_bound_bytes: 4969464384 (4739.3 MiB, 9479 bytes per node; every buffer full of events)
+memory_bound_bytes: 4684251712 (4467.3 MiB, 8935 bytes per node; every buffer full of events)
 EOF
 described fattree-50p3l-fts.ini <<'EOF'
 topology: fattree
@@ -324,7 +324,7 @@ router_links_GBps: 12.5 x 62500
 terminal_links_GBps: 12.5 x 31250
 lookahead_ns: 90.96 (the least delay between groups: --synch=cons's window, the safe bound's step; 0: none)
 memory_state_bytes: 41325576 (39.4 MiB, 1322 bytes per node; LP states, outputs, tables)
-memory_bound_bytes: 296325576 (282.6 MiB, 9482 bytes per node; every buffer full of events)
+memory_bound_bytes: 279325576 (266.4 MiB, 8938 bytes per node; every buffer full of events)
 EOF
 phold 1 0f2ae5bfb330c6ff 6336 --total-lps=64 --end=100 --seed=1
 phold 1 7c2c77af1b8f2f1e 12544 --total-lps=256 --end=50 --seed=7 --remote=0.5
