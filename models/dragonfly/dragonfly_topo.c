@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "dragonfly/dfly_route.h"
+#include "dragonfly/dragonfly_route.h"
 #include "dragonfly/dragonfly.h"
 
 /* What a link kind (local, global, terminal) is like. */

@@ -8,8 +8,8 @@
 #include <stdlib.h>
 
 #include "slimfly/slimfly.h"
-#include "slimfly/sf_route.h"
-#include "slimfly/sf_traffic.h"
+#include "slimfly/slimfly_route.h"
+#include "slimfly/slimfly_traffic.h"
 
 typedef struct slimfly {
     sf_mms g;

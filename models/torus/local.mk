@@ -1,3 +1,3 @@
 # models/torus/local.mk — n-dimensional torus topology.
-LIBWARPNET_SOURCES += models/torus/torus.h models/torus/torus.c
+LIBWARPNET_SOURCES += models/torus/torus.h models/torus/torus_topo.c
 CATALOG_TOPOLOGIES += torus_topology

@@ -25,7 +25,7 @@ plant models/traffic/traffic.c '#include "fattree/fattree.h"'
 plant models/simple/nic.c '#include "net/net_impl.h"'
 plant config/ini.c '#include "warp.h"'
 plant models/replay/workload.c 'static int world(void) { return MPI_COMM_WORLD != 0; }'
-plant models/torus/torus.c '#include <mpi.h>'
+plant models/torus/torus_topo.c '#include <mpi.h>'
 out=$(sh "$A" "$TMP"); rc=$?
 [ $rc = 1 ] || { echo "FAIL arrows.sh exits $rc on a tree with forbidden arrows, want 1"; fail=1; }
 for want in 'engine/setup.c:.*engine includes "net/net.h"' \
@@ -35,7 +35,7 @@ for want in 'engine/setup.c:.*engine includes "net/net.h"' \
     'models/simple/nic.c:.*includes "net/net_impl.h" (net-private)' \
     'config/ini.c:.*config includes "warp.h"' \
     'models/replay/workload.c:.*mentions MPI_COMM_WORLD' \
-    'models/torus/torus.c:.*includes "mpi.h"'; do
+    'models/torus/torus_topo.c:.*includes "mpi.h"'; do
     if printf '%s\n' "$out" | grep -q -- "$want"; then
         echo "ok   found: $want"
     else

@@ -5,11 +5,11 @@ TESTS += tests/fattree/test_fattree
 tests_fattree_test_fattree_SOURCES = tests/fattree/test_fattree.c
 tests_fattree_test_fattree_CFLAGS = $(AM_CFLAGS) $(CRITERION_CFLAGS)
 tests_fattree_test_fattree_LDADD = libwarpnet.la libwarp.la $(CRITERION_LIBS) -lm
-check_PROGRAMS += tests/fattree/test_topo
-TESTS += tests/fattree/test_topo
-tests_fattree_test_topo_SOURCES = tests/fattree/test_topo.c
-tests_fattree_test_topo_CFLAGS = $(AM_CFLAGS) $(CRITERION_CFLAGS)
-tests_fattree_test_topo_LDADD = libwarpnet.la libwarp.la $(CRITERION_LIBS) -lm
+check_PROGRAMS += tests/fattree/test_fattree_topo
+TESTS += tests/fattree/test_fattree_topo
+tests_fattree_test_fattree_topo_SOURCES = tests/fattree/test_fattree_topo.c
+tests_fattree_test_fattree_topo_CFLAGS = $(AM_CFLAGS) $(CRITERION_CFLAGS)
+tests_fattree_test_fattree_topo_LDADD = libwarpnet.la libwarp.la $(CRITERION_LIBS) -lm
 endif
 TESTS += tests/fattree/test_zero_load.sh tests/fattree/test_network.sh
 dist_check_SCRIPTS += tests/fattree/test_zero_load.sh tests/fattree/test_network.sh

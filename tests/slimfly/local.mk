@@ -2,23 +2,23 @@
 if HAVE_CRITERION
 SF_TEST_LDADD = libwarpnet.la libwarp.la $(CRITERION_LIBS) -lm
 SF_TEST_CFLAGS = $(AM_CFLAGS) $(CRITERION_CFLAGS)
-check_PROGRAMS += tests/slimfly/test_sf_field tests/slimfly/test_sf_mms \
-	tests/slimfly/test_sf_route tests/slimfly/test_sf_traffic
-TESTS += tests/slimfly/test_sf_field tests/slimfly/test_sf_mms \
-	tests/slimfly/test_sf_route tests/slimfly/test_sf_traffic
-tests_slimfly_test_sf_field_SOURCES = tests/slimfly/test_sf_field.c
-tests_slimfly_test_sf_field_CFLAGS = $(SF_TEST_CFLAGS)
-tests_slimfly_test_sf_field_LDADD = $(SF_TEST_LDADD)
+check_PROGRAMS += tests/slimfly/test_slimfly_field tests/slimfly/test_slimfly_mms \
+	tests/slimfly/test_slimfly_route tests/slimfly/test_slimfly_traffic
+TESTS += tests/slimfly/test_slimfly_field tests/slimfly/test_slimfly_mms \
+	tests/slimfly/test_slimfly_route tests/slimfly/test_slimfly_traffic
+tests_slimfly_test_slimfly_field_SOURCES = tests/slimfly/test_slimfly_field.c
+tests_slimfly_test_slimfly_field_CFLAGS = $(SF_TEST_CFLAGS)
+tests_slimfly_test_slimfly_field_LDADD = $(SF_TEST_LDADD)
 SF_TESTUTIL = tests/slimfly/sf_testutil.c tests/slimfly/sf_testutil.h
-tests_slimfly_test_sf_mms_SOURCES = tests/slimfly/test_sf_mms.c $(SF_TESTUTIL)
-tests_slimfly_test_sf_mms_CFLAGS = $(SF_TEST_CFLAGS)
-tests_slimfly_test_sf_mms_LDADD = $(SF_TEST_LDADD)
-tests_slimfly_test_sf_route_SOURCES = tests/slimfly/test_sf_route.c $(SF_TESTUTIL)
-tests_slimfly_test_sf_route_CFLAGS = $(SF_TEST_CFLAGS)
-tests_slimfly_test_sf_route_LDADD = $(SF_TEST_LDADD)
-tests_slimfly_test_sf_traffic_SOURCES = tests/slimfly/test_sf_traffic.c $(SF_TESTUTIL)
-tests_slimfly_test_sf_traffic_CFLAGS = $(SF_TEST_CFLAGS)
-tests_slimfly_test_sf_traffic_LDADD = $(SF_TEST_LDADD)
+tests_slimfly_test_slimfly_mms_SOURCES = tests/slimfly/test_slimfly_mms.c $(SF_TESTUTIL)
+tests_slimfly_test_slimfly_mms_CFLAGS = $(SF_TEST_CFLAGS)
+tests_slimfly_test_slimfly_mms_LDADD = $(SF_TEST_LDADD)
+tests_slimfly_test_slimfly_route_SOURCES = tests/slimfly/test_slimfly_route.c $(SF_TESTUTIL)
+tests_slimfly_test_slimfly_route_CFLAGS = $(SF_TEST_CFLAGS)
+tests_slimfly_test_slimfly_route_LDADD = $(SF_TEST_LDADD)
+tests_slimfly_test_slimfly_traffic_SOURCES = tests/slimfly/test_slimfly_traffic.c $(SF_TESTUTIL)
+tests_slimfly_test_slimfly_traffic_CFLAGS = $(SF_TEST_CFLAGS)
+tests_slimfly_test_slimfly_traffic_LDADD = $(SF_TEST_LDADD)
 endif
 if HAVE_CRITERION
 check_PROGRAMS += tests/slimfly/test_slimfly_topo

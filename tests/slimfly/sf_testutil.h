@@ -5,7 +5,7 @@
 
 #include <stdint.h>
 
-#include "slimfly/sf_mms.h"
+#include "slimfly/slimfly_mms.h"
 
 /* 1 when routers u and v are joined by the definition of the MMS graph with
  * generator sets X, Xp (h elements each) over field f (r = s q^2 + a q + b). */

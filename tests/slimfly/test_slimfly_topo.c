@@ -7,7 +7,7 @@
 #include <stdlib.h>
 
 #include "slimfly/slimfly.h"
-#include "slimfly/sf_mms.h"
+#include "slimfly/slimfly_mms.h"
 #include "warp_ini.h"
 
 static void *setup_q(const char *q, const char *routing, const char *p, net_params *params)

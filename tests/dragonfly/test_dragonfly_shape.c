@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "dragonfly/dfly_shape.h"
+#include "dragonfly/dragonfly_shape.h"
 #include "dragonfly/dragonfly.h"
 #include "warp_ini.h"
 

@@ -2,7 +2,7 @@
  * arithmetic for primes, has characteristic p, and xi generates GF(q)*. */
 #include <criterion/criterion.h>
 
-#include "slimfly/sf_field.h"
+#include "slimfly/slimfly_field.h"
 
 static const int small_qs[] = {2, 3, 4, 5, 7, 8, 9, 11, 13, 16, 25, 27, 32, 49};
 

@@ -5,8 +5,8 @@
 #include <stdlib.h>
 
 #include "sf_testutil.h"
-#include "slimfly/sf_route.h"
-#include "slimfly/sf_traffic.h"
+#include "slimfly/slimfly_route.h"
+#include "slimfly/slimfly_traffic.h"
 
 Test(sf_traffic, worst_case_pairs_every_router_at_distance_2)
 {

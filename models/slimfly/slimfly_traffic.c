@@ -2,7 +2,7 @@
  * sf_traffic.h). Invariant: partner is a fixed-point-free involution over all
  * 2q² routers whose pairs are at distance 2. Called by the Slim Fly topology
  * when the workload asks for the worst-case pattern, and by the tests. */
-#include "slimfly/sf_traffic.h"
+#include "slimfly/slimfly_traffic.h"
 
 static void pair_up(uint32_t *partner, uint32_t a, uint32_t b)
 {

@@ -28,7 +28,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "slimfly/sf_field.h"
+#include "slimfly/slimfly_field.h"
 
 #define SF_NONE UINT32_MAX /* "no router" */
 

@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "sf_testutil.h"
-#include "slimfly/sf_mms.h"
+#include "slimfly/slimfly_mms.h"
 
 static void build(sf_mms *g, int q)
 {

@@ -33,7 +33,7 @@
 
 #include <stdint.h>
 
-#include "slimfly/sf_mms.h"
+#include "slimfly/slimfly_mms.h"
 
 typedef enum sf_routing {
     SF_ROUTE_MINIMAL = 0,

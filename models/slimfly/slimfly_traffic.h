@@ -24,7 +24,7 @@
 
 #include <stdint.h>
 
-#include "slimfly/sf_mms.h"
+#include "slimfly/slimfly_mms.h"
 
 /* Fills partner[0 .. g->nrouters-1] (an involution without fixed points,
  * every pair at distance 2) and returns the number of quadruples, i.e. of

@@ -56,7 +56,7 @@
 
 #include <stdint.h>
 
-#include "dragonfly/dfly_shape.h"
+#include "dragonfly/dragonfly_shape.h"
 
 typedef enum dfly_routing {
     DFLY_MINIMAL = 0,

@@ -3,7 +3,7 @@
  * ports of all groups (the far end's far end is the port itself), and a
  * port's far group differs from its own. Called by the dragonfly topology,
  * its routing and the tests. */
-#include "dragonfly/dfly_shape.h"
+#include "dragonfly/dragonfly_shape.h"
 
 const char *dfly_shape_init(dfly_shape *s, uint32_t a, uint32_t p, uint32_t h, uint32_t g,
                             dfly_arrangement arr)

@@ -5,7 +5,7 @@
  * non-minimally, so its hop count stays within dfly_route_max_hops and every
  * VC class below dfly_route_vcs. Called per router visit by the dragonfly
  * topology and by the tests. */
-#include "dragonfly/dfly_route.h"
+#include "dragonfly/dragonfly_route.h"
 
 #include <assert.h>
 

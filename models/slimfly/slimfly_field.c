@@ -4,7 +4,7 @@
  * degree k (in digit order) found by trial division. Invariant: after a
  * successful sf_field_init every table entry is a field element. Called by
  * the MMS graph builder (sf_mms.c) and the tests. */
-#include "slimfly/sf_field.h"
+#include "slimfly/slimfly_field.h"
 
 #include <stdio.h>
 #include <stdlib.h>

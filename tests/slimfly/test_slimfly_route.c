@@ -6,7 +6,7 @@
 #include <stdlib.h>
 
 #include "sf_testutil.h"
-#include "slimfly/sf_route.h"
+#include "slimfly/slimfly_route.h"
 
 static const int route_qs[] = {4, 5, 7, 8, 9, 13};
 

@@ -3,7 +3,7 @@
  * current target (intermediate, then destination), so minimal routes take at
  * most 2 hops and Valiant/UGAL routes at most 4, and the hop index stays below
  * sf_route_vcs. Called per router visit by the Slim Fly topology. */
-#include "slimfly/sf_route.h"
+#include "slimfly/slimfly_route.h"
 
 #include <assert.h>
 

@@ -4,7 +4,7 @@
  * Invariant: a built graph is k'-regular, simple, and of diameter 2 — the
  * generator sets pass sf_mms_check_sets before any link is made. Called by
  * the Slim Fly topology (slimfly_topo.c), the tests and the benchmarks. */
-#include "slimfly/sf_mms.h"
+#include "slimfly/slimfly_mms.h"
 
 #include <stdio.h>
 #include <stdlib.h>

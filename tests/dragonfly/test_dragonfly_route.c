@@ -8,7 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "dragonfly/dfly_route.h"
+#include "dragonfly/dragonfly_route.h"
 #include "dragonfly/dragonfly.h"
 #include "warp_ini.h"
 
