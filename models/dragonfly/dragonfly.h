@@ -21,7 +21,7 @@
  *                              bytes per VC of the input buffers those links
  *                              feed (default [network] vc_buffer)
  *
- * Wiring and numbering: dfly_shape.h; routing and VCs: dfly_route.h;
+ * Wiring and numbering: dragonfly_shape.h; routing and VCs: dragonfly_route.h;
  * derivations of the worst case and the throughput bounds the tests check:
  * models/dragonfly/README.md. UGAL's occupancy of a port is
  * net_port_occupancy; UGAL-G's view of the group's other global ports comes

@@ -1,5 +1,5 @@
-/* dfly_route.c — minimal, Valiant, UGAL-L, UGAL-G and PAR next-hop decisions
- * on a dragonfly (rules and VC classes in dfly_route.h).
+/* dragonfly_route.c — minimal, Valiant, UGAL-L, UGAL-G and PAR next-hop decisions
+ * on a dragonfly (rules and VC classes in dragonfly_route.h).
  * Invariant: a packet takes at most one local hop per group it visits (two
  * in the source group under par), at most one global hop minimally and two
  * non-minimally, so its hop count stays within dfly_route_max_hops and every

@@ -1,4 +1,4 @@
-/* dfly_route.h — dragonfly routing as pure functions of (shape, the packet's
+/* dragonfly_route.h — dragonfly routing as pure functions of (shape, the packet's
  * route state, current router, destination router, one random draw, port
  * occupancies). The network layer calls dfly_route_hop once per router a
  * packet visits and stores the returned state in the packet.
@@ -51,8 +51,8 @@
  * taken (or of UGAL's minimal path), 1 the Valiant group; UGAL's candidate c
  * takes its group from sub-draw 2c+1 and its exit from 2c+2.
  */
-#ifndef DFLY_ROUTE_H
-#define DFLY_ROUTE_H
+#ifndef DRAGONFLY_ROUTE_H
+#define DRAGONFLY_ROUTE_H
 
 #include <stdint.h>
 

@@ -1,4 +1,4 @@
-/* dfly_shape.c — dragonfly wiring by arithmetic (rules in dfly_shape.h).
+/* dragonfly_shape.c — dragonfly wiring by arithmetic (rules in dragonfly_shape.h).
  * Invariant: dfly_global_peer is an involution on the connected global
  * ports of all groups (the far end's far end is the port itself), and a
  * port's far group differs from its own. Called by the dragonfly topology,

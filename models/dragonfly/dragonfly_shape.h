@@ -1,4 +1,4 @@
-/* dfly_shape.h — the canonical dragonfly (Kim, Dally, Scott, Abts, ISCA 2008)
+/* dragonfly_shape.h — the canonical dragonfly (Kim, Dally, Scott, Abts, ISCA 2008)
  * as pure address arithmetic: sizes, local and global wiring, the links
  * between two groups and minimal router distances, in O(1) memory.
  *
@@ -35,8 +35,8 @@
  * d = min((i-i') mod g, (i'-i) mod g) share
  * R + [d <= floor(S/2)] + [S odd, g even, d = g/2] links.
  */
-#ifndef DFLY_SHAPE_H
-#define DFLY_SHAPE_H
+#ifndef DRAGONFLY_SHAPE_H
+#define DRAGONFLY_SHAPE_H
 
 #include <stdint.h>
 

@@ -84,7 +84,7 @@ static void *df_setup(warp_ini *ini, net_params *params)
     if (c->vcs < need)
         warp_ini_fail(ini, "dragonfly", "vcs",
                       "routing = %s needs %d VCs to be deadlock-free (one per class of hop, "
-                      "models/dragonfly/dfly_route.h); set vcs to at least %d or remove it",
+                      "models/dragonfly/dragonfly_route.h); set vcs to at least %d or remove it",
                       routing_names[c->alg], need, need);
     if (c->alg == DFLY_UGAL_G && a - 1 > NET_MAX_WATCHERS)
         warp_ini_fail(ini, "dragonfly", "routing",

@@ -7,20 +7,20 @@
  *           n_indirect = 3  UGAL: Valiant candidates per decision
  *           c_sf = 1        UGAL: weight of the non-minimal cost
  *           ugal_threshold = 0B  UGAL: bytes of occupancy a non-minimal
- *                           candidate must save to be taken (sf_route.h)
+ *                           candidate must save to be taken (slimfly_route.h)
  *           X = 1,3,4,9,10,12   Xprime = 2,5,6,7,8,11   (optional, both or none;
- *                           element numbers of GF(q), see sf_field.h; checked)
+ *                           element numbers of GF(q), see slimfly_field.h; checked)
  *
- * Routers 0 .. 2q²-1 as in sf_mms.h; ports 0 .. k'-1 are the network ports
- * of sf_mms.h, ports k' .. k'+p-1 hold the router's terminals: terminal t
- * sits on router t / p, port k' + t mod p. Routing and VCs: sf_route.h (the
+ * Routers 0 .. 2q²-1 as in slimfly_mms.h; ports 0 .. k'-1 are the network ports
+ * of slimfly_mms.h, ports k' .. k'+p-1 hold the router's terminals: terminal t
+ * sits on router t / p, port k' + t mod p. Routing and VCs: slimfly_route.h (the
  * i-th router-to-router hop uses VC i; 2 VCs for minimal, 4 otherwise). UGAL's
  * occupancy of a port is net_port_occupancy: bytes queued on the output port
  * plus bytes held in the downstream input buffers not yet credited back.
  *
  * Worst-case traffic (worst_case_dst, [workload] pattern = worst): terminal
  * i of router R sends to terminal i of partner(R), the pairing of
- * sf_traffic.h.
+ * slimfly_traffic.h.
  *
  * Bisection (bisection_bandwidth, [network] reference_bandwidth = bisection).
  * Put on one side the points (0,x,y) of a = floor(q/2) columns x and the

@@ -1,9 +1,9 @@
-/* sf_field.c — builds the addition, multiplication, inverse and power tables
+/* slimfly_field.c — builds the addition, multiplication, inverse and power tables
  * of GF(q). For a prime q the tables are residues mod q; for q = p^k they come
  * from polynomial arithmetic modulo the first monic irreducible polynomial of
  * degree k (in digit order) found by trial division. Invariant: after a
  * successful sf_field_init every table entry is a field element. Called by
- * the MMS graph builder (sf_mms.c) and the tests. */
+ * the MMS graph builder (slimfly_mms.c) and the tests. */
 #include "slimfly/slimfly_field.h"
 
 #include <stdio.h>

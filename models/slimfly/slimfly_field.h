@@ -1,10 +1,10 @@
-/* sf_field.h — the Galois field GF(q), q = p^k, for the Slim Fly MMS graphs.
+/* slimfly_field.h — the Galois field GF(q), q = p^k, for the Slim Fly MMS graphs.
  * Elements are the integers 0 .. q-1: for k = 1 the residues mod p, for k > 1
  * the base-p digits of an element are the coefficients (lowest first) of a
  * polynomial reduced modulo a monic irreducible polynomial of degree k found
  * by search. 0 and 1 are the field's zero and one in both cases. */
-#ifndef SF_FIELD_H
-#define SF_FIELD_H
+#ifndef SLIMFLY_FIELD_H
+#define SLIMFLY_FIELD_H
 
 #include <stddef.h>
 #include <stdint.h>

@@ -1,6 +1,6 @@
-/* sf_mms.c — builds the MMS graph of a Slim Fly: generator sets and the
+/* slimfly_mms.c — builds the MMS graph of a Slim Fly: generator sets and the
  * per-difference tables minimal routing reads (neighbours by port are
- * computed, sf_neighbor in sf_mms.h).
+ * computed, sf_neighbor in slimfly_mms.h).
  * Invariant: a built graph is k'-regular, simple, and of diameter 2 — the
  * generator sets pass sf_mms_check_sets before any link is made. Called by
  * the Slim Fly topology (slimfly_topo.c), the tests and the benchmarks. */

@@ -1,4 +1,4 @@
-/* sf_mms.h — the McKay–Miller–Širáň graph of a Slim Fly network.
+/* slimfly_mms.h — the McKay–Miller–Širáň graph of a Slim Fly network.
  *
  * q = 4w + δ (δ ∈ {-1, 0, 1}) is a prime power; routers are (s, a, b) with
  * s ∈ {0, 1} and a, b ∈ GF(q): (0, x, y) and (1, m, c). Edges:
@@ -22,8 +22,8 @@
  *           X' = {ξ, ξ³, ..., ξ^(2w-1)} ∪ {ξ^(2w), ξ^(2w+2), ..., ξ^(4w-2)}
  *   δ =  0: X = {1, ξ², ..., ξ^(q-2)},                 X' = {ξ, ξ³, ..., ξ^(q-1)}
  */
-#ifndef SF_MMS_H
-#define SF_MMS_H
+#ifndef SLIMFLY_MMS_H
+#define SLIMFLY_MMS_H
 
 #include <stddef.h>
 #include <stdint.h>
@@ -48,7 +48,7 @@ typedef struct sf_mms {
 } sf_mms;
 
 /* Builds the MMS graph for q. X and Xp give the generator sets explicitly (h
- * elements each, as field element numbers 1 .. q-1, see sf_field.h) or are
+ * elements each, as field element numbers 1 .. q-1, see slimfly_field.h) or are
  * NULL for the default construction above. Returns 0, or -1 with a one-line
  * reason in err (q not a prime power of the form 4w + δ, a bad set: wrong
  * size, an element out of range or repeated, not closed under negation, or a
@@ -101,7 +101,7 @@ int sf_port_to(const sf_mms *g, uint32_t r, uint32_t n);
 int sf_distance(const sf_mms *g, uint32_t a, uint32_t b);
 
 /* Checks the algebraic conditions for diameter 2 on given sets (see
- * sf_mms.c); returns 0, or -1 with the reason in err. */
+ * slimfly_mms.c); returns 0, or -1 with the reason in err. */
 int sf_mms_check_sets(const sf_field *f, const int *X, const int *Xp, int h, char *err,
                       size_t errlen);
 

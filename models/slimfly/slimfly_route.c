@@ -1,4 +1,4 @@
-/* sf_route.c — minimal, Valiant and UGAL next-hop decisions on an MMS graph.
+/* slimfly_route.c — minimal, Valiant and UGAL next-hop decisions on an MMS graph.
  * Invariant: every hop returned lies on a minimal path to the packet's
  * current target (intermediate, then destination), so minimal routes take at
  * most 2 hops and Valiant/UGAL routes at most 4, and the hop index stays below

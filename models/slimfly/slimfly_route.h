@@ -1,4 +1,4 @@
-/* sf_route.h — Slim Fly routing as pure functions of (graph, packet route
+/* slimfly_route.h — Slim Fly routing as pure functions of (graph, packet route
  * state, current router, destination router, one random draw, port occupancy).
  *
  * The network layer calls sf_route_hop once per router a packet visits and
@@ -28,8 +28,8 @@
  * flight on the port, see slimfly_topo.c).
  * VCs: the packet's i-th router-to-router hop uses VC i; minimal routing needs
  * 2 VCs, Valiant and UGAL 4. */
-#ifndef SF_ROUTE_H
-#define SF_ROUTE_H
+#ifndef SLIMFLY_ROUTE_H
+#define SLIMFLY_ROUTE_H
 
 #include <stdint.h>
 

@@ -1,5 +1,5 @@
-/* sf_traffic.c — the Slim Fly worst-case router pairing (algorithm in
- * sf_traffic.h). Invariant: partner is a fixed-point-free involution over all
+/* slimfly_traffic.c — the Slim Fly worst-case router pairing (algorithm in
+ * slimfly_traffic.h). Invariant: partner is a fixed-point-free involution over all
  * 2q² routers whose pairs are at distance 2. Called by the Slim Fly topology
  * when the workload asks for the worst-case pattern, and by the tests. */
 #include "slimfly/slimfly_traffic.h"

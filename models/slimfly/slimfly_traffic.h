@@ -1,4 +1,4 @@
-/* sf_traffic.h — Slim Fly traffic patterns that need the graph's structure.
+/* slimfly_traffic.h — Slim Fly traffic patterns that need the graph's structure.
  *
  * Worst case (after Besta & Hoefler, SC14): routers are paired at distance 2
  * so that two pairs share the middle link of their minimal paths; every
@@ -19,8 +19,8 @@
  * left: point (q-1, y) is paired with the line of slope q-1 through
  * (q-1, y + g), g the first element of X' not in X (or X'[0] if none) — at
  * distance 2, but without a second pair on its middle link. */
-#ifndef SF_TRAFFIC_H
-#define SF_TRAFFIC_H
+#ifndef SLIMFLY_TRAFFIC_H
+#define SLIMFLY_TRAFFIC_H
 
 #include <stdint.h>
 

@@ -1,4 +1,4 @@
-/* torus/torus.c — the torus topology: wiring and dimension-order routing by
+/* torus/torus_topo.c — the torus topology: wiring and dimension-order routing by
  * coordinate arithmetic (memory O(dimensions)), dateline VC selection.
  * Invariant: peer() is symmetric and route() is minimal (see torus.h).
  * Called by the network layer through torus_topology. */

@@ -1,7 +1,7 @@
-/* test_dfly_route.c — dragonfly routing hop by hop (dfly_route_hop, moving
+/* test_dragonfly_route.c — dragonfly routing hop by hop (dfly_route_hop, moving
  * along dragonfly_topology.peer): every routing reaches the destination
  * router within its hop bound on VC classes that strictly rise in the
- * deadlock-free order of dfly_route.h; minimal takes the minimal route,
+ * deadlock-free order of dragonfly_route.h; minimal takes the minimal route,
  * Valiant two global hops through a third group, UGAL-L / UGAL-G / PAR
  * follow the occupancies they are shown, extra VCs become lanes. */
 #include <criterion/criterion.h>

@@ -1,4 +1,4 @@
-/* test_dfly_shape.c — the dragonfly as the network layer sees it (through
+/* test_dragonfly_shape.c — the dragonfly as the network layer sees it (through
  * dragonfly_topology): sizes from the formulas, symmetric wiring, every pair
  * of groups joined by as many links as the arrangement says (counted from
  * the wiring, port by port), each arrangement's slot rule, minimal router

@@ -1,4 +1,4 @@
-/* test_topo.c — the fat-tree as the network layer sees it (fattree_topology):
+/* test_fattree_topo.c — the fat-tree as the network layer sees it (fattree_topology):
  * symmetric wiring with the right bandwidths through the ops, routes that
  * reach their destination in min_hops router hops, and a router numbering
  * whose block-linear split gives every PE whole pods and an equal share of

@@ -1,5 +1,5 @@
 /* sf_testutil.c — reference edge relation and BFS for the Slim Fly tests;
- * deliberately written from the definitions, not from sf_mms.c's tables. */
+ * deliberately written from the definitions, not from slimfly_mms.c's tables. */
 #include "sf_testutil.h"
 
 #include <stdlib.h>

@@ -1,4 +1,4 @@
-/* test_sf_field.c — GF(q) satisfies the field axioms, matches residue
+/* test_slimfly_field.c — GF(q) satisfies the field axioms, matches residue
  * arithmetic for primes, has characteristic p, and xi generates GF(q)*. */
 #include <criterion/criterion.h>
 

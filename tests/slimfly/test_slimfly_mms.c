@@ -1,4 +1,4 @@
-/* test_sf_mms.c — the MMS graphs are what the definition says: 2q² routers,
+/* test_slimfly_mms.c — the MMS graphs are what the definition says: 2q² routers,
  * k'-regular, simple, connected, diameter 2; the ports agree with the edge
  * relation; and user-given generator sets are checked. */
 #include <criterion/criterion.h>
@@ -247,7 +247,7 @@ Test(sf_mms, set_criterion_matches_diameter)
               refused);
 }
 
-/* The neighbour table sf_mms.c built before the neighbours were computed
+/* The neighbour table slimfly_mms.c built before the neighbours were computed
  * (its loop verbatim): the port order every committed digest depends on. */
 static uint32_t *table_adjacency(const sf_mms *g)
 {

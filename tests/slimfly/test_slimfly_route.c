@@ -1,4 +1,4 @@
-/* test_sf_route.c — minimal routes are shortest paths (every first hop on a
+/* test_slimfly_route.c — minimal routes are shortest paths (every first hop on a
  * shortest path is offered, and no other); Valiant routes pass their
  * intermediate and take at most 4 hops; UGAL takes the minimal path at zero
  * load and otherwise the cheapest path by the issue's cost formula. */

@@ -1,4 +1,4 @@
-/* test_sf_traffic.c — the worst-case pairing pairs every router with one at
+/* test_slimfly_traffic.c — the worst-case pairing pairs every router with one at
  * distance 2, and the pairs' minimal paths share middle links two by two:
  * exactly 2 directed links carry two paths per quadruple. */
 #include <criterion/criterion.h>
