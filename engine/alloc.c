@@ -203,7 +203,7 @@ void *warp_alloc(warp_lp *lp, size_t size)
 {
     warp_ctx *w = lp_ctx(lp);
     void *p = alloc_get(w, size);
-    warp_event *e = w->cur;
+    warp_event *e = w->sched.cur;
     if (e) { /* made by an event: released if that event is rolled back */
         alloc_hdr *h = (alloc_hdr *)p - 1;
         h->anext = e->allocs;
@@ -217,7 +217,7 @@ void warp_free_on_commit(warp_lp *lp, void *ptr)
     warp_ctx *w = lp_ctx(lp);
     alloc_hdr *h = (alloc_hdr *)ptr - 1;
     WARP_ASSERT(h->magic == ALLOC_MAGIC, "warp_free_on_commit gets a live warp_alloc block");
-    warp_event *e = w->cur;
+    warp_event *e = w->sched.cur;
     if (!e) { /* init or finish: nothing can roll back */
         alloc_put(w, h);
         return;

@@ -8,7 +8,7 @@
 
 warp_lpid warp_lp_id(const warp_lp *lp) { return lp_gid(lp); }
 uint64_t warp_total_lps(const warp_lp *lp) { return lp_ctx(lp)->total_lps; }
-double warp_end(const warp_lp *lp) { return lp_ctx(lp)->end; }
+double warp_end(const warp_lp *lp) { return lp_ctx(lp)->opt.end; }
 const void *warp_model_arg(const warp_lp *lp) { return lp_ctx(lp)->m->arg; }
 const warp_lp_type *warp_lp_get_type(const warp_lp *lp) { return lp_class_of(lp)->model; }
 void *warp_lp_out(warp_lp *lp) { return lp->out; }
@@ -17,9 +17,9 @@ warp_rng *warp_lp_rng(warp_lp *lp) { return &lp->rng; }
 double warp_now(const warp_lp *lp)
 {
     const warp_ctx *w = lp_ctx(lp);
-    if (w->in_commit)
-        return w->in_commit->ts;
-    return w->cur ? w->cur->ts : w->now_init;
+    if (w->sched.in_commit)
+        return w->sched.in_commit->ts;
+    return w->sched.cur ? w->sched.cur->ts : w->sched.now_init;
 }
 
 /* A window of conservative mode runs its events in timestamp order on each
@@ -36,7 +36,7 @@ static bool same_group(const warp_model *m, warp_lpid a, warp_lpid b)
 static __attribute__((noreturn, cold)) void lookahead_broken(const warp_lp *lp, warp_lpid dest, double delay)
 {
     const warp_ctx *w = lp_ctx(lp);
-    if (w->synch == SYNCH_CONS)
+    if (w->opt.synch == SYNCH_CONS)
         warp_fatal_lp(lp,
                       "sends an event to LP %llu with delay %g below the lookahead %g; conservative "
                       "mode (--synch=cons) needs every delay to another LP >= lookahead: run with "
@@ -53,24 +53,24 @@ static __attribute__((noreturn, cold)) void lookahead_broken(const warp_lp *lp, 
 void *warp_event_new(warp_lp *lp, warp_lpid dest, double delay)
 {
     warp_ctx *w = lp_ctx(lp);
-    if (w->in_reverse)
+    if (w->sched.in_reverse)
         warp_fatal_lp(lp, "sends an event from its reverse handler; reverse handlers must not send");
-    if (w->in_commit)
+    if (w->sched.in_commit)
         warp_fatal_lp(lp, "sends an event from its commit handler; commit handlers must not send");
     if (!(delay >= 0.0) || isinf(delay))
         warp_fatal_lp(lp, "sends an event with delay %g; delays must be finite and >= 0", delay);
     if (dest >= w->total_lps)
         warp_fatal_lp(lp, "sends an event to LP %llu; LP ids go up to %llu",
                       (unsigned long long)dest, (unsigned long long)(w->total_lps - 1));
-    if (delay < w->la_enforced && !same_group(w->m, lp_gid(lp), dest))
+    if (delay < w->sched.la_enforced && !same_group(w->m, lp_gid(lp), dest))
         lookahead_broken(lp, dest, delay);
     /* The send looks the destination up in the dense table (a random
      * entry of 4 bytes per LP of the whole model: a miss on large models);
      * start that load now, so it overlaps the model filling the payload. */
     if (w->gid_dense && dest != lp_gid(lp))
         __builtin_prefetch(&w->gid_dense[dest]);
-    const warp_event *parent = w->cur;
-    double now = parent ? parent->ts : w->now_init;
+    const warp_event *parent = w->sched.cur;
+    double now = parent ? parent->ts : w->sched.now_init;
     warp_event *e = pool_get(w);
     e->ts = now + delay + 0.0; /* + 0.0 turns -0 into +0: keys compare as bits */
     e->depth = e->ts == now ? (parent ? parent->depth : 0) + 1 : 0;
@@ -88,8 +88,8 @@ void *warp_event_new(warp_lp *lp, warp_lpid dest, double delay)
  * queue or onto the wire. */
 static void deliver_sent(warp_ctx *w, warp_event *e, warp_lp *src)
 {
-    warp_event *parent = w->cur;
-    bool cancellable = w->saving && parent;
+    warp_event *parent = w->sched.cur;
+    bool cancellable = w->sched.saving && parent;
     /* A self-send (timers, a router's own pipeline) needs no lookup. */
     warp_lp *dlp = src;
     int pe = e->dst == lp_gid(src) ? w->rank : map_dest(w, e->dst, &dlp);
@@ -114,9 +114,9 @@ static void deliver_sent(warp_ctx *w, warp_event *e, warp_lp *src)
 
 void outbox_flush(warp_ctx *w)
 {
-    for (uint32_t i = 0; i < w->nout; i++)
-        deliver_sent(w, w->outbox[i], w->cur_lp);
-    w->nout = 0;
+    for (uint32_t i = 0; i < w->sched.nout; i++)
+        deliver_sent(w, w->sched.outbox[i], w->sched.cur_lp);
+    w->sched.nout = 0;
 }
 
 /* Runs on many ranks look LPs up in a hash table, not the dense one
@@ -138,14 +138,14 @@ void warp_event_send(warp_lp *lp, void *payload)
     warp_ctx *w = lp_ctx(lp);
     warp_event *e = EV_OF(payload);
     WARP_ASSERT(e->state == EV_NEW && e->src == lp_gid(lp), "warp_event_send gets an event from warp_event_new of this LP");
-    if (e->ts >= w->end) { /* never runs in any mode: drop it now */
+    if (e->ts >= w->opt.end) { /* never runs in any mode: drop it now */
         pool_put(w, e);
         return;
     }
-    if (w->cur && e->dst != lp_gid(lp)) {
-        if (w->nout == WARP_OUTBOX)
+    if (w->sched.cur && e->dst != lp_gid(lp)) {
+        if (w->sched.nout == WARP_OUTBOX)
             outbox_flush(w);
-        w->outbox[w->nout++] = e;
+        w->sched.outbox[w->sched.nout++] = e;
         return;
     }
     deliver_sent(w, e, lp);

@@ -88,18 +88,18 @@ void sched_check(warp_ctx *w)
         kp_append(w, lp_kp(w, lp), e);
         if ((++n & 1023) == 0) {
             warp_event *m = queue_peek(w);
-            w->gvt_value = m ? m->ts : INFINITY;
-            fossil_collect(w, w->gvt_value);
-            w->gvt_rounds++;
-            round_report(w, w->gvt_value, w->committed, w->rolled_back, false);
+            w->sched.gvt_value = m ? m->ts : INFINITY;
+            fossil_collect(w, w->sched.gvt_value);
+            w->cnt.gvt_rounds++;
+            round_report(w, w->sched.gvt_value, w->cnt.committed, w->cnt.rolled_back, false);
             if (warp_signal_pending()) {
-                w->stop_requested = true;
+                w->sched.stop_requested = true;
                 return;
             }
         }
     }
     fossil_collect(w, INFINITY);
-    w->gvt_value = w->end;
-    w->t.forward = warp_wtime() - t0 - w->t.fossil - w->t.reverse;
-    round_report(w, w->end, w->committed, w->rolled_back, true);
+    w->sched.gvt_value = w->opt.end;
+    w->cnt.t.forward = warp_wtime() - t0 - w->cnt.t.fossil - w->cnt.t.reverse;
+    round_report(w, w->opt.end, w->cnt.committed, w->cnt.rolled_back, true);
 }

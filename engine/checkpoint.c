@@ -68,18 +68,18 @@ void ckpt_path(const char *opt, char *path, size_t cap, const char *fmt, ...)
 
 void warp_set_config_hash(warp_ctx *w, const void *bytes, size_t n)
 {
-    w->config_hash = ckpt_sum(w->config_hash + 1, bytes, n);
+    w->ck.config_hash = ckpt_sum(w->ck.config_hash + 1, bytes, n);
 }
 
-int warp_restarting(const warp_ctx *w) { return w->restart_dir != NULL; }
-int warp_checkpointing(const warp_ctx *w) { return w->restart_dir || w->ckpt_dir; }
+int warp_restarting(const warp_ctx *w) { return w->opt.restart_dir != NULL; }
+int warp_checkpointing(const warp_ctx *w) { return w->opt.restart_dir || w->opt.ckpt_dir; }
 
 uint64_t ckpt_config_hash(const warp_ctx *w)
 {
     const warp_model *m = w->m;
-    uint64_t h = ckpt_sum(w->config_hash, m->name, strlen(m->name));
-    uint64_t v[5] = {m->total_lps, m->msg_size, w->seed, 0, 0};
-    memcpy(&v[3], &w->end, 8);
+    uint64_t h = ckpt_sum(w->ck.config_hash, m->name, strlen(m->name));
+    uint64_t v[5] = {m->total_lps, m->msg_size, w->opt.seed, 0, 0};
+    memcpy(&v[3], &w->opt.end, 8);
     memcpy(&v[4], &m->lookahead, 8);
     h = ckpt_sum(h, v, sizeof v);
     /* Every LP's type and sizes: a sampled grid or a larger router changes them. */
@@ -99,25 +99,26 @@ uint64_t ckpt_config_hash(const warp_ctx *w)
 
 void ckpt_setup(warp_ctx *w)
 {
-    bool timed = w->ckpt_every_s > 0 || w->ckpt_at < INFINITY || w->ckpt_exit;
-    if (timed && !w->ckpt_dir)
+    w->ck.next_at = w->opt.ckpt_at;
+    bool timed = w->opt.ckpt_every_s > 0 || w->opt.ckpt_at < INFINITY || w->opt.ckpt_exit;
+    if (timed && !w->opt.ckpt_dir)
         warp_fatal(WARP_EXIT_USAGE, "--checkpoint-every, --checkpoint-at and --checkpoint-exit need "
                                     "--checkpoint=DIR: add where to write");
-    if ((w->ckpt_dir || w->restart_dir) && w->synch == SYNCH_CHECK)
+    if ((w->opt.ckpt_dir || w->opt.restart_dir) && w->opt.synch == SYNCH_CHECK)
         warp_fatal(WARP_EXIT_USAGE, "--synch=check does not checkpoint or restart: use seq, cons or opt");
-    if (w->ckpt_dir && w->restart_dir && !strcmp(w->ckpt_dir, w->restart_dir))
+    if (w->opt.ckpt_dir && w->opt.restart_dir && !strcmp(w->opt.ckpt_dir, w->opt.restart_dir))
         warp_fatal(WARP_EXIT_USAGE, "--checkpoint=%s is also --restart: a new checkpoint replaces the old one "
                                     "atomically, which is fine, but give the same DIR only once you have "
-                                    "a copy; use another DIR", w->ckpt_dir);
+                                    "a copy; use another DIR", w->opt.ckpt_dir);
     /* A DIR too long for its files' paths stops the run now, not at the
      * first checkpoint hours into it. */
     char longest[CKPT_PATH_CAP];
-    if (w->restart_dir)
-        ckpt_path("--restart", longest, sizeof longest, "%s/" CKPT_RANK_FILE, w->restart_dir, 0);
-    if (!w->ckpt_dir)
+    if (w->opt.restart_dir)
+        ckpt_path("--restart", longest, sizeof longest, "%s/" CKPT_RANK_FILE, w->opt.restart_dir, 0);
+    if (!w->opt.ckpt_dir)
         return;
-    ckpt_path("--checkpoint", longest, sizeof longest, "%s.tmp/" CKPT_RANK_FILE, w->ckpt_dir, w->nranks - 1);
-    const char *s = w->ckpt_signals ? w->ckpt_signals : "TERM,USR1";
+    ckpt_path("--checkpoint", longest, sizeof longest, "%s.tmp/" CKPT_RANK_FILE, w->opt.ckpt_dir, w->nranks - 1);
+    const char *s = w->opt.ckpt_signals ? w->opt.ckpt_signals : "TERM,USR1";
     for (const char *p = s; *p;) {
         size_t n = strcspn(p, ",");
         int sig = ckpt_signal_number(p, n);
@@ -125,29 +126,29 @@ void ckpt_setup(warp_ctx *w)
             warp_signal_catch(sig);
         p += n + (p[n] == ',');
     }
-    w->ckpt_last = warp_wtime();
+    w->ck.last = warp_wtime();
 }
 
 void ckpt_prepare(warp_ctx *w)
 {
-    if (w->ckpt_dir || w->restart_dir)
-        w->ckpt_hash = ckpt_config_hash(w);
+    if (w->opt.ckpt_dir || w->opt.restart_dir)
+        w->ck.hash = ckpt_config_hash(w);
 }
 
 bool ckpt_due(warp_ctx *w, double gvt, double *cut)
 {
-    if (!w->ckpt_dir)
+    if (!w->opt.ckpt_dir)
         return false;
-    if (w->ckpt_at < INFINITY && gvt >= w->ckpt_at) {
-        *cut = w->ckpt_at;
-        w->ckpt_at = INFINITY; /* once */
+    if (w->ck.next_at < INFINITY && gvt >= w->ck.next_at) {
+        *cut = w->ck.next_at;
+        w->ck.next_at = INFINITY; /* once */
         return true;
     }
     /* A GVT that has not moved since the last cut would only write it
      * again (an interval shorter than a write would stall the run). */
-    if (!(w->ckpt_every_s > 0) || (w->ckpt_count && !(gvt > w->ckpt_last_cut)))
+    if (!(w->opt.ckpt_every_s > 0) || (w->ck.count && !(gvt > w->ck.last_cut)))
         return false;
-    int due = warp_wtime() - w->ckpt_last >= w->ckpt_every_s; /* rank 0's clock decides */
+    int due = warp_wtime() - w->ck.last >= w->opt.ckpt_every_s; /* rank 0's clock decides */
     if (w->nranks > 1)
         MPI_Bcast(&due, 1, MPI_INT, 0, w->comm);
     *cut = gvt;
@@ -179,11 +180,11 @@ static void cut_at(warp_ctx *w, double cut)
      * cut is never below it (ckpt_take); what is still pending there is
      * final as well and runs now, leaving nothing below the cut pending. */
     warp_event *e;
-    while ((e = queue_peek(w)) && e->ts < cut && e->ts < w->safe_ts) {
+    while ((e = queue_peek(w)) && e->ts < cut && e->ts < w->sched.safe_ts) {
         queue_pop(w);
         process_final(w, e);
     }
-    if (w->tracking) {
+    if (w->sched.tracking) {
         warp_event key;
         memset(&key, 0, sizeof key);
         key.ts = cut;
@@ -192,7 +193,7 @@ static void cut_at(warp_ctx *w, double cut)
     }
     if (w->nranks > 1)
         drain(w);
-    if (w->tracking)
+    if (w->sched.tracking)
         fossil_collect(w, cut);
     for (uint64_t k = 0; k < w->nkps; k++)
         WARP_ASSERT(!w->kps[k].head, "after a checkpoint cut no processed event waits for commit");
@@ -389,7 +390,7 @@ static void write_rank(warp_ctx *w, const char *dir, uint64_t *size, uint64_t *s
     ckpt_out o;
     out_open(&o, dir, name);
     ckpt_file_hdr hdr = {.version = CKPT_VERSION, .kind = CKPT_KIND_RANK, .rank = (uint32_t)w->rank,
-                         .build = ckpt_build_id(), .config = w->ckpt_hash, .nlps = w->nlocal};
+                         .build = ckpt_build_id(), .config = w->ck.hash, .nlps = w->nlocal};
     memcpy(hdr.magic, CKPT_MAGIC, sizeof hdr.magic);
     out_put(&o, &hdr, sizeof hdr);
     ckpt_index *index = warp_xcalloc(w->nlocal ? w->nlocal : 1, sizeof *index);
@@ -412,9 +413,9 @@ static void write_rank(warp_ctx *w, const char *dir, uint64_t *size, uint64_t *s
                  alloc_usable(alloc_class(bs.list[b])));
         if (t->ckpt_save) {
             hook.gid = lp_gid(lp);
-            w->cur_lp = lp;
+            w->sched.cur_lp = lp;
             t->ckpt_save(lp, lp->state, lp->out, &hook);
-            w->cur_lp = NULL;
+            w->sched.cur_lp = NULL;
         }
         ckpt_lp_hdr lh = {.gid = lp_gid(lp), .rng = lp->rng.counter, .seq = lp->seq, .digest = lp->digest,
                           .state_size = t->state_size, .out_size = t->out_size, .nevents = ne,
@@ -485,7 +486,7 @@ static void write_meta(warp_ctx *w, const char *dir, double cut, uint64_t commit
     ckpt_out o;
     out_open(&o, dir, CKPT_META_FILE);
     ckpt_meta m = {.version = CKPT_VERSION, .kind = CKPT_KIND_META, .nfiles = (uint32_t)w->nranks,
-                   .build = ckpt_build_id(), .config = w->ckpt_hash, .total_lps = w->total_lps,
+                   .build = ckpt_build_id(), .config = w->ck.hash, .total_lps = w->total_lps,
                    .msg_size = w->msg_size, .cut = cut, .committed = committed};
     memcpy(m.magic, CKPT_MAGIC, sizeof m.magic);
     warp_ckpt b = {0};
@@ -510,18 +511,18 @@ static void sync_dir(const char *path)
 void ckpt_take(warp_ctx *w, double cut)
 {
     double t0 = warp_wtime();
-    if (cut < w->safe_ts) /* see cut_at; --checkpoint-at keeps the bound at T (gvt.c) */
-        cut = w->safe_ts;
+    if (cut < w->sched.safe_ts) /* see cut_at; --checkpoint-at keeps the bound at T (gvt.c) */
+        cut = w->sched.safe_ts;
     cut_at(w, cut);
     double lm = local_min_ts(w), at;
     MPI_Allreduce(&lm, &at, 1, MPI_DOUBLE, MPI_MIN, w->comm);
     if (at > cut)
         at = cut; /* nothing below the cut is pending: it stands where asked */
-    uint64_t committed, mine = w->committed;
+    uint64_t committed, mine = w->cnt.committed;
     MPI_Reduce(&mine, &committed, 1, MPI_UINT64_T, MPI_SUM, 0, w->comm);
-    committed += w->restored_committed;
+    committed += w->ck.restored_committed;
 
-    const char *dir = w->ckpt_dir;
+    const char *dir = w->opt.ckpt_dir;
     char tmp[CKPT_PATH_CAP], old[CKPT_PATH_CAP];
     ckpt_path("--checkpoint", tmp, sizeof tmp, "%s.tmp", dir);
     ckpt_path("--checkpoint", old, sizeof old, "%s.old", dir);
@@ -557,27 +558,27 @@ void ckpt_take(warp_ctx *w, double cut)
         free(files);
     }
     MPI_Barrier(w->comm);
-    w->ckpt_count++;
-    w->ckpt_last = warp_wtime();
-    w->ckpt_last_cut = cut;
-    if (w->rank == 0 && !w->quiet) {
+    w->ck.count++;
+    w->ck.last = warp_wtime();
+    w->ck.last_cut = cut;
+    if (w->rank == 0 && !w->opt.quiet) {
         const char *prog = warp_program_name();
         fprintf(stderr, "%s%scheckpoint %llu written to %s at time %.9g: %.1f MB in %.3f s\n",
-                prog ? prog : "", prog ? ": " : "", (unsigned long long)w->ckpt_count, dir, at,
-                (double)bytes / 1e6, w->ckpt_last - t0);
+                prog ? prog : "", prog ? ": " : "", (unsigned long long)w->ck.count, dir, at,
+                (double)bytes / 1e6, w->ck.last - t0);
     }
-    if (w->ckpt_exit)
-        w->ckpt_stop = true;
+    if (w->opt.ckpt_exit)
+        w->ck.stop = true;
 }
 
 void ckpt_on_stop(warp_ctx *w, double cut)
 {
     const char *prog = warp_program_name();
-    if (w->ckpt_dir && !w->ckpt_stop)
+    if (w->opt.ckpt_dir && !w->ck.stop)
         ckpt_take(w, cut);
     if (w->rank == 0)
         fprintf(stderr, "%s%sstopped after the checkpoint in %s (exit code %d): resume with --restart=%s\n",
-                prog ? prog : "", prog ? ": " : "", w->ckpt_dir, WARP_EXIT_CHECKPOINTED, w->ckpt_dir);
+                prog ? prog : "", prog ? ": " : "", w->opt.ckpt_dir, WARP_EXIT_CHECKPOINTED, w->opt.ckpt_dir);
     fflush(NULL);
     /* The network is drained: an orderly end on every rank. */
     MPI_Barrier(w->comm);

@@ -50,9 +50,9 @@ static void check_ident(const char *file, const char *magic, uint32_t version, u
     if (build != ckpt_build_id())
         bad(file, "written by another build of the program (build id %016llx, this one %016llx); %s",
             (unsigned long long)build, (unsigned long long)ckpt_build_id(), fix_same);
-    if (config != w->ckpt_hash)
+    if (config != w->ck.hash)
         bad(file, "written for another configuration (hash %016llx, this run %016llx); %s",
-            (unsigned long long)config, (unsigned long long)w->ckpt_hash, fix_same);
+            (unsigned long long)config, (unsigned long long)w->ck.hash, fix_same);
 }
 
 /* Reads n bytes at off of f, or stops naming the file as truncated. */
@@ -175,9 +175,9 @@ static void restore_lp(warp_ctx *w, warp_ckpt *c, uint8_t *seen)
             (unsigned long long)h.gid, (unsigned long long)(c->len - c->pos), (unsigned long long)h.hook_len);
     if (t->ckpt_load) {
         warp_ckpt hc = {.w = w, .buf = c->buf + c->pos, .len = h.hook_len, .file = c->file, .gid = h.gid};
-        w->cur_lp = lp;
+        w->sched.cur_lp = lp;
         t->ckpt_load(lp, lp->state, lp->out, &hc);
-        w->cur_lp = NULL;
+        w->sched.cur_lp = NULL;
         if (hc.pos != hc.len)
             bad(c->file, "LP %llu: the model's checkpoint hook left %llu bytes unread",
                 (unsigned long long)h.gid, (unsigned long long)(hc.len - hc.pos));
@@ -252,7 +252,7 @@ static uint64_t read_rank_file(warp_ctx *w, uint32_t r, uint64_t want_size, uint
 void ckpt_restore(warp_ctx *w)
 {
     double t0 = warp_wtime();
-    restart_dir = w->restart_dir;
+    restart_dir = w->opt.restart_dir;
     char path[CKPT_PATH_CAP];
     uint64_t size;
     FILE *f = open_sized(restart_dir, CKPT_META_FILE, path, sizeof path, &size);
@@ -292,16 +292,16 @@ void ckpt_restore(warp_ctx *w)
         bytes += files[2 * r];
     double dt = warp_wtime() - t0, slowest = dt;
     MPI_Reduce(&dt, &slowest, 1, MPI_DOUBLE, MPI_MAX, 0, w->comm);
-    if (w->rank == 0 && !w->quiet) {
+    if (w->rank == 0 && !w->opt.quiet) {
         const char *prog = warp_program_name();
         fprintf(stderr, "%s%scheckpoint %s read: %.1f MB in %.3f s\n", prog ? prog : "", prog ? ": " : "",
                 restart_dir, (double)bytes / 1e6, slowest);
     }
     free(seen);
     free(all);
-    w->gvt_value = m.cut;
+    w->sched.gvt_value = m.cut;
     if (w->rank == 0)
-        w->restored_committed = m.committed;
-    if (w->ckpt_at <= m.cut)
-        w->ckpt_at = INFINITY; /* already behind us */
+        w->ck.restored_committed = m.committed;
+    if (w->ck.next_at <= m.cut)
+        w->ck.next_at = INFINITY; /* already behind us */
 }

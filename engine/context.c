@@ -168,9 +168,9 @@ void warp_finalize(warp_ctx *w)
 
 int warp_rank(const warp_ctx *w) { return w->rank; }
 int warp_nranks(const warp_ctx *w) { return w->nranks; }
-double warp_end_time(const warp_ctx *w) { return w->end; }
-uint64_t warp_seed(const warp_ctx *w) { return w->seed; }
-int warp_quiet(const warp_ctx *w) { return w->quiet; }
+double warp_end_time(const warp_ctx *w) { return w->opt.end; }
+uint64_t warp_seed(const warp_ctx *w) { return w->opt.seed; }
+int warp_quiet(const warp_ctx *w) { return w->opt.quiet; }
 int warp_ranks_on_node(const warp_ctx *w) { return w->on_node; }
 
 /* One number from a /proc or /sys file ("max" and absence: 0). */
@@ -196,8 +196,8 @@ static uint64_t read_number(const char *path, const char *label)
 
 uint64_t warp_memory_per_rank(const warp_ctx *w)
 {
-    if (w->mem_per_rank)
-        return w->mem_per_rank;
+    if (w->opt.mem_per_rank)
+        return w->opt.mem_per_rank;
     uint64_t avail = read_number("/proc/meminfo", "MemAvailable:");
     /* A cgroup limit (v2, then v1) lowers it to what the group has left. */
     uint64_t max = read_number("/sys/fs/cgroup/memory.max", NULL);
@@ -213,6 +213,6 @@ uint64_t warp_memory_per_rank(const warp_ctx *w)
     }
     return avail / (uint64_t)(w->on_node > 0 ? w->on_node : 1);
 }
-warp_partition_kind warp_partition(const warp_ctx *w) { return (warp_partition_kind)w->partition; }
-int warp_conservative(const warp_ctx *w) { return w->synch == SYNCH_CONS; }
+warp_partition_kind warp_partition(const warp_ctx *w) { return (warp_partition_kind)w->opt.partition; }
+int warp_conservative(const warp_ctx *w) { return w->opt.synch == SYNCH_CONS; }
 const warp_stats *warp_last_stats(const warp_ctx *w) { return &w->stats; }

@@ -10,17 +10,17 @@ void commit_event(warp_ctx *w, warp_event *e)
 {
     warp_lp *lp = e->lp;
     if (lp->type->commit) {
-        w->cur_lp = lp;
-        w->in_commit = e;
+        w->sched.cur_lp = lp;
+        w->sched.in_commit = e;
         lp->type->commit(lp, lp->out, EV_PAYLOAD(e), &e->bits);
-        w->in_commit = NULL;
-        w->cur_lp = NULL;
+        w->sched.in_commit = NULL;
+        w->sched.cur_lp = NULL;
     }
     /* Check mode rehashes what it commits: a payload written after the
      * forward handler (by a commit handler casting away const, or through a
      * pointer a handler kept) would make the committed digest depend on
      * when it was hashed, so differ between modes. */
-    if (w->synch == SYNCH_CHECK)
+    if (w->opt.synch == SYNCH_CHECK)
         check_commit_digest(w, e);
     lp->digest = (lp->digest ^ e->digest) * 0x100000001B3ull + 0x9E3779B97F4A7C15ull;
     for (alloc_hdr *h = e->frees, *n; h; h = n) {
@@ -36,7 +36,7 @@ void commit_event(warp_ctx *w, warp_event *e)
     }
     if (e->remote)
         remote_forget(w, e);
-    w->committed++;
+    w->cnt.committed++;
     pool_put(w, e);
 }
 
@@ -153,8 +153,8 @@ static void fossil(warp_ctx *w, double gvt, const gvt_key *below)
         }
     }
     w->nlive = kept;
-    w->fossils++;
-    w->t.fossil += warp_wtime() - t0;
+    w->cnt.fossils++;
+    w->cnt.t.fossil += warp_wtime() - t0;
 }
 #undef FINAL
 

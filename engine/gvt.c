@@ -91,9 +91,9 @@ void gvt_init(warp_ctx *w)
 {
     warp_gvt *g = &w->gvt;
     memset(g, 0, sizeof *g);
-    g->kind = w->gvt_kind;
+    g->kind = w->opt.gvt_kind;
     g->red_min = gvt_key_inf();
-    memset(&w->gvt_key, 0, sizeof w->gvt_key);
+    memset(&w->sched.gvt_key, 0, sizeof w->sched.gvt_key);
     g->key_type = MPI_DATATYPE_NULL;
     g->key_min = MPI_OP_NULL;
     g->msg_type = MPI_DATATYPE_NULL;
@@ -126,30 +126,30 @@ static void start_reduction(warp_ctx *w)
 {
     warp_gvt *g = &w->gvt;
     g->in.sum[0] = g->white_sent - (int64_t)w->tr.recvd[g->round & 3];
-    g->in.sum[1] = (int64_t)w->committed;
-    g->in.sum[2] = (int64_t)w->rolled_back;
+    g->in.sum[1] = (int64_t)w->cnt.committed;
+    g->in.sum[2] = (int64_t)w->cnt.rolled_back;
     g->in.sum[3] = warp_signal_pending();
     gvt_key lm = local_min_key(w);
     g->in.min = key_less(&lm, &g->red_min) ? lm : g->red_min;
-    double reach = lm.ts + w->safe_la; /* the earliest a pending event's remote children arrive */
-    g->in.safe = w->safe_la > 0 ? (reach < g->red_min.ts ? reach : g->red_min.ts) : -INFINITY;
+    double reach = lm.ts + w->sched.safe_la; /* the earliest a pending event's remote children arrive */
+    g->in.safe = w->sched.safe_la > 0 ? (reach < g->red_min.ts ? reach : g->red_min.ts) : -INFINITY;
     MPI_Iallreduce(&g->in, &g->out, 1, g->msg_type, g->msg_op, w->comm, &g->req);
 }
 
 static void new_gvt(warp_ctx *w, gvt_key key, double safe, int64_t committed, int64_t rolled)
 {
-    if (safe > w->ckpt_at) /* that checkpoint cuts at T: nothing above it may run final */
-        safe = w->ckpt_at;
-    if (safe > w->safe_ts)
-        w->safe_ts = safe;
+    if (safe > w->ck.next_at) /* that checkpoint cuts at T: nothing above it may run final */
+        safe = w->ck.next_at;
+    if (safe > w->sched.safe_ts)
+        w->sched.safe_ts = safe;
     double gvt = key.ts;
-    WARP_ASSERT(gvt >= w->gvt_value, "GVT never decreases");
-    w->gvt_value = gvt;
-    w->gvt_key = key;
-    w->gvt_committed = (uint64_t)committed;
-    w->gvt_rolled = (uint64_t)rolled;
-    w->gvt_rounds++;
-    round_report(w, gvt < w->end ? gvt : w->end, (uint64_t)committed, (uint64_t)rolled, false);
+    WARP_ASSERT(gvt >= w->sched.gvt_value, "GVT never decreases");
+    w->sched.gvt_value = gvt;
+    w->sched.gvt_key = key;
+    w->sched.gvt_committed = (uint64_t)committed;
+    w->sched.gvt_rolled = (uint64_t)rolled;
+    w->cnt.gvt_rounds++;
+    round_report(w, gvt < w->opt.end ? gvt : w->opt.end, (uint64_t)committed, (uint64_t)rolled, false);
 }
 
 double gvt_sync(warp_ctx *w)
@@ -159,18 +159,18 @@ double gvt_sync(warp_ctx *w)
         transport_flush(w);
         transport_poll(w);
         transport_flush(w);
-        int64_t in[4] = {(int64_t)w->tr.sent[0] - (int64_t)w->tr.recvd[0], (int64_t)w->committed,
-                         (int64_t)w->rolled_back, warp_signal_pending()};
+        int64_t in[4] = {(int64_t)w->tr.sent[0] - (int64_t)w->tr.recvd[0], (int64_t)w->cnt.committed,
+                         (int64_t)w->cnt.rolled_back, warp_signal_pending()};
         MPI_Allreduce(in, c, 4, MPI_INT64_T, MPI_SUM, w->comm);
         if (c[3])
-            w->stop_requested = true;
+            w->sched.stop_requested = true;
         if (c[0] == 0 || c[3])
             break;
     }
     gvt_key lm = local_min_key(w), gvt;
     MPI_Allreduce(&lm, &gvt, 1, w->gvt.key_type, w->gvt.key_min, w->comm);
     /* Drained: every later arrival descends from a pending event. */
-    new_gvt(w, gvt, w->safe_la > 0 ? gvt.ts + w->safe_la : -INFINITY, c[1], c[2]);
+    new_gvt(w, gvt, w->sched.safe_la > 0 ? gvt.ts + w->sched.safe_la : -INFINITY, c[1], c[2]);
     return gvt.ts;
 }
 
@@ -182,7 +182,7 @@ static bool round_due(warp_ctx *w, bool idle)
 {
     if (idle || pool_low(w))
         return true;
-    return !w->safe_hold && ++w->gvt.batches_since >= w->gvt_interval;
+    return !w->sched.safe_hold && ++w->gvt.batches_since >= w->sched.gvt_interval;
 }
 
 bool gvt_step(warp_ctx *w, bool idle)
@@ -208,7 +208,7 @@ bool gvt_step(warp_ctx *w, bool idle)
         int flag = 0;
         MPI_Test(&g->req, &flag, MPI_STATUS_IGNORE);
         if (flag && g->out.sum[3]) { /* a rank was interrupted: all stop here */
-            w->stop_requested = true;
+            w->sched.stop_requested = true;
             g->active = false;
             done = true;
         } else if (flag) {

@@ -374,11 +374,14 @@ typedef struct warp_timers {
     double forward, reverse, queue, net, gvt, fossil;
 } warp_timers;
 
-struct warp_ctx {
-    int rank, nranks;
-    MPI_Comm comm;        /* the engine's own duplicate of MPI_COMM_WORLD */
-    /* options */
+/* ---- the parts of the context ----------------------------------------------- */
+/* w->opt: the options. Written only by options.c (the table's setters,
+ * warp_set_time_unit_ns) and by hosts through it; const once warp_run
+ * starts: what a run adapts or consumes lives in the parts below, seeded
+ * from here (sched.gvt_interval, sched.window, ck.next_at, rep.progress). */
+typedef struct warp_opts {
     uint64_t given;       /* bit i: engine option row i was set (options.c) */
+    bool gvt_interval_given; /* --gvt-interval was set, not defaulted */
     bool time_in_ns;      /* model time is ns: end takes a unit */
     warp_synch synch;
     double end;
@@ -388,7 +391,8 @@ struct warp_ctx {
     uint64_t batch, gvt_interval;
     double window;        /* optimism bound over GVT; INFINITY: none */
     bool window_auto;     /* adapt the window to each GVT round's efficiency */
-    bool gvt_interval_auto; /* adapt gvt_interval to the event memory in use */
+    bool gvt_interval_auto; /* adapt the GVT interval to the event memory in use */
+    bool safe_events, safe_ahead; /* --safe-events (see warp_sched) */
     int gvt_kind;
     int partition; /* warp_partition_kind */
     uint64_t lps_per_kp, kps_opt;
@@ -401,9 +405,95 @@ struct warp_ctx {
     bool progress, quiet;
     uint64_t mem_per_rank; /* --mem-per-rank; 0: from the node */
     warp_huge huge_pages;  /* --huge-pages: auto, on or off */
-    bool huge_active;      /* what setup chose for this rank (auto: by size) */
-    int on_node;           /* ranks on this node */
-    uint64_t debug_seed;
+    char *ckpt_dir;       /* --checkpoint=DIR, or NULL */
+    char *restart_dir;    /* --restart=DIR, or NULL */
+    double ckpt_every_s;  /* --checkpoint-every in wall seconds; 0: off */
+    double ckpt_at;       /* --checkpoint-at in model time; INFINITY: none */
+    bool ckpt_exit;       /* --checkpoint-exit: stop after the first checkpoint */
+    char *ckpt_signals;   /* --checkpoint-signal list */
+} warp_opts;
+
+/* w->sched: the live scheduling state, which the schedulers and the event
+ * path write while the run goes on. */
+typedef struct warp_sched {
+    /* The current GVT interval (batches) and optimism window: the options'
+     * values at the start of the run, adapted by sched_opt.c when auto. */
+    uint64_t gvt_interval;
+    double window;
+    warp_event *cur;      /* event being processed, NULL in init */
+    warp_lp *cur_lp;
+    /* Sends of the running event to other LPs, delivered when its handler
+     * returns (api.c): the destination's table entry, prefetched by
+     * warp_event_new, then has the handler's rest and the digest to load. */
+    warp_event *outbox[WARP_OUTBOX];
+    uint32_t nout;
+    bool tracking;        /* keep rollback records (opt, check, debug) */
+    /* Save state and record sends for rollback: tracking, except while an
+     * event no straggler can reach runs (process.c, process_final). */
+    bool saving;
+    /* --safe-events: on several optimistic ranks, an event with ts below
+     * safe_ts can never be rolled back (gvt.c), so it runs without state
+     * saving and commits without waiting for GVT (process_final). safe_la
+     * is the lookahead that bound is built from, 0 where the feature is
+     * off. safe_hold (--safe-events=on, not ahead): a rank runs nothing at
+     * or past safe_ts; it waits there for the next round, as conservative
+     * windows do, instead of running on with state saving. */
+    bool safe_hold;
+    /* A delivered event may land below its KP's processed events: tracking,
+     * but not on a held rank, whose KPs hold only committed events. */
+    bool stragglers;
+    double safe_la, safe_ts;
+    double la_enforced; /* delays between groups below it stop the run (cons, safe events; else 0) */
+    bool in_reverse;
+    const warp_event *in_commit; /* the event whose commit handler runs */
+    double now_init;
+    double gvt_value;
+    gvt_key gvt_key;  /* GVT as a key on several ranks (gvt_value is its ts) */
+    uint64_t gvt_committed; /* global committed count seen by the last GVT round */
+    uint64_t gvt_rolled;    /* global rolled-back count seen by the last GVT round */
+    warp_rng debug_rng;
+    bool stop_requested;  /* every rank agreed to stop early (a signal) */
+} warp_sched;
+
+/* w->cnt: this PE's counters and clocks (statistics, local). */
+typedef struct warp_counters {
+    uint64_t committed, processed, rolled_back, rb_primary, rb_secondary;
+    uint64_t gvt_rounds, fossils, remote_sent, anti_sent, pops, doomed;
+    uint64_t final_run;   /* events run below safe_ts: no saving, committed at once */
+    warp_timers t;
+    double t_start, t_setup;
+} warp_counters;
+
+/* w->ck: checkpoint and restart state (checkpoint.c, checkpoint_read.c). */
+typedef struct warp_ckpt_state {
+    double next_at;       /* --checkpoint-at still to come; INFINITY: none (ckpt_setup) */
+    bool stop;            /* a checkpoint was written and the run stops now */
+    uint64_t config_hash; /* the host's configuration (warp_set_config_hash) */
+    uint64_t hash;        /* the whole run's: host's, model's, --end, --seed */
+    double last;          /* wall time of the last checkpoint (or the run's start) */
+    uint64_t count;       /* checkpoints written by this run */
+    double last_cut;      /* where the last one cut */
+    uint64_t restored_committed; /* events the checkpoint's run had committed (rank 0) */
+} warp_ckpt_state;
+
+/* w->rep: what report.c keeps between rounds. */
+typedef struct warp_report_state {
+    bool progress;        /* show the progress line: --progress, or rank 0's stderr is a terminal */
+    double last_progress, last_heartbeat;
+    FILE *heartbeat;
+    double *rows;         /* instrumentation rows, ROW_COLS doubles each */
+    size_t nrows, cap_rows;
+} warp_report_state;
+
+/* One per PE. Besides the parts above: the PE's place among the ranks, the
+ * model's layout (written by setup.c, read-only in the run) and the
+ * machinery (pool, queue, allocator, transport, GVT). */
+struct warp_ctx {
+    int rank, nranks;
+    MPI_Comm comm;        /* the engine's own duplicate of MPI_COMM_WORLD */
+    int on_node;          /* ranks on this node */
+    warp_opts opt;
+    bool huge_active;     /* what setup chose for this rank (auto: by size) */
     /* model */
     const warp_model *m;
     uint64_t total_lps, first_gid, nlocal;
@@ -440,64 +530,11 @@ struct warp_ctx {
     /* Bytes of an undo chunk (0: 64 KiB): smaller with many KPs,
      * since every KP writing its log keeps a chunk of its own. */
     uint32_t undo_chunk;
-    warp_event *cur;      /* event being processed, NULL in init */
-    warp_lp *cur_lp;
-    /* Sends of the running event to other LPs, delivered when its handler
-     * returns (api.c): the destination's table entry, prefetched by
-     * warp_event_new, then has the handler's rest and the digest to load. */
-    warp_event *outbox[WARP_OUTBOX];
-    uint32_t nout;
-    bool tracking;        /* keep rollback records (opt, check, debug) */
-    /* Save state and record sends for rollback: tracking, except while an
-     * event no straggler can reach runs (process.c, process_final). */
-    bool saving;
-    /* --safe-events: on several optimistic ranks, an event with ts below
-     * safe_ts can never be rolled back (gvt.c), so it runs without state
-     * saving and commits without waiting for GVT (process_final). safe_la
-     * is the lookahead that bound is built from, 0 where the feature is
-     * off. safe_hold (--safe-events=on, not ahead): a rank runs nothing at
-     * or past safe_ts; it waits there for the next round, as conservative
-     * windows do, instead of running on with state saving. */
-    bool safe_events, safe_ahead, safe_hold;
-    /* A delivered event may land below its KP's processed events: tracking,
-     * but not on a held rank, whose KPs hold only committed events. */
-    bool stragglers;
-    double safe_la, safe_ts;
-    double la_enforced; /* delays between groups below it stop the run (cons, safe events; else 0) */
-    bool in_reverse;
-    const warp_event *in_commit; /* the event whose commit handler runs */
-    double now_init;
-    double gvt_value;
-    gvt_key gvt_key;  /* GVT as a key on several ranks (gvt_value is its ts) */
-    uint64_t gvt_committed; /* global committed count seen by the last GVT round */
-    uint64_t gvt_rolled;    /* global rolled-back count seen by the last GVT round */
-    warp_rng debug_rng;
-    /* statistics (local) */
-    uint64_t committed, processed, rolled_back, rb_primary, rb_secondary;
-    uint64_t gvt_rounds, fossils, remote_sent, anti_sent, pops, doomed;
-    uint64_t final_run;   /* events run below safe_ts: no saving, committed at once */
-    warp_timers t;
-    double t_start, t_setup;
-    double last_progress, last_heartbeat;
-    FILE *heartbeat;
-    bool stop_requested;  /* every rank agreed to stop early (a signal) */
-    /* checkpoint and restart (checkpoint.c, checkpoint_read.c) */
-    char *ckpt_dir;       /* --checkpoint=DIR, or NULL */
-    char *restart_dir;    /* --restart=DIR, or NULL */
-    double ckpt_every_s;  /* --checkpoint-every in wall seconds; 0: off */
-    double ckpt_at;       /* --checkpoint-at in model time; INFINITY: none */
-    bool ckpt_exit;       /* --checkpoint-exit: stop after the first checkpoint */
-    bool ckpt_stop;       /* a checkpoint was written and the run stops now */
-    char *ckpt_signals;   /* --checkpoint-signal list */
-    uint64_t config_hash; /* the host's configuration (warp_set_config_hash) */
-    uint64_t ckpt_hash;   /* the whole run's: host's, model's, --end, --seed */
-    double ckpt_last;     /* wall time of the last checkpoint (or the run's start) */
-    uint64_t ckpt_count;  /* checkpoints written by this run */
-    double ckpt_last_cut; /* where the last one cut */
-    uint64_t restored_committed; /* events the checkpoint's run had committed (rank 0) */
+    warp_sched sched;
+    warp_counters cnt;
+    warp_ckpt_state ck;
+    warp_report_state rep;
     unsigned char *check_snap; /* check mode's state snapshot (reachable if a check fails) */
-    double *rows;         /* instrumentation rows, ROW_COLS doubles each */
-    size_t nrows, cap_rows;
     warp_stats stats;
 };
 
@@ -651,7 +688,7 @@ void undo_size_chunks(warp_ctx *w);
 
 /* process.c: run one event's forward handler with rollback bookkeeping */
 void process_event(warp_ctx *w, warp_event *e);
-/* process.c: runs e, popped below w->safe_ts, as final: no saving; it
+/* process.c: runs e, popped below w->sched.safe_ts, as final: no saving; it
  * commits at once, or with its KP's processed events at the next fossil
  * pass when there are some. */
 void process_final(warp_ctx *w, warp_event *e);
@@ -686,7 +723,7 @@ void cancel_event(warp_ctx *w, warp_event *e);
 void commit_event(warp_ctx *w, warp_event *e);
 void fossil_collect(warp_ctx *w, double gvt);
 /* Commits the events whose key is below `key`: on one rank the smallest
- * pending key, on several GVT's key (w->gvt_key; see gvt.c for why). */
+ * pending key, on several GVT's key (w->sched.gvt_key; see gvt.c for why). */
 void fossil_collect_below(warp_ctx *w, const gvt_key *key);
 
 /* mapping (setup.c) */
@@ -735,7 +772,7 @@ void gvt_destroy(warp_ctx *w); /* frees what gvt_init made (teardown) */
 /* The key above every event's (ts = INFINITY). */
 gvt_key gvt_key_inf(void);
 /* True when a new GVT was computed; idle: nothing to run below the limit,
- * so join a round now. Untimed: its caller adds the time to w->t.gvt, from
+ * so join a round now. Untimed: its caller adds the time to w->cnt.t.gvt, from
  * the clock reading it takes anyway (sched_opt.c). */
 bool gvt_step(warp_ctx *w, bool idle);
 /* The blocking GVT computation (--gvt=sync); part of gvt_step's time. */

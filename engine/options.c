@@ -25,20 +25,20 @@ static const char *set_synch(void *t, const char *v)
         {"opt", SYNCH_OPT}, {"3", SYNCH_OPT}, {"optimistic", SYNCH_OPT},
         {"check", SYNCH_CHECK}, {"debug", SYNCH_DEBUG},
     };
-    warp_ctx *w = t;
+    warp_opts *o = t;
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
         if (v && !strcmp(v, names[i].n)) {
-            w->synch = names[i].s;
+            o->synch = names[i].s;
             return NULL;
         }
     return "unknown mode; use seq, cons, opt, check or debug";
 }
 
 /* A model time: with its unit when model time is ns, else a bare number. */
-static const char *parse_model_time(const warp_ctx *w, const char *v, double *x)
+static const char *parse_model_time(const warp_opts *o, const char *v, double *x)
 {
     const char *why;
-    if (w->time_in_ns) {
+    if (o->time_in_ns) {
         static char reason[160];
         if (warp_parse_time_ns(v ? v : "", x, &why) != 0) {
             snprintf(reason, sizeof reason, "%s (write e.g. 100us)", why);
@@ -50,10 +50,10 @@ static const char *parse_model_time(const warp_ctx *w, const char *v, double *x)
 }
 
 /* A model time > 0 into *dst, or why not. */
-static const char *set_positive_time(const warp_ctx *w, const char *v, double *dst, const char *nonpositive)
+static const char *set_positive_time(const warp_opts *o, const char *v, double *dst, const char *nonpositive)
 {
     double x;
-    const char *why = parse_model_time(w, v, &x);
+    const char *why = parse_model_time(o, v, &x);
     if (why)
         return why;
     if (!(x > 0))
@@ -64,33 +64,36 @@ static const char *set_positive_time(const warp_ctx *w, const char *v, double *d
 
 static const char *set_end(void *t, const char *v)
 {
-    warp_ctx *w = t;
-    return set_positive_time(w, v, &w->end, "the end time must be > 0");
+    warp_opts *o = t;
+    return set_positive_time(o, v, &o->end, "the end time must be > 0");
 }
 
-static const char *set_seed(void *t, const char *v) { return warp_cfg_uint(v, 0, &((warp_ctx *)t)->seed); }
-static const char *set_events(void *t, const char *v) { return warp_cfg_uint(v, 16, &((warp_ctx *)t)->events_opt); }
-static const char *set_batch(void *t, const char *v) { return warp_cfg_uint(v, 1, &((warp_ctx *)t)->batch); }
+static const char *set_seed(void *t, const char *v) { return warp_cfg_uint(v, 0, &((warp_opts *)t)->seed); }
+static const char *set_events(void *t, const char *v) { return warp_cfg_uint(v, 16, &((warp_opts *)t)->events_opt); }
+static const char *set_batch(void *t, const char *v) { return warp_cfg_uint(v, 1, &((warp_opts *)t)->batch); }
 
 static const char *set_mem_per_rank(void *t, const char *v)
 {
     const char *why;
-    if (warp_parse_bytes(v ? v : "", &((warp_ctx *)t)->mem_per_rank, &why) != 0)
+    if (warp_parse_bytes(v ? v : "", &((warp_opts *)t)->mem_per_rank, &why) != 0)
         return why;
-    return ((warp_ctx *)t)->mem_per_rank ? NULL : "must be positive (e.g. 4GiB)";
+    return ((warp_opts *)t)->mem_per_rank ? NULL : "must be positive (e.g. 4GiB)";
 }
 
 /* auto starts at the default and lets the optimistic scheduler move it
- * (sched_opt.c, adapt_interval). */
+ * (sched_opt.c, adapt_interval). Given or not matters there too: a given
+ * interval is kept on one rank, where the default is not (warp_options_defaults
+ * clears the flag the default set). */
 static const char *set_gvt_interval(void *t, const char *v)
 {
-    warp_ctx *w = t;
-    w->gvt_interval_auto = v && !strcmp(v, "auto");
-    if (w->gvt_interval_auto) {
-        w->gvt_interval = 16;
+    warp_opts *o = t;
+    o->gvt_interval_given = true;
+    o->gvt_interval_auto = v && !strcmp(v, "auto");
+    if (o->gvt_interval_auto) {
+        o->gvt_interval = 16;
         return NULL;
     }
-    return warp_cfg_uint(v, 1, &w->gvt_interval);
+    return warp_cfg_uint(v, 1, &o->gvt_interval);
 }
 
 static const char *const partition_names[] = {"block", "topology", "metis"};
@@ -109,7 +112,7 @@ static const char *set_partition(void *t, const char *v)
                 return "this build has no METIS partitioner: install libmetis-dev and "
                        "reconfigure (./quickstart build), or use topology or block";
 #endif
-            ((warp_ctx *)t)->partition = k;
+            ((warp_opts *)t)->partition = k;
             return NULL;
         }
     return "unknown partition; use block, topology or metis";
@@ -136,17 +139,17 @@ static const char *set_queue(void *t, const char *v)
     int q = v ? queue_parse(v) : -1;
     if (q < 0)
         return "unknown queue; use ladder, heap or splay";
-    ((warp_ctx *)t)->qkind = (queue_kind)q;
+    ((warp_opts *)t)->qkind = (queue_kind)q;
     return NULL;
 }
 
 static const char *set_gvt(void *t, const char *v)
 {
-    warp_ctx *w = t;
+    warp_opts *o = t;
     if (v && !strcmp(v, "mattern"))
-        w->gvt_kind = 0;
+        o->gvt_kind = 0;
     else if (v && !strcmp(v, "sync"))
-        w->gvt_kind = 1;
+        o->gvt_kind = 1;
     else
         return "unknown GVT algorithm; use mattern or sync";
     return NULL;
@@ -154,11 +157,11 @@ static const char *set_gvt(void *t, const char *v)
 
 static const char *set_window(void *t, const char *v)
 {
-    warp_ctx *w = t;
+    warp_opts *o = t;
     double x;
     if (v && !strcmp(v, "auto")) {
-        w->window_auto = true;
-        w->window = INFINITY;
+        o->window_auto = true;
+        o->window = INFINITY;
         return NULL;
     }
     const char *why = warp_cfg_double(v, &x);
@@ -166,27 +169,27 @@ static const char *set_window(void *t, const char *v)
         return why;
     if (x < 0)
         return "the window must be >= 0 (0: unbounded) or auto";
-    w->window_auto = false;
-    w->window = x > 0 ? x : INFINITY;
+    o->window_auto = false;
+    o->window = x > 0 ? x : INFINITY;
     return NULL;
 }
 
 /* --lps-per-kp and --kps set the same thing two ways: the last one wins. */
 static const char *set_lps_per_kp(void *t, const char *v)
 {
-    warp_ctx *w = t;
-    const char *why = warp_cfg_uint(v, 1, &w->lps_per_kp);
+    warp_opts *o = t;
+    const char *why = warp_cfg_uint(v, 1, &o->lps_per_kp);
     if (!why)
-        w->kps_opt = 0;
+        o->kps_opt = 0;
     return why;
 }
 
 static const char *set_kps(void *t, const char *v)
 {
-    warp_ctx *w = t;
-    const char *why = warp_cfg_uint(v, 1, &w->kps_opt);
+    warp_opts *o = t;
+    const char *why = warp_cfg_uint(v, 1, &o->kps_opt);
     if (!why)
-        w->lps_per_kp = 0;
+        o->lps_per_kp = 0;
     return why;
 }
 
@@ -199,19 +202,19 @@ static const char *set_file(char **dst, const char *v)
     return NULL;
 }
 
-static const char *set_stats_json(void *t, const char *v) { return set_file(&((warp_ctx *)t)->stats_json, v); }
-static const char *set_engine_stats(void *t, const char *v) { return set_file(&((warp_ctx *)t)->engine_stats, v); }
+static const char *set_stats_json(void *t, const char *v) { return set_file(&((warp_opts *)t)->stats_json, v); }
+static const char *set_engine_stats(void *t, const char *v) { return set_file(&((warp_opts *)t)->engine_stats, v); }
 
 static const char *set_heartbeat_file(void *t, const char *v)
 {
-    return set_file(&((warp_ctx *)t)->heartbeat_file, v);
+    return set_file(&((warp_opts *)t)->heartbeat_file, v);
 }
 
 static const char *set_heartbeat(void *t, const char *v)
 {
-    warp_ctx *w = t;
-    const char *why = warp_cfg_double(v, &w->heartbeat_s);
-    if (!why && !(w->heartbeat_s > 0))
+    warp_opts *o = t;
+    const char *why = warp_cfg_double(v, &o->heartbeat_s);
+    if (!why && !(o->heartbeat_s > 0))
         why = "the heartbeat interval must be > 0 seconds";
     return why;
 }
@@ -225,20 +228,20 @@ static const char *set_flag(bool *dst, const char *v)
     return why;
 }
 
-static const char *set_checkpoint(void *t, const char *v) { return set_file(&((warp_ctx *)t)->ckpt_dir, v); }
-static const char *set_restart(void *t, const char *v) { return set_file(&((warp_ctx *)t)->restart_dir, v); }
-static const char *set_ckpt_exit(void *t, const char *v) { return set_flag(&((warp_ctx *)t)->ckpt_exit, v); }
+static const char *set_checkpoint(void *t, const char *v) { return set_file(&((warp_opts *)t)->ckpt_dir, v); }
+static const char *set_restart(void *t, const char *v) { return set_file(&((warp_opts *)t)->restart_dir, v); }
+static const char *set_ckpt_exit(void *t, const char *v) { return set_flag(&((warp_opts *)t)->ckpt_exit, v); }
 
 static const char *set_ckpt_at(void *t, const char *v)
 {
-    warp_ctx *w = t;
-    return set_positive_time(w, v, &w->ckpt_at, "the checkpoint time must be > 0");
+    warp_opts *o = t;
+    return set_positive_time(o, v, &o->ckpt_at, "the checkpoint time must be > 0");
 }
 
 /* A wall-clock interval: 90s, 30min, 2h. */
 static const char *set_ckpt_every(void *t, const char *v)
 {
-    warp_ctx *w = t;
+    warp_opts *o = t;
     char *end = NULL;
     double x = v ? strtod(v, &end) : 0;
     if (!v || end == v)
@@ -248,7 +251,7 @@ static const char *set_ckpt_every(void *t, const char *v)
         return "missing or unknown unit (write e.g. 30min, 600s or 2h)";
     if (!(x > 0) || isinf(x))
         return "the interval must be > 0";
-    w->ckpt_every_s = x * unit;
+    o->ckpt_every_s = x * unit;
     return NULL;
 }
 
@@ -271,7 +274,7 @@ int ckpt_signal_number(const char *name, size_t n)
 
 static const char *set_ckpt_signal(void *t, const char *v)
 {
-    warp_ctx *w = t;
+    warp_opts *o = t;
     if (!v || !*v)
         return "expected signal names, e.g. TERM,USR1";
     for (const char *p = v; *p;) {
@@ -280,18 +283,18 @@ static const char *set_ckpt_signal(void *t, const char *v)
             return "unknown signal; use TERM, USR1, USR2, INT, HUP or XCPU (comma-separated)";
         p += n + (p[n] == ',');
     }
-    return set_file(&w->ckpt_signals, v);
+    return set_file(&o->ckpt_signals, v);
 }
 
 /* auto, or a flag's spellings (on/off, yes/no, 1/0, true/false). */
 static const char *set_huge_pages(void *t, const char *v)
 {
-    warp_ctx *w = t;
+    warp_opts *o = t;
     int on;
     if (v && !strcmp(v, "auto"))
-        w->huge_pages = WARP_HUGE_AUTO;
+        o->huge_pages = WARP_HUGE_AUTO;
     else if (v && *v && !warp_cfg_flag(v, &on))
-        w->huge_pages = on ? WARP_HUGE_ON : WARP_HUGE_OFF;
+        o->huge_pages = on ? WARP_HUGE_ON : WARP_HUGE_OFF;
     else
         return "unknown setting; use auto (on when a rank's LPs take more than 256 MiB), on or off";
     return NULL;
@@ -299,20 +302,20 @@ static const char *set_huge_pages(void *t, const char *v)
 
 static const char *set_safe_events(void *t, const char *v)
 {
-    warp_ctx *w = t;
-    w->safe_ahead = v && !strcmp(v, "ahead");
-    if (w->safe_ahead) {
-        w->safe_events = true;
+    warp_opts *o = t;
+    o->safe_ahead = v && !strcmp(v, "ahead");
+    if (o->safe_ahead) {
+        o->safe_events = true;
         return NULL;
     }
     int on;
     if (warp_cfg_flag(v, &on))
         return "unknown setting; use on (wait at the bound), ahead (run on optimistically past it) or off";
-    w->safe_events = on;
+    o->safe_events = on;
     return NULL;
 }
-static const char *set_progress(void *t, const char *v) { return set_flag(&((warp_ctx *)t)->progress, v); }
-static const char *set_quiet(void *t, const char *v) { return set_flag(&((warp_ctx *)t)->quiet, v); }
+static const char *set_progress(void *t, const char *v) { return set_flag(&((warp_opts *)t)->progress, v); }
+static const char *set_quiet(void *t, const char *v) { return set_flag(&((warp_opts *)t)->quiet, v); }
 
 /* ---- The table ------------------------------------------------------------------ */
 
@@ -366,12 +369,13 @@ void warp_options_defaults(warp_ctx *w)
 {
     for (const warp_cfg_opt *o = engine_opts; o->name; o++)
         if (o->dflt && o->set)
-            warp_cfg_set(o, w, o->dflt, NULL, "engine");
-    w->synch = w->nranks > 1 ? SYNCH_OPT : SYNCH_SEQ;
-    w->ckpt_at = INFINITY;
+            warp_cfg_set(o, &w->opt, o->dflt, NULL, "engine");
+    w->opt.gvt_interval_given = false;
+    w->opt.synch = w->nranks > 1 ? SYNCH_OPT : SYNCH_SEQ;
+    w->opt.ckpt_at = INFINITY;
 }
 
-void warp_set_time_unit_ns(warp_ctx *w) { w->time_in_ns = true; }
+void warp_set_time_unit_ns(warp_ctx *w) { w->opt.time_in_ns = true; }
 
 const char *synch_name(warp_synch s)
 {
@@ -389,22 +393,22 @@ size_t warp_options_settings(const warp_ctx *w, char (*out)[80], size_t cap)
 {
     size_t n = 0;
 #define SETTING(...) (void)(n < cap && snprintf(out[n++], sizeof out[0], __VA_ARGS__))
-    SETTING("--synch=%s", synch_name(w->synch));
-    SETTING("--end=%.17g%s", w->end, w->time_in_ns ? "ns" : "");
-    SETTING("--seed=%llu", (unsigned long long)w->seed);
-    SETTING("--events=%llu", (unsigned long long)w->events_opt);
-    SETTING("--queue=%s", queue_name(w->qkind));
-    SETTING("--batch=%llu", (unsigned long long)w->batch);
-    SETTING("--gvt-interval=%llu", (unsigned long long)w->gvt_interval);
-    SETTING("--gvt=%s", w->gvt_kind ? "sync" : "mattern");
-    if (w->window_auto)
+    SETTING("--synch=%s", synch_name(w->opt.synch));
+    SETTING("--end=%.17g%s", w->opt.end, w->opt.time_in_ns ? "ns" : "");
+    SETTING("--seed=%llu", (unsigned long long)w->opt.seed);
+    SETTING("--events=%llu", (unsigned long long)w->opt.events_opt);
+    SETTING("--queue=%s", queue_name(w->opt.qkind));
+    SETTING("--batch=%llu", (unsigned long long)w->opt.batch);
+    SETTING("--gvt-interval=%llu", (unsigned long long)w->opt.gvt_interval);
+    SETTING("--gvt=%s", w->opt.gvt_kind ? "sync" : "mattern");
+    if (w->opt.window_auto)
         SETTING("--window=auto");
     else
-        SETTING("--window=%.17g", w->window);
-    SETTING("--lps-per-kp=%llu", (unsigned long long)w->lps_per_kp);
-    SETTING("--kps=%llu", (unsigned long long)w->kps_opt);
-    SETTING("--mem-per-rank=%llu", (unsigned long long)w->mem_per_rank);
-    SETTING("--safe-events=%s", !w->safe_events ? "off" : w->safe_ahead ? "ahead" : "on");
+        SETTING("--window=%.17g", w->opt.window);
+    SETTING("--lps-per-kp=%llu", (unsigned long long)w->opt.lps_per_kp);
+    SETTING("--kps=%llu", (unsigned long long)w->opt.kps_opt);
+    SETTING("--mem-per-rank=%llu", (unsigned long long)w->opt.mem_per_rank);
+    SETTING("--safe-events=%s", !w->opt.safe_events ? "off" : w->opt.safe_ahead ? "ahead" : "on");
 #undef SETTING
     return n;
 }
@@ -414,15 +418,15 @@ int warp_set_option(warp_ctx *w, const char *key, const char *v, const char *whe
     const warp_cfg_opt *o = warp_cfg_find(engine_opts, key);
     if (!o || !o->set)
         return 0;
-    warp_cfg_set(o, w, v, where, "engine");
-    w->given |= UINT64_C(1) << (o - engine_opts);
+    warp_cfg_set(o, &w->opt, v, where, "engine");
+    w->opt.given |= UINT64_C(1) << (o - engine_opts);
     return 1;
 }
 
 int warp_option_given(const warp_ctx *w, const char *name)
 {
     const warp_cfg_opt *o = warp_cfg_find(engine_opts, name);
-    return o && (w->given >> (o - engine_opts) & 1);
+    return o && (w->opt.given >> (o - engine_opts) & 1);
 }
 
 /* ---- Model options ------------------------------------------------------------ */
@@ -544,19 +548,19 @@ static void apply_model_key(const char *key, const char *value, const char *wher
 
 void warp_free_options(warp_ctx *w)
 {
-    free(w->stats_json);
-    free(w->engine_stats);
-    free(w->heartbeat_file);
-    free(w->ckpt_dir);
-    free(w->restart_dir);
-    free(w->ckpt_signals);
-    w->ckpt_dir = w->restart_dir = w->ckpt_signals = NULL;
-    for (int i = 0; i < w->nconfigs; i++)
-        warp_ini_free(w->configs[i]);
-    free(w->configs);
-    w->stats_json = w->engine_stats = w->heartbeat_file = NULL;
-    w->configs = NULL;
-    w->nconfigs = 0;
+    free(w->opt.stats_json);
+    free(w->opt.engine_stats);
+    free(w->opt.heartbeat_file);
+    free(w->opt.ckpt_dir);
+    free(w->opt.restart_dir);
+    free(w->opt.ckpt_signals);
+    w->opt.ckpt_dir = w->opt.restart_dir = w->opt.ckpt_signals = NULL;
+    for (int i = 0; i < w->opt.nconfigs; i++)
+        warp_ini_free(w->opt.configs[i]);
+    free(w->opt.configs);
+    w->opt.stats_json = w->opt.engine_stats = w->opt.heartbeat_file = NULL;
+    w->opt.configs = NULL;
+    w->opt.nconfigs = 0;
 }
 
 /* "--name" or "--name=value" of argv[i] into name (NUL-terminated) and *v. */
@@ -594,8 +598,8 @@ void warp_parse_args(warp_ctx *w, int *argc, char **argv, const warp_opt *model_
         if (strncmp(argv[i], "--config=", 9))
             continue;
         warp_ini *ini = warp_ini_load(argv[i] + 9);
-        w->configs = warp_xrealloc(w->configs, (size_t)(w->nconfigs + 1) * sizeof *w->configs);
-        w->configs[w->nconfigs++] = ini;
+        w->opt.configs = warp_xrealloc(w->opt.configs, (size_t)(w->opt.nconfigs + 1) * sizeof *w->opt.configs);
+        w->opt.configs[w->opt.nconfigs++] = ini;
         warp_apply_ini(w, ini);
         if (model_section)
             warp_ini_each(ini, model_section, apply_model_key,

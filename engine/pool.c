@@ -84,15 +84,15 @@ void pool_exhausted(const warp_ctx *w, const char *how)
         warp_fatal(WARP_EXIT_RESOURCE,
                    "out of event memory on rank %d at GVT %g%s: all %llu events (%.2f GiB) of %s are in use; "
                    "raise --events (now %llu per rank)%s",
-                   w->rank, w->gvt_value, how, (unsigned long long)p->cap, gib,
+                   w->rank, w->sched.gvt_value, how, (unsigned long long)p->cap, gib,
                    p->given ? "--events" : "the pool", (unsigned long long)p->cap,
                    p->given ? ", or leave it out to use 3/4 of the rank's memory" : "");
     warp_fatal(WARP_EXIT_RESOURCE,
                "out of event memory on rank %d at GVT %g%s: all %llu events (%.2f GiB, 3/4 of the %.2f GiB "
                "the rank had: %s) are in use; run on more nodes or fewer ranks per node, or raise "
                "--mem-per-rank or --events if the node has more memory free",
-               w->rank, w->gvt_value, how, (unsigned long long)p->cap, gib, (double)p->mem / 1073741824.0,
-               w->mem_per_rank ? "--mem-per-rank" : "available memory / ranks on the node");
+               w->rank, w->sched.gvt_value, how, (unsigned long long)p->cap, gib, (double)p->mem / 1073741824.0,
+               w->opt.mem_per_rank ? "--mem-per-rank" : "available memory / ranks on the node");
 }
 
 warp_event *pool_get(warp_ctx *w)

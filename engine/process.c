@@ -21,25 +21,25 @@ void process_event(warp_ctx *w, warp_event *e)
     e->bits.b = 0;
     e->children = e->rsent = NULL;
     e->allocs = e->frees = NULL;
-    if (w->saving) {
+    if (w->sched.saving) {
         EV_COLD(e)->rng_before = lp->rng.counter;
         EV_COLD(e)->seq_before = lp->seq;
         undo_mark(w, lp_kp(w, lp), e);
     }
-    w->cur = e;
-    w->cur_lp = lp;
-    if (w->saving && lp->type->save == WARP_SAVE_FULL)
+    w->sched.cur = e;
+    w->sched.cur_lp = lp;
+    if (w->sched.saving && lp->type->save == WARP_SAVE_FULL)
         warp_save(lp, lp->state, lp->type->state_size);
     lp->type->forward(lp, lp->state, EV_PAYLOAD(e), &e->bits);
     /* The payload is final now and still hot; commit (cold, much later on
      * several ranks) only folds this word into the LP's digest. */
     e->digest = digest_event(w, e);
-    if (w->nout)
+    if (w->sched.nout)
         outbox_flush(w);
-    w->cur = NULL;
-    w->cur_lp = NULL;
+    w->sched.cur = NULL;
+    w->sched.cur_lp = NULL;
     e->state = EV_PROCESSED;
-    w->processed++;
+    w->cnt.processed++;
 }
 
 /* Below the safe bound (gvt.c) an event is final as it runs, so it runs as
@@ -54,9 +54,9 @@ void process_event(warp_ctx *w, warp_event *e)
  * the straggler check: other KPs may have run optimistically past them. */
 void process_final(warp_ctx *w, warp_event *e)
 {
-    w->saving = false;
+    w->sched.saving = false;
     process_event(w, e);
-    w->saving = true;
+    w->sched.saving = true;
     queue_prefetch_for(w);
     warp_kp *kp = lp_kp(w, e->lp);
     if (kp->head) {
@@ -65,7 +65,7 @@ void process_final(warp_ctx *w, warp_event *e)
     } else {
         commit_event(w, e);
     }
-    w->final_run++;
+    w->cnt.final_run++;
 }
 
 /* A straggler: its KP rolls back first. Apart, so that the common paths
@@ -88,7 +88,7 @@ static __attribute__((noinline)) void deliver_tracked(warp_ctx *w, warp_event *e
 
 void deliver_local(warp_ctx *w, warp_event *e)
 {
-    if (w->stragglers)
+    if (w->sched.stragglers)
         deliver_tracked(w, e);
     else
         queue_insert(w, e);

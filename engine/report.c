@@ -12,66 +12,66 @@
 
 static void add_row(warp_ctx *w, double gvt)
 {
-    if (w->nrows == w->cap_rows) {
-        w->cap_rows = w->cap_rows ? 2 * w->cap_rows : 256;
-        w->rows = realloc(w->rows, w->cap_rows * ROW_COLS * sizeof *w->rows);
-        if (!w->rows)
+    if (w->rep.nrows == w->rep.cap_rows) {
+        w->rep.cap_rows = w->rep.cap_rows ? 2 * w->rep.cap_rows : 256;
+        w->rep.rows = realloc(w->rep.rows, w->rep.cap_rows * ROW_COLS * sizeof *w->rep.rows);
+        if (!w->rep.rows)
             warp_fatal(WARP_EXIT_RESOURCE, "out of memory for --engine-stats rows");
     }
-    double *r = w->rows + w->nrows++ * ROW_COLS;
-    r[0] = warp_wtime() - w->t_start;
+    double *r = w->rep.rows + w->rep.nrows++ * ROW_COLS;
+    r[0] = warp_wtime() - w->cnt.t_start;
     r[1] = gvt;
-    r[2] = (double)w->processed;
-    r[3] = (double)w->committed;
-    r[4] = (double)w->rolled_back;
-    r[5] = w->t.forward;
-    r[6] = w->t.reverse;
-    r[7] = w->t.queue;
-    r[8] = w->t.net;
-    r[9] = w->t.gvt;
-    r[10] = w->t.fossil;
+    r[2] = (double)w->cnt.processed;
+    r[3] = (double)w->cnt.committed;
+    r[4] = (double)w->cnt.rolled_back;
+    r[5] = w->cnt.t.forward;
+    r[6] = w->cnt.t.reverse;
+    r[7] = w->cnt.t.queue;
+    r[8] = w->cnt.t.net;
+    r[9] = w->cnt.t.gvt;
+    r[10] = w->cnt.t.fossil;
     r[11] = (double)(w->pool.in_use * w->pool.ev_size);
 }
 
 void round_report(warp_ctx *w, double gvt, uint64_t committed_all, uint64_t rolled_all, bool force)
 {
-    if (w->engine_stats)
+    if (w->opt.engine_stats)
         add_row(w, gvt);
-    if (w->rank != 0 || (!w->progress && !w->heartbeat))
+    if (w->rank != 0 || (!w->rep.progress && !w->rep.heartbeat))
         return;
     double now = warp_wtime();
-    double el = now - w->t_start;
-    double frac = w->end > 0 ? gvt / w->end : 0;
+    double el = now - w->cnt.t_start;
+    double frac = w->opt.end > 0 ? gvt / w->opt.end : 0;
     if (frac > 1)
         frac = 1;
     double rate = el > 0 ? (double)committed_all / el : 0;
     double eff = committed_all ? 1.0 - (double)rolled_all / (double)committed_all : 1.0;
     double eta = frac > 0 ? el * (1 - frac) / frac : 0;
-    if (w->progress && (force || now - w->last_progress >= 0.25)) {
-        w->last_progress = now;
+    if (w->rep.progress && (force || now - w->rep.last_progress >= 0.25)) {
+        w->rep.last_progress = now;
         fprintf(stderr, "\r[warp] GVT %.6g / %.6g (%5.1f%%)  %8.3f M ev/s  eff %6.2f%%  ETA %6.0f s ",
-                gvt, w->end, 100 * frac, rate / 1e6, 100 * eff, eta);
+                gvt, w->opt.end, 100 * frac, rate / 1e6, 100 * eff, eta);
         fflush(stderr);
     }
-    if (w->heartbeat && (force || now - w->last_heartbeat >= w->heartbeat_s)) {
-        w->last_heartbeat = now;
+    if (w->rep.heartbeat && (force || now - w->rep.last_heartbeat >= w->opt.heartbeat_s)) {
+        w->rep.last_heartbeat = now;
         struct rusage ru;
         getrusage(RUSAGE_SELF, &ru);
-        fprintf(w->heartbeat,
+        fprintf(w->rep.heartbeat,
                 "wall %.1f s  gvt %.9g  end %.9g  done %.1f%%  committed %" PRIu64
                 "  rate %.0f ev/s  efficiency %.4f  event_memory %.1f MB  rss %.1f MB  eta %.0f s\n",
-                el, gvt, w->end, 100 * frac, committed_all, rate, eff,
+                el, gvt, w->opt.end, 100 * frac, committed_all, rate, eff,
                 (double)(w->pool.in_use * w->pool.ev_size) / 1e6, ru.ru_maxrss / 1024.0, eta);
-        fflush(w->heartbeat);
+        fflush(w->rep.heartbeat);
     }
 }
 
 void report_open(warp_ctx *w)
 {
-    if (w->rank == 0 && w->heartbeat_s > 0) {
-        const char *f = w->heartbeat_file ? w->heartbeat_file : "warp-heartbeat.log";
-        w->heartbeat = fopen(f, "w");
-        if (!w->heartbeat)
+    if (w->rank == 0 && w->opt.heartbeat_s > 0) {
+        const char *f = w->opt.heartbeat_file ? w->opt.heartbeat_file : "warp-heartbeat.log";
+        w->rep.heartbeat = fopen(f, "w");
+        if (!w->rep.heartbeat)
             warp_fatal(WARP_EXIT_USAGE, "--heartbeat-file=%s: cannot write the file", f);
     }
 }
@@ -107,7 +107,7 @@ static void write_engine_stats(warp_ctx *w)
     /* Rank 0 gathers every rank's rows and the KPs' rollback counts, then
      * writes FILE and FILE's ".kps.csv" companion. */
     int *counts, *displs, *kcounts, *kdispls;
-    double *all = gather_root(w, w->rows, (int)(w->nrows * ROW_COLS), MPI_DOUBLE, sizeof(double),
+    double *all = gather_root(w, w->rep.rows, (int)(w->rep.nrows * ROW_COLS), MPI_DOUBLE, sizeof(double),
                               &counts, &displs);
     int nk = (int)w->nkps;
     uint64_t *kl = malloc(((size_t)nk + 1) * 2 * sizeof *kl);
@@ -119,9 +119,9 @@ static void write_engine_stats(warp_ctx *w)
     }
     uint64_t *kall = gather_root(w, kl, 2 * nk, MPI_UINT64_T, sizeof(uint64_t), &kcounts, &kdispls);
     if (w->rank == 0) {
-        FILE *f = fopen(w->engine_stats, "w");
+        FILE *f = fopen(w->opt.engine_stats, "w");
         if (!f)
-            warp_fatal(WARP_EXIT_USAGE, "--engine-stats=%s: cannot write the file", w->engine_stats);
+            warp_fatal(WARP_EXIT_USAGE, "--engine-stats=%s: cannot write the file", w->opt.engine_stats);
         fprintf(f, "rank,round,wall_s,gvt,processed,committed,rolled_back,forward_s,reverse_s,"
                    "queue_s,network_s,gvt_s,fossil_s,event_bytes\n");
         for (int i = 0; i < w->nranks; i++)
@@ -132,7 +132,7 @@ static void write_engine_stats(warp_ctx *w)
             }
         fclose(f);
         char path[4096];
-        snprintf(path, sizeof path, "%s.kps.csv", w->engine_stats);
+        snprintf(path, sizeof path, "%s.kps.csv", w->opt.engine_stats);
         f = fopen(path, "w");
         if (!f)
             warp_fatal(WARP_EXIT_USAGE, "--engine-stats: cannot write %s", path);
@@ -154,13 +154,13 @@ static void write_engine_stats(warp_ctx *w)
 
 void report_close(warp_ctx *w, bool write)
 {
-    if (w->engine_stats && write)
+    if (w->opt.engine_stats && write)
         write_engine_stats(w);
-    free(w->rows);
-    w->rows = NULL;
-    w->nrows = w->cap_rows = 0;
-    if (w->heartbeat) {
-        fclose(w->heartbeat);
-        w->heartbeat = NULL;
+    free(w->rep.rows);
+    w->rep.rows = NULL;
+    w->rep.nrows = w->rep.cap_rows = 0;
+    if (w->rep.heartbeat) {
+        fclose(w->rep.heartbeat);
+        w->rep.heartbeat = NULL;
     }
 }

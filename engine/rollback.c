@@ -14,16 +14,16 @@ void undo_event(warp_ctx *w, warp_event *e)
     if (lp->type->reverse) {
         /* A delivery inside a forward handler can roll another KP back:
          * keep the running event's context. */
-        warp_event *cur = w->cur;
-        warp_lp *cur_lp = w->cur_lp;
-        bool in_rev = w->in_reverse;
-        w->cur = e;
-        w->cur_lp = lp;
-        w->in_reverse = true;
+        warp_event *cur = w->sched.cur;
+        warp_lp *cur_lp = w->sched.cur_lp;
+        bool in_rev = w->sched.in_reverse;
+        w->sched.cur = e;
+        w->sched.cur_lp = lp;
+        w->sched.in_reverse = true;
         lp->type->reverse(lp, lp->state, EV_PAYLOAD(e), &e->bits);
-        w->in_reverse = in_rev;
-        w->cur = cur;
-        w->cur_lp = cur_lp;
+        w->sched.in_reverse = in_rev;
+        w->sched.cur = cur;
+        w->sched.cur_lp = cur_lp;
     }
     undo_replay(w, lp_kp(w, lp), e);
     lp->rng.counter = EV_COLD(e)->rng_before;
@@ -50,7 +50,7 @@ void undo_event(warp_ctx *w, warp_event *e)
     e->allocs = NULL;
     e->frees = NULL; /* the deferred frees never happen */
     e->state = EV_PENDING;
-    w->rolled_back++;
+    w->cnt.rolled_back++;
     lp_kp(w, lp)->rolled_back++;
 }
 
@@ -58,9 +58,9 @@ void rollback_kp(warp_ctx *w, warp_kp *kp, const warp_event *key, bool secondary
 {
     double t0 = warp_wtime();
     if (secondary)
-        w->rb_secondary++;
+        w->cnt.rb_secondary++;
     else
-        w->rb_primary++;
+        w->cnt.rb_primary++;
     kp->rollbacks++;
     while (kp->tail && !ev_less(kp->tail, key)) {
         warp_event *e = kp->tail;
@@ -74,7 +74,7 @@ void rollback_kp(warp_ctx *w, warp_kp *kp, const warp_event *key, bool secondary
     }
     if (kp->tail)
         kp->tail_ts = kp->tail->ts;
-    w->t.reverse += warp_wtime() - t0;
+    w->cnt.t.reverse += warp_wtime() - t0;
 }
 
 /* Cancel a local event sent by an event being undone. */

@@ -22,7 +22,7 @@ void sched_cons(warp_ctx *w)
                     sum[2];
             MPI_Allreduce(in, sum, 2, MPI_INT64_T, MPI_SUM, w->comm);
             if (sum[1]) {
-                w->stop_requested = true;
+                w->sched.stop_requested = true;
                 return;
             }
             if (sum[0] == 0)
@@ -30,19 +30,19 @@ void sched_cons(warp_ctx *w)
         }
         double lm = local_min_ts(w), lbts;
         MPI_Allreduce(&lm, &lbts, 1, MPI_DOUBLE, MPI_MIN, w->comm);
-        w->t.gvt += warp_wtime() - t0;
+        w->cnt.t.gvt += warp_wtime() - t0;
         double cut;
         if (ckpt_due(w, lbts, &cut)) {
             ckpt_take(w, lbts); /* everything below lbts ran and committed */
-            if (w->ckpt_stop) {
-                w->gvt_value = lbts;
+            if (w->ck.stop) {
+                w->sched.gvt_value = lbts;
                 return;
             }
         }
-        if (!(lbts < w->end))
+        if (!(lbts < w->opt.end))
             break;
-        w->gvt_value = lbts;
-        w->gvt_rounds++;
+        w->sched.gvt_value = lbts;
+        w->cnt.gvt_rounds++;
         double wend = lbts + la;
         t0 = warp_wtime();
         warp_event *e;
@@ -52,9 +52,9 @@ void sched_cons(warp_ctx *w)
             queue_prefetch_for(w); /* as seq does */
             commit_event(w, e);
         }
-        w->t.forward += warp_wtime() - t0;
-        round_report(w, lbts, w->committed * (uint64_t)w->nranks, 0, false);
+        w->cnt.t.forward += warp_wtime() - t0;
+        round_report(w, lbts, w->cnt.committed * (uint64_t)w->nranks, 0, false);
     }
-    w->gvt_value = w->end;
-    round_report(w, w->end, w->committed * (uint64_t)w->nranks, 0, true);
+    w->sched.gvt_value = w->opt.end;
+    round_report(w, w->opt.end, w->cnt.committed * (uint64_t)w->nranks, 0, true);
 }

@@ -14,13 +14,13 @@
  * still progresses while every event risks being undone and redone. */
 static void forced_rollback(warp_ctx *w)
 {
-    if (warp_rng_unif(&w->debug_rng) < 0.5)
+    if (warp_rng_unif(&w->sched.debug_rng) < 0.5)
         return;
-    uint64_t k = (uint64_t)warp_rng_integer(&w->debug_rng, 0, (int64_t)w->nkps - 1);
+    uint64_t k = (uint64_t)warp_rng_integer(&w->sched.debug_rng, 0, (int64_t)w->nkps - 1);
     warp_kp *kp = &w->kps[k];
     if (!kp->tail)
         return;
-    int64_t n = warp_rng_integer(&w->debug_rng, 1, (int64_t)w->batch);
+    int64_t n = warp_rng_integer(&w->sched.debug_rng, 1, (int64_t)w->opt.batch);
     warp_event *key = kp->tail;
     while (--n > 0 && EV_COLD(key)->prev)
         key = EV_COLD(key)->prev;
@@ -44,7 +44,7 @@ static inline __attribute__((always_inline)) bool run_batch(warp_ctx *w, bool th
         warp_event *e;
         if (!throttled && pool_low(w))
             break;
-        bool timed = (w->pops++ & 63) == 0; /* one pop in 64 is timed and scaled */
+        bool timed = (w->cnt.pops++ & 63) == 0; /* one pop in 64 is timed and scaled */
         double tq = timed ? warp_wtime() : 0;
         e = limit < INFINITY ? queue_pop_upto(w, limit) : queue_pop(w);
         if (timed)
@@ -52,7 +52,7 @@ static inline __attribute__((always_inline)) bool run_batch(warp_ctx *w, bool th
         if (!e)
             break;
         n++;
-        if (e->ts < w->safe_ts) {
+        if (e->ts < w->sched.safe_ts) {
             process_final(w, e);
             continue;
         }
@@ -66,8 +66,8 @@ static inline __attribute__((always_inline)) bool run_batch(warp_ctx *w, bool th
     double el = *clock - t0;
     if (q > el)
         q = el;
-    w->t.queue += q;
-    w->t.forward += el - q;
+    w->cnt.t.queue += q;
+    w->cnt.t.forward += el - q;
     return n > 0;
 }
 
@@ -82,13 +82,13 @@ static inline __attribute__((always_inline)) bool run_batch(warp_ctx *w, bool th
 
 static void run_local(warp_ctx *w)
 {
-    bool debug = w->synch == SYNCH_DEBUG;
+    bool debug = w->opt.synch == SYNCH_DEBUG;
     uint64_t batches = 0;
-    uint64_t local = w->batch < LOCAL_ROUND_EVENTS ? LOCAL_ROUND_EVENTS / w->batch : 1;
-    uint64_t every = warp_option_given(w, "gvt-interval") && !w->gvt_interval_auto ? w->gvt_interval : local;
+    uint64_t local = w->opt.batch < LOCAL_ROUND_EVENTS ? LOCAL_ROUND_EVENTS / w->opt.batch : 1;
+    uint64_t every = w->opt.gvt_interval_given && !w->opt.gvt_interval_auto ? w->opt.gvt_interval : local;
     double clock = warp_wtime();
     for (;;) {
-        bool ran = run_batch(w, false, INFINITY, w->batch, &clock);
+        bool ran = run_batch(w, false, INFINITY, w->opt.batch, &clock);
         warp_event *m = queue_peek(w);
         if (!ran && m) {
             /* Low memory: commit what is final, then go on one event at a
@@ -107,8 +107,8 @@ static void run_local(warp_ctx *w)
         if (!m)
             break;
         if (warp_signal_pending()) {
-            w->stop_requested = true;
-            w->gvt_value = m->ts; /* everything below it has run */
+            w->sched.stop_requested = true;
+            w->sched.gvt_value = m->ts; /* everything below it has run */
             return;
         }
         if (++batches >= every || pool_low(w)) {
@@ -116,21 +116,21 @@ static void run_local(warp_ctx *w)
             double cut;
             if (ckpt_due(w, m->ts, &cut)) {
                 ckpt_take(w, cut);
-                if (w->ckpt_stop)
+                if (w->ck.stop)
                     return;
                 if (!(m = queue_peek(w)))
                     break;
             }
-            w->gvt_value = m->ts;
-            w->gvt_rounds++;
+            w->sched.gvt_value = m->ts;
+            w->cnt.gvt_rounds++;
             gvt_key k = key_of(m);
             fossil_collect_below(w, &k);
-            round_report(w, w->gvt_value, w->committed, w->rolled_back, false);
+            round_report(w, w->sched.gvt_value, w->cnt.committed, w->cnt.rolled_back, false);
             clock = warp_wtime();
         }
     }
     fossil_collect(w, INFINITY);
-    w->gvt_value = w->end;
+    w->sched.gvt_value = w->opt.end;
 }
 
 /* The adaptive optimism window (--window=auto): quarter it when a GVT round
@@ -145,14 +145,14 @@ static void adapt_window(warp_ctx *w, double dg, uint64_t dc, uint64_t dr, doubl
         *adv = *adv > 0 ? 0.5 * *adv + 0.5 * dg : dg;
     if (!*adv)
         return;
-    double floor = w->m->lookahead > 0 ? w->m->lookahead : 1e-9 * w->end;
+    double floor = w->m->lookahead > 0 ? w->m->lookahead : 1e-9 * w->opt.end;
     if (dr * 8 > dc) {
-        double x = isinf(w->window) ? 4 * *adv : (dr > dc ? 0.25 : 0.5) * w->window;
-        w->window = x > floor ? x : floor;
-    } else if (dr * 32 < dc && !isinf(w->window)) {
-        w->window *= 2;
-        if (w->window > 1000 * *adv)
-            w->window = INFINITY;
+        double x = isinf(w->sched.window) ? 4 * *adv : (dr > dc ? 0.25 : 0.5) * w->sched.window;
+        w->sched.window = x > floor ? x : floor;
+    } else if (dr * 32 < dc && !isinf(w->sched.window)) {
+        w->sched.window *= 2;
+        if (w->sched.window > 1000 * *adv)
+            w->sched.window = INFINITY;
     }
 }
 
@@ -166,10 +166,10 @@ static void adapt_window(warp_ctx *w, double dg, uint64_t dc, uint64_t dr, doubl
 static void adapt_interval(warp_ctx *w)
 {
     uint64_t in_use = w->pool.in_use, cap = w->pool.work;
-    if (in_use * 16 < cap && w->gvt_interval < 1024)
-        w->gvt_interval *= 2;
-    else if (in_use * 4 > cap && w->gvt_interval > 4)
-        w->gvt_interval /= 2;
+    if (in_use * 16 < cap && w->sched.gvt_interval < 1024)
+        w->sched.gvt_interval *= 2;
+    else if (in_use * 4 > cap && w->sched.gvt_interval > 4)
+        w->sched.gvt_interval /= 2;
 }
 
 /* A held rank's next event lies below the bound: whatever arrives meanwhile
@@ -179,10 +179,10 @@ static void adapt_interval(warp_ctx *w)
  * too. */
 static bool held_below_bound(warp_ctx *w)
 {
-    if (!w->safe_hold)
+    if (!w->sched.safe_hold)
         return false;
     warp_event *m = queue_peek(w);
-    return m && m->ts < w->safe_ts;
+    return m && m->ts < w->sched.safe_ts;
 }
 
 static void run_distributed(warp_ctx *w)
@@ -196,29 +196,29 @@ static void run_distributed(warp_ctx *w)
         if (!held_below_bound(w))
             transport_poll(w);
         t = warp_wtime();
-        w->t.net += t - clock;
+        w->cnt.t.net += t - clock;
         clock = t;
         /* Under memory pressure stop running ahead and let GVT catch up. */
         bool low = pool_low(w);
-        double limit = low ? w->gvt_value : w->gvt_value + w->window;
+        double limit = low ? w->sched.gvt_value : w->sched.gvt_value + w->sched.window;
         /* Held: only what runs final, strictly below the bound (the
          * largest double below it, recomputed only when the bound moves:
          * nextafter is a library call). */
-        if (w->safe_hold && w->safe_ts != held_at) {
-            held_at = w->safe_ts;
+        if (w->sched.safe_hold && w->sched.safe_ts != held_at) {
+            held_at = w->sched.safe_ts;
             held_limit = nextafter(held_at, -INFINITY);
         }
-        if (w->safe_hold && !(limit < w->safe_ts))
+        if (w->sched.safe_hold && !(limit < w->sched.safe_ts))
             limit = held_limit;
-        bool ran = run_batch(w, low, limit, w->batch, &clock);
+        bool ran = run_batch(w, low, limit, w->opt.batch, &clock);
         /* One look at the next event serves both: held below the bound
          * (no flush), or past it (stale: see below). */
-        warp_event *next = w->safe_la > 0 ? queue_peek(w) : NULL;
-        bool below = next && next->ts < w->safe_ts;
-        if (!(w->safe_hold && below))
+        warp_event *next = w->sched.safe_la > 0 ? queue_peek(w) : NULL;
+        bool below = next && next->ts < w->sched.safe_ts;
+        if (!(w->sched.safe_hold && below))
             transport_flush(w);
         t = warp_wtime();
-        w->t.net += t - clock;
+        w->cnt.t.net += t - clock;
         clock = t;
         bool idle = !ran;
         /* Past the safe bound every event pays for saving: an asynchronous
@@ -226,33 +226,33 @@ static void run_distributed(warp_ctx *w)
         bool stale = w->gvt.kind == 0 && next && !below;
         bool round = gvt_step(w, idle || stale);
         t = warp_wtime();
-        w->t.gvt += t - clock;
+        w->cnt.t.gvt += t - clock;
         clock = t;
         if (round) {
-            if (w->stop_requested)
+            if (w->sched.stop_requested)
                 return;
             double cut;
-            if (ckpt_due(w, w->gvt_value, &cut)) {
+            if (ckpt_due(w, w->sched.gvt_value, &cut)) {
                 ckpt_take(w, cut);
-                if (w->ckpt_stop)
+                if (w->ck.stop)
                     return;
             }
-            if (w->gvt_value >= w->end)
+            if (w->sched.gvt_value >= w->opt.end)
                 break;
-            fossil_collect_below(w, &w->gvt_key);
-            transport_fossil(w, w->gvt_value);
-            if (w->gvt_interval_auto)
+            fossil_collect_below(w, &w->sched.gvt_key);
+            transport_fossil(w, w->sched.gvt_value);
+            if (w->opt.gvt_interval_auto)
                 adapt_interval(w);
             /* GVT and the global commit count frozen while this rank is out
              * of memory: no schedule can finish in this pool. */
-            uint64_t c = w->gvt_committed;
-            stalled = low && w->gvt_value == last_gvt && c == last_committed ? stalled + 1 : 0;
-            if (w->window_auto && last_gvt >= 0)
-                adapt_window(w, w->gvt_value - last_gvt, c - last_committed,
-                             w->gvt_rolled - last_rolled, &adv);
-            last_gvt = w->gvt_value;
+            uint64_t c = w->sched.gvt_committed;
+            stalled = low && w->sched.gvt_value == last_gvt && c == last_committed ? stalled + 1 : 0;
+            if (w->opt.window_auto && last_gvt >= 0)
+                adapt_window(w, w->sched.gvt_value - last_gvt, c - last_committed,
+                             w->sched.gvt_rolled - last_rolled, &adv);
+            last_gvt = w->sched.gvt_value;
             last_committed = c;
-            last_rolled = w->gvt_rolled;
+            last_rolled = w->sched.gvt_rolled;
             if (stalled >= 64) {
                 char how[64];
                 snprintf(how, sizeof how, ", no progress in %llu GVT rounds", (unsigned long long)stalled);
@@ -266,7 +266,7 @@ static void run_distributed(warp_ctx *w)
     }
     fossil_collect(w, INFINITY);
     transport_fossil(w, INFINITY);
-    w->gvt_value = w->end;
+    w->sched.gvt_value = w->opt.end;
 }
 
 void sched_opt(warp_ctx *w)
@@ -275,6 +275,6 @@ void sched_opt(warp_ctx *w)
         run_local(w);
     else
         run_distributed(w);
-    if (!w->stop_requested && !w->ckpt_stop)
-        round_report(w, w->end, w->committed, w->rolled_back, true);
+    if (!w->sched.stop_requested && !w->ck.stop)
+        round_report(w, w->opt.end, w->cnt.committed, w->cnt.rolled_back, true);
 }

@@ -13,13 +13,13 @@ void sched_seq(warp_ctx *w)
     double chunk0 = warp_wtime(), sample = 0, reached = 0;
     for (;;) {
         warp_event *e;
-        if ((w->pops++ & 63) == 0) {
+        if ((w->cnt.pops++ & 63) == 0) {
             double tq = warp_wtime();
             double chunk = tq - chunk0, q = 64.0 * sample;
             if (q > chunk)
                 q = chunk;
-            w->t.queue += q;
-            w->t.forward += chunk - q;
+            w->cnt.t.queue += q;
+            w->cnt.t.forward += chunk - q;
             chunk0 = tq;
             e = queue_pop(w);
             sample = warp_wtime() - tq;
@@ -33,35 +33,35 @@ void sched_seq(warp_ctx *w)
         double ts = e->ts;
         reached = ts;
         commit_event(w, e);
-        if (w->ckpt_at < INFINITY || (w->ckpt_every_s > 0 && (w->committed & 0x3FFFF) == 0)) {
+        if (w->ck.next_at < INFINITY || (w->opt.ckpt_every_s > 0 && (w->cnt.committed & 0x3FFFF) == 0)) {
             warp_event *n = queue_peek(w);
             double cut;
             if (n && ckpt_due(w, n->ts, &cut)) {
                 ckpt_take(w, cut);
-                if (w->ckpt_stop) {
-                    w->gvt_value = n->ts;
+                if (w->ck.stop) {
+                    w->sched.gvt_value = n->ts;
                     return;
                 }
             }
         }
-        if ((w->committed & 0x3FFFF) == 0)
-            round_report(w, ts, w->committed, 0, false);
+        if ((w->cnt.committed & 0x3FFFF) == 0)
+            round_report(w, ts, w->cnt.committed, 0, false);
         /* A flag read: cheap enough to honour a signal within 1024 events
          * even when each event is slow. */
-        if ((w->committed & 0x3FF) == 0 && warp_signal_pending()) {
-            w->stop_requested = true;
+        if ((w->cnt.committed & 0x3FF) == 0 && warp_signal_pending()) {
+            w->sched.stop_requested = true;
             break;
         }
     }
-    w->t.forward += warp_wtime() - chunk0;
-    if (w->stop_requested) {
+    w->cnt.t.forward += warp_wtime() - chunk0;
+    if (w->sched.stop_requested) {
         /* Everything below the next pending event has run: how far an
          * interrupted run got (never the end time), and the cut a
          * checkpoint on a signal takes. */
         double next = local_min_ts(w);
-        w->gvt_value = next < INFINITY ? next : reached;
+        w->sched.gvt_value = next < INFINITY ? next : reached;
         return;
     }
-    w->gvt_value = w->end;
-    round_report(w, w->end, w->committed, 0, true);
+    w->sched.gvt_value = w->opt.end;
+    round_report(w, w->opt.end, w->cnt.committed, 0, true);
 }

@@ -63,8 +63,8 @@ warp_lp *map_local_lp(const warp_ctx *w, warp_lpid gid)
 
 static bool dense_huge(const warp_ctx *w)
 {
-    return w->huge_pages == WARP_HUGE_ON ||
-           (w->huge_pages == WARP_HUGE_AUTO && w->total_lps * sizeof *w->gid_dense >= DENSE_HUGE_BYTES);
+    return w->opt.huge_pages == WARP_HUGE_ON ||
+           (w->opt.huge_pages == WARP_HUGE_AUTO && w->total_lps * sizeof *w->gid_dense >= DENSE_HUGE_BYTES);
 }
 
 static void place_lps(warp_ctx *w)
@@ -213,8 +213,8 @@ static uint64_t build_lps(warp_ctx *w)
     check_memory(w, lp_bytes);
     /* Events reach LPs at random: past the TLB's reach (a few MiB in 4 KiB
      * pages) nearly every event misses it on its LP's record and state. */
-    w->huge_active = w->huge_pages == WARP_HUGE_ON ||
-                     (w->huge_pages == WARP_HUGE_AUTO && lp_bytes > WARP_HUGE_AUTO_BYTES);
+    w->huge_active = w->opt.huge_pages == WARP_HUGE_ON ||
+                     (w->opt.huge_pages == WARP_HUGE_AUTO && lp_bytes > WARP_HUGE_AUTO_BYTES);
     w->prefetch_deep = lp_bytes > FINAL_PREFETCH_DEEP_BYTES;
     w->lps = big_map((n ? n : 1) * sizeof *w->lps, w->huge_active);
     if (!w->lps)
@@ -222,7 +222,7 @@ static uint64_t build_lps(warp_ctx *w)
                    w->rank);
     for (uint64_t i = 0; i < n; i++) {
         warp_lpid gid = w->gids ? w->gids[i] : w->first_gid + i;
-        w->lps[i].rng = warp_rng_stream(w->seed, gid);
+        w->lps[i].rng = warp_rng_stream(w->opt.seed, gid);
         w->lps[i].type = lp_class_for(w, m->lp_type(gid, m->arg));
     }
     w->state_bytes = state_bytes;
@@ -232,10 +232,10 @@ static uint64_t build_lps(warp_ctx *w)
     if (!w->state_mem || !w->out_mem)
         warp_fatal(WARP_EXIT_RESOURCE, "out of memory for LP states (%zu bytes) on rank %d",
                    state_bytes + out_bytes, w->rank);
-    if (w->kps_opt)
-        w->nkps = w->kps_opt < n ? w->kps_opt : n;
-    else if (w->lps_per_kp)
-        w->nkps = (n + w->lps_per_kp - 1) / w->lps_per_kp;
+    if (w->opt.kps_opt)
+        w->nkps = w->opt.kps_opt < n ? w->opt.kps_opt : n;
+    else if (w->opt.lps_per_kp)
+        w->nkps = (n + w->opt.lps_per_kp - 1) / w->opt.lps_per_kp;
     else
         w->nkps = n < 64 ? n : 64;
     if (!w->nkps)
@@ -271,12 +271,12 @@ static void check_mode(const warp_ctx *w)
         warp_fatal(WARP_EXIT_USAGE, "model %s has no LPs", m->name);
     if (!m->lp_type)
         warp_fatal(WARP_EXIT_USAGE, "model %s gives no lp_type function", m->name);
-    if (w->nranks > 1 && (w->synch == SYNCH_SEQ || w->synch == SYNCH_CHECK || w->synch == SYNCH_DEBUG))
+    if (w->nranks > 1 && (w->opt.synch == SYNCH_SEQ || w->opt.synch == SYNCH_CHECK || w->opt.synch == SYNCH_DEBUG))
         warp_fatal(WARP_EXIT_USAGE,
                    "--synch=%s runs on one rank (started on %d): use --synch=opt or cons under mpiexec",
-                   w->synch == SYNCH_SEQ ? "seq" : w->synch == SYNCH_CHECK ? "check" : "debug",
+                   w->opt.synch == SYNCH_SEQ ? "seq" : w->opt.synch == SYNCH_CHECK ? "check" : "debug",
                    w->nranks);
-    if (w->synch == SYNCH_CONS && !(m->lookahead > 0))
+    if (w->opt.synch == SYNCH_CONS && !(m->lookahead > 0))
         warp_fatal(WARP_EXIT_USAGE,
                    "--synch=cons needs a positive lookahead; model %s declares %g: use --synch=opt",
                    m->name, m->lookahead);
@@ -287,7 +287,7 @@ static void check_mode(const warp_ctx *w)
 static void check_groups(const warp_ctx *w)
 {
     const warp_model *m = w->m;
-    if (w->synch != SYNCH_CONS || !m->group || w->nranks == 1)
+    if (w->opt.synch != SYNCH_CONS || !m->group || w->nranks == 1)
         return;
     for (uint64_t i = 0; i < w->nlocal; i++) {
         warp_lpid gid = lp_gid(&w->lps[i]), g = m->group(gid, m->arg);
@@ -341,7 +341,7 @@ static void teardown(warp_ctx *w)
  * last < 0 ends the line. Returns the time of the last line shown. */
 static double setup_progress(warp_ctx *w, uint64_t done, double t0, double last)
 {
-    if (w->rank != 0 || !w->progress || !w->nlocal)
+    if (w->rank != 0 || !w->rep.progress || !w->nlocal)
         return last;
     double now = warp_wtime();
     if (last >= 0 && now - last < 0.25)
@@ -363,39 +363,40 @@ void warp_run(warp_ctx *w, const warp_model *m)
     digest_setup(w);
     check_mode(w);
     ckpt_setup(w);
-    w->tracking = w->synch == SYNCH_OPT || w->synch == SYNCH_CHECK || w->synch == SYNCH_DEBUG;
-    w->saving = w->tracking;
-    w->safe_la = w->safe_events && w->synch == SYNCH_OPT && w->nranks > 1 && m->lookahead > 0 ? m->lookahead : 0;
-    w->safe_ts = -INFINITY;
-    w->safe_hold = w->safe_la > 0 && !w->safe_ahead;
-    w->stragglers = w->tracking && !w->safe_hold;
-    w->la_enforced = w->synch == SYNCH_CONS ? m->lookahead : w->safe_la;
-    w->final_run = 0;
-    w->committed = w->processed = w->rolled_back = w->rb_primary = w->rb_secondary = 0;
-    w->gvt_rounds = w->fossils = w->remote_sent = w->anti_sent = w->pops = w->doomed = 0;
-    memset(&w->t, 0, sizeof w->t);
-    w->gvt_value = 0;
-    if (!w->progress && w->rank == 0 && isatty(2) && !w->quiet)
-        w->progress = true;
+    w->sched.tracking = w->opt.synch == SYNCH_OPT || w->opt.synch == SYNCH_CHECK || w->opt.synch == SYNCH_DEBUG;
+    w->sched.saving = w->sched.tracking;
+    w->sched.safe_la = w->opt.safe_events && w->opt.synch == SYNCH_OPT && w->nranks > 1 && m->lookahead > 0 ? m->lookahead : 0;
+    w->sched.safe_ts = -INFINITY;
+    w->sched.safe_hold = w->sched.safe_la > 0 && !w->opt.safe_ahead;
+    w->sched.stragglers = w->sched.tracking && !w->sched.safe_hold;
+    w->sched.la_enforced = w->opt.synch == SYNCH_CONS ? m->lookahead : w->sched.safe_la;
+    w->cnt.final_run = 0;
+    w->cnt.committed = w->cnt.processed = w->cnt.rolled_back = w->cnt.rb_primary = w->cnt.rb_secondary = 0;
+    w->cnt.gvt_rounds = w->cnt.fossils = w->cnt.remote_sent = w->cnt.anti_sent = w->cnt.pops = w->cnt.doomed = 0;
+    memset(&w->cnt.t, 0, sizeof w->cnt.t);
+    w->sched.gvt_value = 0;
+    w->rep.progress = w->opt.progress || (w->rank == 0 && isatty(2) && !w->opt.quiet);
+    w->sched.gvt_interval = w->opt.gvt_interval;
+    w->sched.window = w->opt.window;
 
     place_lps(w);
     uint64_t lp_bytes = build_lps(w);
     check_groups(w);
     /* The states are not touched yet, so the memory still reads as free:
      * the pool's share is what is left after them. */
-    uint64_t mem = w->events_opt ? 0 : warp_memory_per_rank(w);
-    pool_init(w, w->events_opt, mem > lp_bytes ? mem - lp_bytes : 0);
-    queue_init(&w->queue, w->qkind, w->nlocal + 16, &w->pool, w->total_lps);
+    uint64_t mem = w->opt.events_opt ? 0 : warp_memory_per_rank(w);
+    pool_init(w, w->opt.events_opt, mem > lp_bytes ? mem - lp_bytes : 0);
+    queue_init(&w->queue, w->opt.qkind, w->nlocal + 16, &w->pool, w->total_lps);
     alloc_init(&w->alloc);
-    w->debug_rng = warp_rng_stream(w->seed ^ 0xDEB06DEB06ull, (uint64_t)w->rank);
+    w->sched.debug_rng = warp_rng_stream(w->opt.seed ^ 0xDEB06DEB06ull, (uint64_t)w->rank);
     if (w->nranks > 1)
         transport_init(w);
     gvt_init(w);
 
-    w->now_init = 0;
-    w->restored_committed = 0;
+    w->sched.now_init = 0;
+    w->ck.restored_committed = 0;
     ckpt_prepare(w);
-    if (w->restart_dir) {
+    if (w->opt.restart_dir) {
         ckpt_restore(w); /* in place of init: states and events from the checkpoint */
     } else {
         double t_shown = t0;
@@ -406,9 +407,9 @@ void warp_run(warp_ctx *w, const warp_model *m)
                 t_shown = setup_progress(w, i, t0, t_shown);
             }
             if (lp->type->init) {
-                w->cur_lp = lp;
+                w->sched.cur_lp = lp;
                 lp->type->init(lp, lp->state);
-                w->cur_lp = NULL;
+                w->sched.cur_lp = NULL;
             }
         }
         if (t_shown > t0) /* a progress line was shown: end it */
@@ -416,12 +417,12 @@ void warp_run(warp_ctx *w, const warp_model *m)
     }
     MPI_Barrier(w->comm);
     fatal_run_started();
-    w->t_setup = warp_wtime() - t0;
-    w->t_start = warp_wtime();
-    w->last_progress = w->last_heartbeat = w->t_start;
+    w->cnt.t_setup = warp_wtime() - t0;
+    w->cnt.t_start = warp_wtime();
+    w->rep.last_progress = w->rep.last_heartbeat = w->cnt.t_start;
     report_open(w);
 
-    switch (w->synch) {
+    switch (w->opt.synch) {
     case SYNCH_SEQ:
         sched_seq(w);
         break;
@@ -436,10 +437,10 @@ void warp_run(warp_ctx *w, const warp_model *m)
         sched_opt(w);
         break;
     }
-    double run_s = warp_wtime() - w->t_start;
-    if (w->ckpt_stop || (w->stop_requested && w->ckpt_dir))
-        ckpt_on_stop(w, w->gvt_value);
-    if (w->stop_requested) {
+    double run_s = warp_wtime() - w->cnt.t_start;
+    if (w->ck.stop || (w->sched.stop_requested && w->opt.ckpt_dir))
+        ckpt_on_stop(w, w->sched.gvt_value);
+    if (w->sched.stop_requested) {
         /* No finish handlers: nothing may look like a result. */
         w->stats.run_s = run_s;
         stats_finish(w);
@@ -448,7 +449,7 @@ void warp_run(warp_ctx *w, const warp_model *m)
         if (w->rank == 0)
             fprintf(stderr, "%s%sinterrupted by a signal at GVT %.9g of %.9g: the statistics above "
                             "are partial and no model results were written\n",
-                    prog ? prog : "", prog ? ": " : "", w->gvt_value, w->end);
+                    prog ? prog : "", prog ? ": " : "", w->sched.gvt_value, w->opt.end);
         fflush(NULL);
         /* Messages may still be in flight: no orderly MPI_Finalize, but no
          * rank aborts before rank 0 has said why. */
@@ -462,9 +463,9 @@ void warp_run(warp_ctx *w, const warp_model *m)
     for (uint64_t i = 0; i < w->nlocal; i++) {
         warp_lp *lp = &w->lps[i];
         if (lp->type->finish) {
-            w->cur_lp = lp;
+            w->sched.cur_lp = lp;
             lp->type->finish(lp, lp->state, lp->out);
-            w->cur_lp = NULL;
+            w->sched.cur_lp = NULL;
         }
     }
     w->stats.run_s = run_s;

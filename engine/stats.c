@@ -143,16 +143,16 @@ void stats_finish(warp_ctx *w)
 {
     warp_stats *s = &w->stats;
     enum { N_SUM = 10 };
-    uint64_t loc[N_SUM] = {w->committed + w->restored_committed, w->processed, w->rolled_back, w->rb_primary, w->rb_secondary,
-                           w->remote_sent, w->anti_sent, local_digest(w), w->final_run, 0};
+    uint64_t loc[N_SUM] = {w->cnt.committed + w->ck.restored_committed, w->cnt.processed, w->cnt.rolled_back, w->cnt.rb_primary, w->cnt.rb_secondary,
+                           w->cnt.remote_sent, w->cnt.anti_sent, local_digest(w), w->cnt.final_run, 0};
     uint64_t glob[N_SUM];
     MPI_Allreduce(loc, glob, N_SUM, MPI_UINT64_T, MPI_SUM, w->comm);
     uint64_t peak = w->pool.peak * w->pool.ev_size + w->alloc.peak, peak_g;
     MPI_Allreduce(&peak, &peak_g, 1, MPI_UINT64_T, MPI_MAX, w->comm);
     uint64_t cmin, cmax;
-    MPI_Allreduce(&w->committed, &cmin, 1, MPI_UINT64_T, MPI_MIN, w->comm);
-    MPI_Allreduce(&w->committed, &cmax, 1, MPI_UINT64_T, MPI_MAX, w->comm);
-    double tl[6] = {w->t.forward, w->t.reverse, w->t.queue, w->t.net, w->t.gvt, w->t.fossil}, tg[6];
+    MPI_Allreduce(&w->cnt.committed, &cmin, 1, MPI_UINT64_T, MPI_MIN, w->comm);
+    MPI_Allreduce(&w->cnt.committed, &cmax, 1, MPI_UINT64_T, MPI_MAX, w->comm);
+    double tl[6] = {w->cnt.t.forward, w->cnt.t.reverse, w->cnt.t.queue, w->cnt.t.net, w->cnt.t.gvt, w->cnt.t.fossil}, tg[6];
     MPI_Allreduce(tl, tg, 6, MPI_DOUBLE, MPI_MAX, w->comm);
     long rss = peak_rss_kb(), rss_max;
     MPI_Allreduce(&rss, &rss_max, 1, MPI_LONG, MPI_MAX, w->comm);
@@ -166,11 +166,11 @@ void stats_finish(warp_ctx *w)
     s->anti_sent = glob[6];
     s->digest = glob[7];
     uint64_t final_run = glob[8];
-    s->gvt_rounds = w->gvt_rounds;
-    s->fossil_collections = w->fossils;
+    s->gvt_rounds = w->cnt.gvt_rounds;
+    s->fossil_collections = w->cnt.fossils;
     s->peak_event_bytes = peak_g;
     s->efficiency = s->committed ? 1.0 - (double)s->rolled_back / (double)s->committed : 1.0;
-    s->setup_s = w->t_setup;
+    s->setup_s = w->cnt.t_setup;
     MPI_Bcast(&s->run_s, 1, MPI_DOUBLE, 0, w->comm);
     s->event_rate = s->run_s > 0 ? (double)s->committed / s->run_s : 0;
     s->t_forward = tg[0];
@@ -179,18 +179,18 @@ void stats_finish(warp_ctx *w)
     s->t_net = tg[3];
     s->t_gvt = tg[4];
     s->t_fossil = tg[5];
-    s->final_gvt = w->gvt_value;
+    s->final_gvt = w->sched.gvt_value;
     double mean = (double)s->committed / w->nranks;
     double imbalance = mean > 0 ? (double)cmax / mean : 1.0;
 
     if (w->rank != 0)
         return;
-    if (w->progress)
+    if (w->rep.progress)
         fputc('\n', stderr);
-    if (!w->quiet) {
+    if (!w->opt.quiet) {
         char b[64];
         printf("\nWarpnet engine statistics%s (%s, %d rank%s, %llu LPs, %llu KP%s per rank)\n",
-               w->stop_requested ? " -- PARTIAL, interrupted" : "", synch_name(w->synch), w->nranks, w->nranks > 1 ? "s" : "",
+               w->sched.stop_requested ? " -- PARTIAL, interrupted" : "", synch_name(w->opt.synch), w->nranks, w->nranks > 1 ? "s" : "",
                (unsigned long long)w->total_lps, (unsigned long long)w->nkps, w->nkps > 1 ? "s" : "");
         group(b, sizeof b, s->committed);
         printf("  %-30s %20s\n", "committed events", b);
@@ -211,7 +211,7 @@ void stats_finish(warp_ctx *w)
             printf("  %-30s %20s\n", "remote events sent", b);
             group(b, sizeof b, s->anti_sent);
             printf("  %-30s %20s\n", "anti-messages sent", b);
-            if (w->safe_la > 0) {
+            if (w->sched.safe_la > 0) {
                 group(b, sizeof b, final_run);
                 printf("  %-30s %20s (%.1f%%)\n", "events run final (no saving)", b,
                        s->processed ? 100.0 * (double)final_run / (double)s->processed : 0.0);
@@ -227,10 +227,10 @@ void stats_finish(warp_ctx *w)
         printf("  committed digest: %016" PRIx64 "\n", s->digest);
         fflush(stdout);
     }
-    if (w->stats_json) {
-        FILE *f = fopen(w->stats_json, "w");
+    if (w->opt.stats_json) {
+        FILE *f = fopen(w->opt.stats_json, "w");
         if (!f)
-            warp_fatal(WARP_EXIT_USAGE, "--stats-json=%s: cannot write the file", w->stats_json);
+            warp_fatal(WARP_EXIT_USAGE, "--stats-json=%s: cannot write the file", w->opt.stats_json);
         fprintf(f,
                 "{\n  \"partial\": %s,\n  \"synch\": \"%s\",\n  \"ranks\": %d,\n  \"lps\": %llu,\n  \"kps_per_rank\": %llu,\n"
                 "  \"end\": %.17g,\n  \"committed\": %" PRIu64 ",\n  \"processed\": %" PRIu64 ",\n"
@@ -244,14 +244,14 @@ void stats_finish(warp_ctx *w)
                 "  \"time_s\": {\"forward\": %.6f, \"reverse\": %.6f, \"queue\": %.6f, \"network\": %.6f, "
                 "\"gvt\": %.6f, \"fossil\": %.6f},\n"
                 "  \"committed_digest\": \"%016" PRIx64 "\"\n}\n",
-                w->stop_requested ? "true" : "false", synch_name(w->synch), w->nranks,
+                w->sched.stop_requested ? "true" : "false", synch_name(w->opt.synch), w->nranks,
                 (unsigned long long)w->total_lps,
-                (unsigned long long)w->nkps, w->end, s->committed, s->processed, s->rolled_back,
+                (unsigned long long)w->nkps, w->opt.end, s->committed, s->processed, s->rolled_back,
                 s->rollbacks_primary, s->rollbacks_secondary, s->efficiency, s->setup_s, s->run_s,
                 s->event_rate, cmin, cmax, imbalance, s->remote_sent, s->anti_sent, final_run, s->gvt_rounds,
                 s->fossil_collections, s->peak_event_bytes, (long long)rss_max * 1024, s->t_forward,
                 s->t_reverse, s->t_queue, s->t_net, s->t_gvt, s->t_fossil, s->digest);
         if (fclose(f))
-            warp_fatal(WARP_EXIT_USAGE, "--stats-json=%s: cannot write the file", w->stats_json);
+            warp_fatal(WARP_EXIT_USAGE, "--stats-json=%s: cannot write the file", w->opt.stats_json);
     }
 }

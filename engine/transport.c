@@ -194,7 +194,7 @@ void transport_send_event(warp_ctx *w, warp_event *e, int pe)
 {
     e->uid = w->tr.next_uid++;
     EV_COLD(e)->dst_pe = pe;
-    const warp_event *parent = w->cur;
+    const warp_event *parent = w->sched.cur;
     wire_hdr h = {.ts = e->ts, .depth = e->depth, .kind = WIRE_EVENT, .epoch = send_epoch(w),
                   .src = e->src, .seq = e->seq, .dst = e->dst, .uid = e->uid,
                   .parent_uid = parent && parent->remote ? parent->uid : 0};
@@ -202,7 +202,7 @@ void transport_send_event(warp_ctx *w, warp_event *e, int pe)
     char *p = reserve(w, pe, sizeof h + w->msg_size);
     memcpy(p, &h, sizeof h);
     memcpy(p + sizeof h, EV_PAYLOAD(e), w->msg_size);
-    w->remote_sent++;
+    w->cnt.remote_sent++;
 }
 
 static void table_insert(warp_transport *t, warp_event *e);
@@ -215,7 +215,7 @@ void transport_send_anti(warp_ctx *w, warp_event *rec)
     note_red(w, rec);
     char *p = reserve(w, EV_COLD(rec)->dst_pe, sizeof h);
     memcpy(p, &h, sizeof h);
-    w->anti_sent++;
+    w->cnt.anti_sent++;
     rec->state = EV_CANCELLED;
     table_insert(&w->tr, rec);
     rec->next = w->tr.cancelled;
@@ -347,7 +347,7 @@ static void receive_event(warp_ctx *w, const wire_hdr *h, const char *payload)
         r->ts = h->ts;
         r->state = EV_DOOMED;
         table_insert(t, r);
-        w->doomed++;
+        w->cnt.doomed++;
         return;
     }
     warp_event *e = pool_get(w);
@@ -359,7 +359,7 @@ static void receive_event(warp_ctx *w, const wire_hdr *h, const char *payload)
     e->uid = h->uid;
     /* Held ranks run only final events, so no anti-message will look for
      * it: it skips the table (and its commit the removal). */
-    e->remote = !w->safe_hold;
+    e->remote = !w->sched.safe_hold;
     e->children = e->rsent = NULL;
     memcpy(EV_PAYLOAD(e), payload, w->msg_size);
     e->lp = map_local_lp(w, e->dst);

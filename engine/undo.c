@@ -145,8 +145,8 @@ static __attribute__((noinline)) void save_record(warp_lp *lp, const void *ptr, 
 void warp_save(warp_lp *lp, const void *ptr, size_t len)
 {
     warp_ctx *w = lp_ctx(lp);
-    warp_event *e = w->cur;
-    if (!w->saving || !e || !len)
+    warp_event *e = w->sched.cur;
+    if (!w->sched.saving || !e || !len)
         return;
     save_record(lp, ptr, len, e);
 }

@@ -85,11 +85,11 @@ static warp_ctx *relay_ctx(uint64_t nlps, queue_kind qk)
     warp_ctx *w = calloc(1, sizeof *w);
     cr_assert_not_null(w);
     w->nranks = 1;
-    w->synch = SYNCH_OPT;
-    w->tracking = w->saving = true;
-    w->safe_ts = -INFINITY;
-    w->end = 1e9;
-    w->qkind = qk;
+    w->opt.synch = SYNCH_OPT;
+    w->sched.tracking = w->sched.saving = true;
+    w->sched.safe_ts = -INFINITY;
+    w->opt.end = 1e9;
+    w->opt.qkind = qk;
     w->m = &relay_model;
     w->msg_size = relay_model.msg_size;
     w->total_lps = w->nlocal = nlps;
@@ -141,7 +141,7 @@ static relay_state *st(warp_ctx *w, uint64_t lp) { return w->lps[lp].state; }
 /* An event from outside any handler (as init handlers send). */
 static void inject(warp_ctx *w, uint64_t lp, double ts, relay_msg m)
 {
-    w->now_init = 0;
+    w->sched.now_init = 0;
     warp_send(&w->lps[lp], lp, ts, &m, sizeof m);
 }
 
@@ -182,7 +182,7 @@ Test(undo, nested_overlapping_saves_restore_oldest_bytes)
     warp_event *e = pool_get(w); /* its cold fields lie in the slot */
     memset(EV_COLD(e), 0, sizeof(ev_cold) + sizeof *e);
     undo_mark(w, lp_kp(w, lp), e);
-    w->cur = e;
+    w->sched.cur = e;
     warp_save(lp, buf + 8, 16); /* [8, 24) */
     memset(buf + 8, 0xAA, 16);
     warp_save(lp, buf + 16, 16); /* [16, 32): overlaps, half already changed */
@@ -193,7 +193,7 @@ Test(undo, nested_overlapping_saves_restore_oldest_bytes)
     memset(buf, 0xDD, sizeof buf);
     warp_save(lp, buf + 20, 1); /* the same byte again */
     buf[20] = 0xEE;
-    w->cur = NULL;
+    w->sched.cur = NULL;
     undo_replay(w, lp_kp(w, lp), e);
     for (int i = 0; i < 64; i++)
         cr_assert_eq(buf[i], orig[i], "byte %d is 0x%02x after replay, was 0x%02x before the event", i,
@@ -219,14 +219,14 @@ Test(undo, events_replayed_newest_first_across_chunks)
         ev[k] = pool_get(w);
         memset(EV_COLD(ev[k]), 0, sizeof(ev_cold) + sizeof *ev[k]);
         undo_mark(w, lp_kp(w, lp), ev[k]);
-        w->cur = ev[k];
+        w->sched.cur = ev[k];
         if (k == 2)
             warp_save(lp, a, WORDS * sizeof *a);
         for (int i = 0; i < WORDS; i++) {
             warp_save(lp, &a[i], sizeof a[i]);
             a[i] = a[i] * 31 + (uint64_t)(k + 1) * (uint64_t)i + 1;
         }
-        w->cur = NULL;
+        w->sched.cur = NULL;
     }
     /* Fossil collection of the first event must not disturb the others. */
     undo_release_before(w, lp_kp(w, lp), ev[1]);
@@ -244,13 +244,13 @@ Test(undo, saves_cost_nothing_without_tracking)
 {
     warp_ctx *w = relay_ctx(1, QUEUE_HEAP);
     warp_lp *lp = &w->lps[0];
-    w->tracking = w->saving = false; /* sequential mode */
+    w->sched.tracking = w->sched.saving = false; /* sequential mode */
     warp_event *e = pool_get(w);
     memset(EV_COLD(e), 0, sizeof(ev_cold) + sizeof *e);
-    w->cur = e;
+    w->sched.cur = e;
     uint64_t x = 5;
     warp_save(lp, &x, sizeof x);
-    w->cur = NULL;
+    w->sched.cur = NULL;
     cr_assert_null(lp_kp(w, lp)->undo.newest, "sequential mode keeps an undo log");
     cr_assert_null(EV_COLD(e)->undo, "sequential mode records an undo entry");
     relay_ctx_free(w);
@@ -288,8 +288,8 @@ static void cancel_pending_children(queue_kind qk)
     cr_assert_eq(again[0], a, "%s: the rolled-back event is not pending", qn);
     cr_assert_eq(w->pool.in_use, 1, "%s: %llu events in use, expected 1: cancelled events leak", qn,
                  (unsigned long long)w->pool.in_use);
-    cr_assert_eq(w->rb_primary, 1);
-    cr_assert_eq(w->rolled_back, 1);
+    cr_assert_eq(w->cnt.rb_primary, 1);
+    cr_assert_eq(w->cnt.rolled_back, 1);
 
     /* Re-execution recreates identical keys. */
     step(w);
@@ -323,12 +323,12 @@ static void secondary_rollbacks(queue_kind qk)
     uint64_t used = w->pool.in_use;
 
     rollback_kp(w, &w->kps[0], a, false);
-    cr_assert_eq(w->rb_primary, 1, "%s: %llu primary rollbacks, expected 1", qn,
-                 (unsigned long long)w->rb_primary);
-    cr_assert_eq(w->rb_secondary, 2, "%s: %llu secondary rollbacks, expected 2 (LP 1 and LP 2)", qn,
-                 (unsigned long long)w->rb_secondary);
-    cr_assert_eq(w->rolled_back, 4, "%s: %llu events rolled back, expected 4 (A, C, D, G)", qn,
-                 (unsigned long long)w->rolled_back);
+    cr_assert_eq(w->cnt.rb_primary, 1, "%s: %llu primary rollbacks, expected 1", qn,
+                 (unsigned long long)w->cnt.rb_primary);
+    cr_assert_eq(w->cnt.rb_secondary, 2, "%s: %llu secondary rollbacks, expected 2 (LP 1 and LP 2)", qn,
+                 (unsigned long long)w->cnt.rb_secondary);
+    cr_assert_eq(w->cnt.rolled_back, 4, "%s: %llu events rolled back, expected 4 (A, C, D, G)", qn,
+                 (unsigned long long)w->cnt.rolled_back);
     for (uint64_t i = 0; i < 3; i++) {
         cr_assert_eq(st(w, i)->count, 0, "%s: LP %llu still counts %llu events", qn,
                      (unsigned long long)i, (unsigned long long)st(w, i)->count);
@@ -389,7 +389,7 @@ Test(alloc, rollback_releases_allocations_and_cancels_deferred_frees)
     fossil_collect(w, 3.0); /* commits the free */
     cr_assert_eq(w->alloc.bytes_in_use, 0, "the deferred free did not happen at commit (%llu bytes)",
                  (unsigned long long)w->alloc.bytes_in_use);
-    cr_assert_eq(w->committed, 2);
+    cr_assert_eq(w->cnt.committed, 2);
     relay_ctx_free(w);
 }
 
@@ -409,18 +409,18 @@ Test(fossil, events_at_gvt_are_not_committed)
     warp_event *e2 = step(w);
     (void)e1;
     fossil_collect(w, 1.0);
-    cr_assert_eq(w->committed, 0, "fossil collection at GVT 1 committed %llu event(s) at ts 1",
-                 (unsigned long long)w->committed);
+    cr_assert_eq(w->cnt.committed, 0, "fossil collection at GVT 1 committed %llu event(s) at ts 1",
+                 (unsigned long long)w->cnt.committed);
     fossil_collect(w, 2.0);
-    cr_assert_eq(w->committed, 1, "fossil collection at GVT 2 committed %llu events; want 1 (ts 1)",
-                 (unsigned long long)w->committed);
+    cr_assert_eq(w->cnt.committed, 1, "fossil collection at GVT 2 committed %llu events; want 1 (ts 1)",
+                 (unsigned long long)w->cnt.committed);
     cr_assert(w->kps[0].head == e2, "the event at ts == GVT is no longer processed-and-pending-commit");
     /* It can still be rolled back. */
     rollback_kp(w, &w->kps[0], e2, false);
     cr_assert_eq(st(w, 0)->count, 1, "rolling back the event at GVT did not undo it");
     step(w);
     fossil_collect(w, 2.5);
-    cr_assert_eq(w->committed, 2);
+    cr_assert_eq(w->cnt.committed, 2);
     relay_ctx_free(w);
 }
 
@@ -439,7 +439,7 @@ Test(fossil, visits_only_live_kps)
     step(w);
     cr_assert_eq(w->nlive, 2, "two KPs hold processed events, %llu listed", (unsigned long long)w->nlive);
     fossil_collect(w, 2.5); /* KP 5 empties; KP 3 keeps ts 3 */
-    cr_assert_eq(w->committed, 2);
+    cr_assert_eq(w->cnt.committed, 2);
     cr_assert(w->nlive == 1 && w->live_kps[0] == &w->kps[3], "only KP 3 stays listed");
     (void)e2;
     warp_event *e3 = w->kps[3].head;
@@ -450,7 +450,7 @@ Test(fossil, visits_only_live_kps)
     step(w); /* ts 3 again */
     cr_assert_eq(w->nlive, 1);
     fossil_collect(w, 1e9);
-    cr_assert_eq(w->committed, 3);
+    cr_assert_eq(w->cnt.committed, 3);
     cr_assert_eq(w->nlive, 0);
     relay_ctx_free(w);
 }

@@ -146,9 +146,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (setjmp(on_fatal) == 0) {
         warp_parse_args(&w, &n, argv, model_opts, "model", "usage: fuzz [options]");
         assert(n >= 1 && n <= argc && argv[n] == NULL);
-        assert(!(w.end < 0) && !isnan(w.end));
-        assert(w.window_auto || !(w.window < 0));
-        assert(!(w.heartbeat_s < 0));
+        assert(!(w.opt.end < 0) && !isnan(w.opt.end));
+        assert(w.opt.window_auto || !(w.opt.window < 0));
+        assert(!(w.opt.heartbeat_s < 0));
     }
     warp_free_options(&w);
     free(args);
