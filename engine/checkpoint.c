@@ -150,7 +150,7 @@ bool ckpt_due(warp_ctx *w, double gvt, double *cut)
         return false;
     int due = warp_wtime() - w->ck.last >= w->opt.ckpt_every_s; /* rank 0's clock decides */
     if (w->nranks > 1)
-        MPI_Bcast(&due, 1, MPI_INT, 0, w->comm);
+        coll_bcast(w, &due, sizeof due);
     *cut = gvt;
     return due;
 }
@@ -168,7 +168,7 @@ static void drain(warp_ctx *w)
         int64_t d = 0, sum;
         for (int k = 0; k < 4; k++)
             d += (int64_t)w->tr.sent[k] - (int64_t)w->tr.recvd[k];
-        MPI_Allreduce(&d, &sum, 1, MPI_INT64_T, MPI_SUM, w->comm);
+        coll_allreduce(w, &d, &sum, 1, COLL_I64, COLL_SUM);
         if (sum == 0)
             return;
     }
@@ -515,11 +515,11 @@ void ckpt_take(warp_ctx *w, double cut)
         cut = w->sched.safe_ts;
     cut_at(w, cut);
     double lm = local_min_ts(w), at;
-    MPI_Allreduce(&lm, &at, 1, MPI_DOUBLE, MPI_MIN, w->comm);
+    coll_allreduce(w, &lm, &at, 1, COLL_DOUBLE, COLL_MIN);
     if (at > cut)
         at = cut; /* nothing below the cut is pending: it stands where asked */
-    uint64_t committed, mine = w->cnt.committed;
-    MPI_Reduce(&mine, &committed, 1, MPI_UINT64_T, MPI_SUM, 0, w->comm);
+    uint64_t committed = w->cnt.committed;
+    warp_reduce_to_root(w, &committed, 1, WARP_TYPE_U64, WARP_OP_SUM);
     committed += w->ck.restored_committed;
 
     const char *dir = w->opt.ckpt_dir;
@@ -531,10 +531,10 @@ void ckpt_take(warp_ctx *w, double cut)
         if (mkdir(tmp, 0777) != 0)
             warp_fatal(WARP_EXIT_USAGE, "--checkpoint=%s: cannot create %s (%s)", dir, tmp, strerror(errno));
     }
-    MPI_Barrier(w->comm);
+    coll_barrier(w);
     uint64_t mine2[2], *files = w->rank == 0 ? warp_xcalloc(2 * (size_t)w->nranks, sizeof *files) : NULL;
     write_rank(w, tmp, &mine2[0], &mine2[1]);
-    MPI_Gather(mine2, 2, MPI_UINT64_T, files, 2, MPI_UINT64_T, 0, w->comm);
+    coll_gather(w, mine2, sizeof mine2, files);
     uint64_t bytes = 0;
     if (w->rank == 0) {
         write_meta(w, tmp, at, committed, files);
@@ -557,7 +557,7 @@ void ckpt_take(warp_ctx *w, double cut)
             remove_dir(old);
         free(files);
     }
-    MPI_Barrier(w->comm);
+    coll_barrier(w);
     w->ck.count++;
     w->ck.last = warp_wtime();
     w->ck.last_cut = cut;
@@ -573,18 +573,12 @@ void ckpt_take(warp_ctx *w, double cut)
 
 void ckpt_on_stop(warp_ctx *w, double cut)
 {
-    const char *prog = warp_program_name();
     if (w->opt.ckpt_dir && !w->ck.stop)
         ckpt_take(w, cut);
-    if (w->rank == 0)
-        fprintf(stderr, "%s%sstopped after the checkpoint in %s (exit code %d): resume with --restart=%s\n",
-                prog ? prog : "", prog ? ": " : "", w->opt.ckpt_dir, WARP_EXIT_CHECKPOINTED, w->opt.ckpt_dir);
-    fflush(NULL);
     /* The network is drained: an orderly end on every rank. */
-    MPI_Barrier(w->comm);
     if (w->nranks > 1)
         transport_destroy(w); /* no receive left posted for MPI_Finalize */
     gvt_destroy(w); /* its key type and operation, before MPI_Finalize */
-    MPI_Finalize();
-    exit(WARP_EXIT_CHECKPOINTED);
+    warp_stop_all(w, WARP_EXIT_CHECKPOINTED, "stopped after the checkpoint in %s (exit code %d): resume with --restart=%s",
+                  w->opt.ckpt_dir, WARP_EXIT_CHECKPOINTED, w->opt.ckpt_dir);
 }

@@ -290,8 +290,8 @@ void ckpt_restore(warp_ctx *w)
     uint64_t bytes = size;
     for (uint32_t r = 0; r < m.nfiles; r++)
         bytes += files[2 * r];
-    double dt = warp_wtime() - t0, slowest = dt;
-    MPI_Reduce(&dt, &slowest, 1, MPI_DOUBLE, MPI_MAX, 0, w->comm);
+    double slowest = warp_wtime() - t0;
+    warp_reduce_to_root(w, &slowest, 1, WARP_TYPE_DOUBLE, WARP_OP_MAX);
     if (w->rank == 0 && !w->opt.quiet) {
         const char *prog = warp_program_name();
         fprintf(stderr, "%s%scheckpoint %s read: %.1f MB in %.3f s\n", prog ? prog : "", prog ? ": " : "",

@@ -1,17 +1,76 @@
-/* engine/collective.c — what models and host programs need from MPI, on the
- * engine's own communicator: reductions and gathers of model results onto
- * rank 0, and the communicator itself for host programs (warp_mpi.h).
- * Models call these after warp_run, never in handlers. */
+/* engine/collective.c — every collective of the engine, on its own
+ * communicator: the engine's own (coll_*: statistics, conservative windows,
+ * checkpoints, agreeing on the configuration), reductions and gathers of
+ * model results onto rank 0, and the communicator for host programs
+ * (warp_mpi.h). Every rank calls each in the same order; models call theirs
+ * after warp_run, never in handlers. Point-to-point is transport.c's. */
 #include "internal.h"
 #include "warp_hash.h"
 
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "warp_mpi.h"
 
 MPI_Comm warp_comm(const warp_ctx *w) { return w->comm; }
+
+/* ---- the engine's own ------------------------------------------------------- */
+
+static MPI_Datatype coll_mpi_type(coll_type t)
+{
+    switch (t) {
+    case COLL_U64: return MPI_UINT64_T;
+    case COLL_I64: return MPI_INT64_T;
+    case COLL_DOUBLE: return MPI_DOUBLE;
+    }
+    return MPI_DATATYPE_NULL;
+}
+
+void coll_allreduce(const warp_ctx *w, const void *in, void *out, int n, coll_type t, coll_op op)
+{
+    MPI_Op mop = op == COLL_SUM ? MPI_SUM : op == COLL_MAX ? MPI_MAX : MPI_MIN;
+    MPI_Allreduce(in == out ? MPI_IN_PLACE : in, out, n, coll_mpi_type(t), mop, w->comm);
+}
+
+void coll_bcast(const warp_ctx *w, void *buf, size_t bytes)
+{
+    MPI_Bcast(buf, (int)bytes, MPI_BYTE, 0, w->comm);
+}
+
+void coll_barrier(const warp_ctx *w) { MPI_Barrier(w->comm); }
+
+void coll_gather(const warp_ctx *w, const void *mine, size_t bytes, void *all)
+{
+    MPI_Gather(mine, (int)bytes, MPI_BYTE, all, (int)bytes, MPI_BYTE, 0, w->comm);
+}
+
+void *coll_gatherv(const warp_ctx *w, const void *buf, int n, coll_type t, int **counts, int **displs,
+                   const char *what)
+{
+    MPI_Datatype type = coll_mpi_type(t);
+    size_t size = 8; /* every coll_type is 8 bytes */
+    void *all = NULL;
+    *counts = *displs = NULL;
+    if (w->rank == 0) {
+        *counts = malloc((size_t)w->nranks * sizeof **counts);
+        *displs = malloc((size_t)w->nranks * sizeof **displs);
+    }
+    MPI_Gather(&n, 1, MPI_INT, *counts, 1, MPI_INT, 0, w->comm);
+    if (w->rank == 0) {
+        int total = 0;
+        for (int i = 0; i < w->nranks; i++) {
+            (*displs)[i] = total;
+            total += (*counts)[i];
+        }
+        all = malloc(((size_t)total + 1) * size);
+        if (!all || !*counts || !*displs)
+            warp_fatal(WARP_EXIT_RESOURCE, "out of memory gathering %s", what);
+    }
+    MPI_Gatherv(buf, n, type, all, *counts, *displs, type, 0, w->comm);
+    return all;
+}
+
+/* ---- model results -------------------------------------------------------------- */
 
 void warp_reduce_to_root(const warp_ctx *w, void *buf, uint64_t n, warp_type t, warp_op op)
 {
@@ -166,6 +225,7 @@ void warp_agree_config(const warp_ctx *w, const char *const *items, size_t n)
     first_difference(zero, n0, mine, total, rec, sizeof rec);
     char *all = w->rank ? NULL : warp_xcalloc((size_t)w->nranks, AGREE_REC);
     MPI_Gather(rec, AGREE_REC, MPI_CHAR, all, AGREE_REC, MPI_CHAR, 0, w->comm);
+    char msg[1024] = "";
     if (w->rank == 0) {
         const char *key = NULL;
         size_t klen = 0;
@@ -194,21 +254,13 @@ void warp_agree_config(const warp_ctx *w, const char *const *items, size_t n)
         char more_s[48] = "";
         if (more)
             snprintf(more_s, sizeof more_s, " and %d more rank%s", more, more > 1 ? "s" : "");
-        char line[1024];
-        snprintf(line, sizeof line,
-                 "%s%sconfiguration differs across ranks: %.*s is %s on rank 0 but %s%s; start "
-                 "every rank with the same run file, options and trace files\n",
-                 warp_program_name() ? warp_program_name() : "", warp_program_name() ? ": " : "",
+        snprintf(msg, sizeof msg, "configuration differs across ranks: %.*s is %s on rank 0 but %s%s; "
+                 "start every rank with the same run file, options and trace files",
                  (int)klen, key, zval, ranks, more_s);
-        fflush(stdout);
-        ssize_t wr = write(STDERR_FILENO, line, strlen(line));
-        (void)wr;
     }
     free(all);
     free(zero);
     free(buf);
     /* Every rank knows: leave together, so the launcher reports our code. */
-    MPI_Barrier(w->comm);
-    MPI_Finalize();
-    exit(WARP_EXIT_USAGE);
+    warp_stop_all(w, WARP_EXIT_USAGE, "%s", msg);
 }

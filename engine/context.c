@@ -1,7 +1,8 @@
 /* engine/context.c — the one engine context per process: MPI start and stop,
- * user-facing fatal errors, and small accessors. Errors print one line on the
- * rank that found them (rank 0 first, when several did) and stop every rank
- * (MPI_Abort when several run). */
+ * user-facing fatal errors, the collective stop, and small accessors. Errors
+ * print one line on the rank that found them (rank 0 first, when several did)
+ * and stop every rank (MPI_Abort when several run); warp_stop_all stops every
+ * rank together with rank 0's line. The engine exits only here. */
 #include "internal.h"
 
 #include <math.h>
@@ -99,6 +100,31 @@ static void stop_ranks(int code, const char *line, size_t len)
     MPI_Finalized(&fin);
     if (init && !fin)
         MPI_Finalize();
+    exit(code);
+}
+
+void warp_stop_all(const warp_ctx *w, int code, const char *fmt, ...)
+{
+    if (w->rank == 0) {
+        char line[1024];
+        va_list ap;
+        va_start(ap, fmt);
+        size_t len = warp_error_line(line, sizeof line, warp_program_name(), fmt, ap);
+        va_end(ap);
+        fflush(NULL);
+        /* One write, as stop_ranks: mpiexec forwards a line in pieces. */
+        ssize_t written = write(STDERR_FILENO, line, len);
+        (void)written;
+    }
+    fflush(NULL);
+    /* No rank leaves before rank 0 has said why. */
+    MPI_Barrier(w->comm);
+    /* Messages may still be in flight while the transport is up: no orderly
+     * MPI_Finalize then, on several ranks. Alone, or drained and torn down,
+     * finalize: mpiexec reports an exit without it as exit 1. */
+    if (w->nranks > 1 && transport_up(w))
+        MPI_Abort(MPI_COMM_WORLD, code);
+    MPI_Finalize();
     exit(code);
 }
 

@@ -161,7 +161,7 @@ double gvt_sync(warp_ctx *w)
         transport_flush(w);
         int64_t in[4] = {(int64_t)w->tr.sent[0] - (int64_t)w->tr.recvd[0], (int64_t)w->cnt.committed,
                          (int64_t)w->cnt.rolled_back, warp_signal_pending()};
-        MPI_Allreduce(in, c, 4, MPI_INT64_T, MPI_SUM, w->comm);
+        coll_allreduce(w, in, c, 4, COLL_I64, COLL_SUM);
         if (c[3])
             w->sched.stop_requested = true;
         if (c[0] == 0 || c[3])

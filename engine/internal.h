@@ -503,7 +503,7 @@ struct warp_ctx {
     uint32_t nclasses;
     warp_lpid *gids;          /* custom mapping: sorted local gids */
     uint64_t *gid_table;      /* custom mapping: gid -> local index + 1 */
-    /* custom mapping, when it fits (setup.c): gid -> local index (>= 0)
+    /* custom mapping, when it fits (map.c): gid -> local index (>= 0)
      * or -(owner rank + 1); one load per send instead of the model's map
      * and a hash probe */
     int32_t *gid_dense;
@@ -566,6 +566,12 @@ const char *queue_name(queue_kind kind);
 
 /* context.c */
 double warp_wtime(void);
+/* Collective (every rank calls it): stops the run on every rank with exit
+ * code `code`, rank 0 first printing "PROGRAM: message" on one line. Beside
+ * warp_fatal, which one rank calls alone. Finalizes MPI, or aborts on
+ * several ranks while the transport is up (messages may be in flight):
+ * tear it down first (transport_destroy) for an orderly end. */
+void warp_stop_all(const warp_ctx *w, int code, const char *fmt, ...) __attribute__((noreturn, format(printf, 3, 4)));
 void warp_fatal_lp(const warp_lp *lp, const char *what, ...) __attribute__((noreturn, format(printf, 2, 3)));
 #define WARP_ASSERT(cond, invariant)                                                              \
     do {                                                                                          \
@@ -726,13 +732,21 @@ void fossil_collect(warp_ctx *w, double gvt);
  * pending key, on several GVT's key (w->sched.gvt_key; see gvt.c for why). */
 void fossil_collect_below(warp_ctx *w, const gvt_key *key);
 
-/* mapping (setup.c) */
+/* setup.c */
 /* The engine's class of model type t in w (made at its first use): what
  * lp->type points at. */
 const warp_lp_type *lp_class_for(warp_ctx *w, const warp_lp_type *t);
 /* Frees the classes of w. */
 void lp_classes_free(warp_ctx *w);
+
+/* map.c: the gid -> LP map */
+/* Places the model's LPs on the ranks: this rank's first_gid and nlocal, and
+ * with a model mapper the tables below (w->m and total_lps set). */
+void map_build(warp_ctx *w);
+void map_free(warp_ctx *w); /* frees what map_build made */
+/* The rank owning gid. */
 int map_pe_of(const warp_ctx *w, warp_lpid gid);
+/* The record of gid, owned by this rank. */
 warp_lp *map_local_lp(const warp_ctx *w, warp_lpid gid);
 /* The rank owning `gid`; when it is this one, also sets *lp to its record.
  * The dense table answers both with one load (map_pe_of then map_local_lp
@@ -763,6 +777,8 @@ void transport_fossil(warp_ctx *w, double gvt);        /* forget cancellations b
 void transport_poll(warp_ctx *w);
 void transport_flush(warp_ctx *w);
 bool transport_idle(const warp_ctx *w);
+/* Set up (transport_init) and not torn down (transport_destroy). */
+static inline bool transport_up(const warp_ctx *w) { return w->tr.rreq != NULL; }
 void transport_destroy(warp_ctx *w);
 void remote_forget(warp_ctx *w, warp_event *e);
 
@@ -788,6 +804,25 @@ void sched_check(warp_ctx *w);
 /* check.c: stops a check run whose event's payload no longer hashes to
  * the digest word its forward handler left (a write after forward). */
 void check_commit_digest(warp_ctx *w, const warp_event *e);
+
+/* collective.c: the engine's collectives over its ranks (each rank calls
+ * them in the same order). With transport.c (point-to-point), context.c
+ * (start, stop) and gvt.c (its non-blocking round) the only engine files
+ * that call MPI (tests/arch/seams.sh). */
+typedef enum coll_type { COLL_U64, COLL_I64, COLL_DOUBLE } coll_type; /* 8 bytes each */
+typedef enum coll_op { COLL_SUM, COLL_MAX, COLL_MIN } coll_op;
+/* out[i] = op over the ranks of in[i], for i < n, on every rank (in == out: in place). */
+void coll_allreduce(const warp_ctx *w, const void *in, void *out, int n, coll_type t, coll_op op);
+void coll_bcast(const warp_ctx *w, void *buf, size_t bytes); /* rank 0's bytes to every rank */
+void coll_barrier(const warp_ctx *w);
+/* Every rank's `bytes` bytes at mine, in rank order, into all on rank 0
+ * (all: ignored elsewhere). */
+void coll_gather(const warp_ctx *w, const void *mine, size_t bytes, void *all);
+/* Every rank's n elements of type t, concatenated on rank 0 (NULL elsewhere),
+ * with each rank's count and offset (rank 0; free all three); out of
+ * memory stops the run naming what was gathered. */
+void *coll_gatherv(const warp_ctx *w, const void *buf, int n, coll_type t, int **counts, int **displs,
+                   const char *what);
 
 /* stats.c */
 /* The digest of committed event e; e must live in an event-pool slot (its

@@ -2,7 +2,7 @@
 lib_LTLIBRARIES += libwarp.la
 include_HEADERS += engine/warp.h engine/warp_mpi.h
 libwarp_la_SOURCES = $(WARP_RNG_SOURCES) \
-	engine/internal.h engine/context.c engine/options.c engine/setup.c engine/api.c \
+	engine/internal.h engine/context.c engine/options.c engine/setup.c engine/map.c engine/api.c \
 	engine/pool.c engine/queue.c engine/alloc.c engine/bigmem.c engine/undo.c \
 	engine/process.c engine/rollback.c engine/fossil.c \
 	engine/sched_seq.c engine/sched_opt.c engine/sched_cons.c engine/check.c \

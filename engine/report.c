@@ -76,39 +76,13 @@ void report_open(warp_ctx *w)
     }
 }
 
-/* Gathers n elements of `type` from every rank on rank 0: returns the
- * concatenation there (NULL elsewhere) and each rank's count and offset. */
-static void *gather_root(const warp_ctx *w, const void *buf, int n, MPI_Datatype type, size_t size,
-                         int **counts, int **displs)
-{
-    void *all = NULL;
-    *counts = *displs = NULL;
-    if (w->rank == 0) {
-        *counts = malloc((size_t)w->nranks * sizeof **counts);
-        *displs = malloc((size_t)w->nranks * sizeof **displs);
-    }
-    MPI_Gather(&n, 1, MPI_INT, *counts, 1, MPI_INT, 0, w->comm);
-    if (w->rank == 0) {
-        int total = 0;
-        for (int i = 0; i < w->nranks; i++) {
-            (*displs)[i] = total;
-            total += (*counts)[i];
-        }
-        all = malloc(((size_t)total + 1) * size);
-        if (!all || !*counts || !*displs)
-            warp_fatal(WARP_EXIT_RESOURCE, "out of memory gathering --engine-stats");
-    }
-    MPI_Gatherv(buf, n, type, all, *counts, *displs, type, 0, w->comm);
-    return all;
-}
-
 static void write_engine_stats(warp_ctx *w)
 {
     /* Rank 0 gathers every rank's rows and the KPs' rollback counts, then
      * writes FILE and FILE's ".kps.csv" companion. */
     int *counts, *displs, *kcounts, *kdispls;
-    double *all = gather_root(w, w->rep.rows, (int)(w->rep.nrows * ROW_COLS), MPI_DOUBLE, sizeof(double),
-                              &counts, &displs);
+    double *all = coll_gatherv(w, w->rep.rows, (int)(w->rep.nrows * ROW_COLS), COLL_DOUBLE, &counts, &displs,
+                               "--engine-stats");
     int nk = (int)w->nkps;
     uint64_t *kl = malloc(((size_t)nk + 1) * 2 * sizeof *kl);
     if (!kl)
@@ -117,7 +91,7 @@ static void write_engine_stats(warp_ctx *w)
         kl[2 * k] = w->kps[k].rollbacks;
         kl[2 * k + 1] = w->kps[k].rolled_back;
     }
-    uint64_t *kall = gather_root(w, kl, 2 * nk, MPI_UINT64_T, sizeof(uint64_t), &kcounts, &kdispls);
+    uint64_t *kall = coll_gatherv(w, kl, 2 * nk, COLL_U64, &kcounts, &kdispls, "--engine-stats");
     if (w->rank == 0) {
         FILE *f = fopen(w->opt.engine_stats, "w");
         if (!f)

@@ -20,7 +20,7 @@ void sched_cons(warp_ctx *w)
             int64_t in[2] = {w->nranks > 1 ? (int64_t)w->tr.sent[0] - (int64_t)w->tr.recvd[0] : 0,
                              warp_signal_pending()},
                     sum[2];
-            MPI_Allreduce(in, sum, 2, MPI_INT64_T, MPI_SUM, w->comm);
+            coll_allreduce(w, in, sum, 2, COLL_I64, COLL_SUM);
             if (sum[1]) {
                 w->sched.stop_requested = true;
                 return;
@@ -29,7 +29,7 @@ void sched_cons(warp_ctx *w)
                 break;
         }
         double lm = local_min_ts(w), lbts;
-        MPI_Allreduce(&lm, &lbts, 1, MPI_DOUBLE, MPI_MIN, w->comm);
+        coll_allreduce(w, &lm, &lbts, 1, COLL_DOUBLE, COLL_MIN);
         w->cnt.t.gvt += warp_wtime() - t0;
         double cut;
         if (ckpt_due(w, lbts, &cut)) {

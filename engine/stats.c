@@ -146,16 +146,16 @@ void stats_finish(warp_ctx *w)
     uint64_t loc[N_SUM] = {w->cnt.committed + w->ck.restored_committed, w->cnt.processed, w->cnt.rolled_back, w->cnt.rb_primary, w->cnt.rb_secondary,
                            w->cnt.remote_sent, w->cnt.anti_sent, local_digest(w), w->cnt.final_run, 0};
     uint64_t glob[N_SUM];
-    MPI_Allreduce(loc, glob, N_SUM, MPI_UINT64_T, MPI_SUM, w->comm);
+    coll_allreduce(w, loc, glob, N_SUM, COLL_U64, COLL_SUM);
     uint64_t peak = w->pool.peak * w->pool.ev_size + w->alloc.peak, peak_g;
-    MPI_Allreduce(&peak, &peak_g, 1, MPI_UINT64_T, MPI_MAX, w->comm);
+    coll_allreduce(w, &peak, &peak_g, 1, COLL_U64, COLL_MAX);
     uint64_t cmin, cmax;
-    MPI_Allreduce(&w->cnt.committed, &cmin, 1, MPI_UINT64_T, MPI_MIN, w->comm);
-    MPI_Allreduce(&w->cnt.committed, &cmax, 1, MPI_UINT64_T, MPI_MAX, w->comm);
+    coll_allreduce(w, &w->cnt.committed, &cmin, 1, COLL_U64, COLL_MIN);
+    coll_allreduce(w, &w->cnt.committed, &cmax, 1, COLL_U64, COLL_MAX);
     double tl[6] = {w->cnt.t.forward, w->cnt.t.reverse, w->cnt.t.queue, w->cnt.t.net, w->cnt.t.gvt, w->cnt.t.fossil}, tg[6];
-    MPI_Allreduce(tl, tg, 6, MPI_DOUBLE, MPI_MAX, w->comm);
-    long rss = peak_rss_kb(), rss_max;
-    MPI_Allreduce(&rss, &rss_max, 1, MPI_LONG, MPI_MAX, w->comm);
+    coll_allreduce(w, tl, tg, 6, COLL_DOUBLE, COLL_MAX);
+    int64_t rss = peak_rss_kb(), rss_max;
+    coll_allreduce(w, &rss, &rss_max, 1, COLL_I64, COLL_MAX);
 
     s->committed = glob[0];
     s->processed = glob[1];
@@ -171,7 +171,7 @@ void stats_finish(warp_ctx *w)
     s->peak_event_bytes = peak_g;
     s->efficiency = s->committed ? 1.0 - (double)s->rolled_back / (double)s->committed : 1.0;
     s->setup_s = w->cnt.t_setup;
-    MPI_Bcast(&s->run_s, 1, MPI_DOUBLE, 0, w->comm);
+    coll_bcast(w, &s->run_s, sizeof s->run_s);
     s->event_rate = s->run_s > 0 ? (double)s->committed / s->run_s : 0;
     s->t_forward = tg[0];
     s->t_reverse = tg[1];
