@@ -96,7 +96,10 @@ int main(int argc, char **argv)
         {"style", WARP_OPT_STRING, &style, "reverse | save | full (default reverse)"},
         {0},
     };
-    warp_parse_args(w, &argc, argv, opts, "savebench", "usage: savebench [options]");
+    if (warp_parse_args(w, &argc, argv, opts, "savebench", "usage: savebench [options]") == WARP_ARGS_HELP) {
+        warp_finalize(w);
+        return 0;
+    }
     sb_cfg c = {.total = total, .writes = writes, .words = bytes / 8};
     if (!strcmp(style, "reverse"))
         c.style = 0;

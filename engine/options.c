@@ -590,8 +590,8 @@ static void unknown_option(const char *name, const warp_opt *model_opts)
     warp_fatal(WARP_EXIT_USAGE, "unknown option --%s; see --help", name);
 }
 
-void warp_parse_args(warp_ctx *w, int *argc, char **argv, const warp_opt *model_opts,
-                     const char *model_section, const char *usage)
+warp_args_status warp_parse_args(warp_ctx *w, int *argc, char **argv, const warp_opt *model_opts,
+                                 const char *model_section, const char *usage)
 {
     /* The file first, so the command line wins. */
     for (int i = 1; i < *argc; i++) {
@@ -617,8 +617,7 @@ void warp_parse_args(warp_ctx *w, int *argc, char **argv, const warp_opt *model_
         split_option(a, name, sizeof name, &v);
         if (!strcmp(name, "help")) {
             print_help(w, model_opts, usage);
-            warp_finalize(w);
-            exit(WARP_EXIT_OK);
+            return WARP_ARGS_HELP;
         }
         if (!strcmp(name, "config"))
             continue;
@@ -643,4 +642,5 @@ void warp_parse_args(warp_ctx *w, int *argc, char **argv, const warp_opt *model_
     }
     argv[out] = NULL;
     *argc = out;
+    return WARP_ARGS_RUN;
 }

@@ -144,12 +144,18 @@ typedef struct warp_opt {
  * (after warp_set_program_name, if the program names itself). */
 warp_ctx *warp_init(int *argc, char ***argv);
 
+/* What warp_parse_args found: run, or --help (printed on rank 0): the host
+ * then calls warp_finalize and exits with 0. The engine never exits on its
+ * own but through warp_fatal. */
+typedef enum warp_args_status { WARP_ARGS_RUN = 0, WARP_ARGS_HELP = 1 } warp_args_status;
+
 /* Parses engine options and the model's options (model_opts may be NULL) from
  * argv, also reading `--config=FILE` sections [engine] and [model_section].
- * Removes what it parsed; leaves positional arguments in argv. Exits with a
- * message naming the option on any error; prints help and exits on --help. */
-void warp_parse_args(warp_ctx *w, int *argc, char **argv, const warp_opt *model_opts,
-                     const char *model_section, const char *usage);
+ * Removes what it parsed; leaves positional arguments in argv. Stops with a
+ * message naming the option on any error (warp_fatal); on --help prints the
+ * help and returns WARP_ARGS_HELP at once (argv then half parsed). */
+warp_args_status warp_parse_args(warp_ctx *w, int *argc, char **argv, const warp_opt *model_opts,
+                                 const char *model_section, const char *usage);
 
 /* Sets one engine option by name ("synch", "end", ...); `where` names the
  * origin for messages ("run.ini:12", another option such as "--out", or NULL

@@ -119,8 +119,11 @@ int main(int argc, char **argv)
         {"map", WARP_OPT_STRING, &map, "LP placement: block (default, the engine's) or cyclic"},
         {0},
     };
-    warp_parse_args(w, &argc, argv, opts, "phold",
-                    "usage: phold [options]   (mpiexec -n N phold --synch=opt ...)");
+    if (warp_parse_args(w, &argc, argv, opts, "phold",
+                        "usage: phold [options]   (mpiexec -n N phold --synch=opt ...)") == WARP_ARGS_HELP) {
+        warp_finalize(w);
+        return 0;
+    }
     if (argc > 1)
         warp_fatal(WARP_EXIT_USAGE, "unexpected argument '%s'; see --help", argv[1]);
     if (remote < 0 || remote > 1)

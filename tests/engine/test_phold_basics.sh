@@ -1,6 +1,8 @@
 #!/bin/sh
 # PHOLD basics: the same seed gives the same digest and committed count, another
-# seed changes the digest, --help works, bad options stop with their name.
+# seed changes the digest, --help works (on two ranks too: the engine returns
+# it to the program, which finalizes and exits 0; rank 0 prints it once),
+# bad options stop with their name.
 set -u
 phold="$top_builddir/examples/phold/phold"
 . "${top_srcdir:-${srcdir:-.}}/tests/limit.sh"
@@ -42,5 +44,8 @@ if [ -n "${MPIEXEC:-}" ]; then
         cyc=$($MPIEXEC -n $np "$phold" --total-lps=64 --end=100 --seed=3 --synch=opt --map=cyclic 2>&1 | digest)
         [ "$cyc" = "$block" ] || { echo "FAIL: --map=cyclic on $np rank(s): digest '$cyc', block seq '$block'"; fail=1; }
     done
+    out=$($MPIEXEC -n 2 "$phold" --help 2>&1) || { echo "FAIL: --help on 2 ranks exits $?: $out"; fail=1; }
+    n=$(echo "$out" | grep -c -- "--synch=MODE")
+    [ "$n" = 1 ] || { echo "FAIL: --help on 2 ranks lists --synch $n times, want once"; fail=1; }
 fi
 exit $fail

@@ -473,7 +473,10 @@ int main(int argc, char **argv)
          "1: forward handlers write a fact into the payload; 2: the commit handler writes it too (tests only)"},
         {0},
     };
-    warp_parse_args(w, &argc, argv, opts, "torture", "usage: torture [options]");
+    if (warp_parse_args(w, &argc, argv, opts, "torture", "usage: torture [options]") == WARP_ARGS_HELP) {
+        warp_finalize(w);
+        return 0;
+    }
     if (argc > 1)
         warp_fatal(WARP_EXIT_USAGE, "unexpected argument '%s'; see --help", argv[1]);
     if (!total)

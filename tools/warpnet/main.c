@@ -146,7 +146,12 @@ int main(int argc, char **argv)
         {"dump-topology", WARP_OPT_STRING, &dot, "write the router graph as Graphviz (small networks)"},
         {0},
     };
-    warp_parse_args(w, &argc, argv, opts, "warpnet", usage);
+    if (warp_parse_args(w, &argc, argv, opts, "warpnet", usage) == WARP_ARGS_HELP) {
+        warp_ini_free(ini);
+        free(over);
+        warp_finalize(w);
+        return 0;
+    }
     if (!ini) {
         if (argc > 1)
             warp_fatal(WARP_EXIT_USAGE, "%s: cannot read the run file; give an existing RUN.ini",
