@@ -486,8 +486,9 @@ typedef struct warp_report_state {
 } warp_report_state;
 
 /* One per PE. Besides the parts above: the PE's place among the ranks, the
- * model's layout (written by setup.c, read-only in the run) and the
- * machinery (pool, queue, allocator, transport, GVT). */
+ * model's layout (placed by setup.c and map.c and never moved in the run;
+ * what the records hold changes: LP states, KPs' processed lists, the live
+ * KPs) and the machinery (pool, queue, allocator, transport, GVT). */
 struct warp_ctx {
     int rank, nranks;
     MPI_Comm comm;        /* the engine's own duplicate of MPI_COMM_WORLD */
