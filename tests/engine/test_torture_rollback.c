@@ -2,7 +2,8 @@
  * directly on a hand-built one-rank context: the undo log (nested and
  * overlapping saves restore the oldest bytes, across chunks and fossil
  * collection), cancellation of sent events, secondary rollbacks, and
- * warp_alloc / warp_free_on_commit under rollback. Uses engine/internal.h. */
+ * warp_alloc / warp_free_on_commit under rollback, and the key bounds of
+ * fossil collection and of GVT's red minimum. Uses engine/internal.h. */
 #include <criterion/criterion.h>
 #include <math.h>
 #include <stdlib.h>
@@ -424,6 +425,38 @@ Test(fossil, events_at_gvt_are_not_committed)
     relay_ctx_free(w);
 }
 
+/* On several ranks fossil collection commits below GVT's key, not its
+ * time: the event whose key equals the bound is the smallest one that may
+ * still be rolled back (an anti-message for it may be in flight), so it
+ * must stay. Committing it too ran 1 run in 16 of a 4-rank tie-heavy
+ * PHOLD to a digest other than seq's. Checked on both ways a KP is
+ * visited: its newest event (the whole list commits) and its oldest. */
+Test(fossil, key_bound_keeps_the_event_equal_to_it)
+{
+    warp_ctx *w = relay_ctx(2, QUEUE_HEAP);
+    inject(w, 0, 1.0, (relay_msg){0});
+    inject(w, 0, 1.0, (relay_msg){0}); /* a tie: the key, not the time, decides */
+    inject(w, 1, 1.0, (relay_msg){0});
+    warp_event *e[3];
+    for (int i = 0; i < 3; i++)
+        e[i] = step(w);
+    gvt_key k = key_of(e[0]);
+    fossil_collect_below(w, &k);
+    cr_assert_eq(w->cnt.committed, 0, "bound = the first event's key: %llu event(s) committed, the one equal to it among them",
+                 (unsigned long long)w->cnt.committed);
+    k = key_of(e[2]);
+    fossil_collect_below(w, &k);
+    cr_assert_eq(w->cnt.committed, 2, "bound = the last event's key: %llu committed, want the 2 below it",
+                 (unsigned long long)w->cnt.committed);
+    cr_assert(w->kps[e[2]->lp - w->lps].head == e[2], "the event equal to the bound left its KP's list");
+    rollback_kp(w, &w->kps[e[2]->lp - w->lps], e[2], false); /* still possible */
+    step(w);
+    gvt_key inf = gvt_key_inf();
+    fossil_collect_below(w, &inf);
+    cr_assert_eq(w->cnt.committed, 3);
+    relay_ctx_free(w);
+}
+
 /* Fossil collection visits only the KPs that hold processed events: a KP
  * joins the list when its first event is processed and leaves it when its
  * list is committed or rolled back empty, so a round costs what it
@@ -498,5 +531,49 @@ Test(commit, handlers_run_once_per_event_in_order_despite_rollbacks)
     for (int i = 0; i < 3; i++)
         cr_assert_eq(commit_seen[i], 1.0 + i, "commit %d saw time %g, want %g", i, commit_seen[i],
                      1.0 + i);
+    relay_ctx_free(w);
+}
+
+/* ---- GVT: the red minimum is a key ---- */
+
+/* Mattern's red minimum bounds GVT's key from below (gvt.c), so a red send
+ * at the minimum's own time but with a smaller key must lower it: fossil
+ * collection below GVT's key would otherwise commit the event that send
+ * may roll back. Two red sends at one time, the larger key first. */
+Test(gvt, red_send_with_a_smaller_key_at_the_same_time_becomes_the_red_minimum)
+{
+    warp_ctx *w = relay_ctx(1, QUEUE_HEAP);
+    w->nranks = 2;
+    w->tr.out = calloc(2, sizeof *w->tr.out);
+    w->tr.dirty = calloc(2, sizeof *w->tr.dirty);
+    w->tr.buf_bytes = 64 * 1024; /* top_class 0: one class of that size */
+    w->gvt.active = true;
+    w->gvt.red_min = gvt_key_inf();
+    static const struct { double ts; uint32_t depth; uint64_t src, seq; } sends[] = {
+        {5.0, 1, 7, 3}, /* the first: the minimum */
+        {5.0, 1, 2, 9}, /* same time, smaller sender: the new minimum */
+        {5.0, 2, 0, 0}, /* same time, larger depth: not */
+        {6.0, 0, 0, 0}, /* later: not */
+    };
+    warp_event *sent[4];
+    for (int i = 0; i < 4; i++) {
+        warp_event *e = sent[i] = pool_get(w);
+        memset(EV_COLD(e), 0, sizeof(ev_cold));
+        e->ts = sends[i].ts;
+        e->depth = sends[i].depth;
+        e->src = sends[i].src;
+        e->seq = sends[i].seq;
+        transport_send_event(w, e, 1);
+    }
+    const gvt_key *m = &w->gvt.red_min;
+    cr_assert(m->ts == 5.0 && m->depth == 1 && m->src == 2 && m->seq == 9,
+              "red minimum is (ts %g, depth %u, src %llu, seq %llu); want (5, 1, 2, 9), the smaller key "
+              "at the same time",
+              m->ts, m->depth, (unsigned long long)m->src, (unsigned long long)m->seq);
+    for (int i = 0; i < 4; i++)
+        pool_put(w, sent[i]);
+    free(w->tr.out[1]);
+    free(w->tr.out);
+    free(w->tr.dirty);
     relay_ctx_free(w);
 }
