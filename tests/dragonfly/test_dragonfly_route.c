@@ -3,7 +3,8 @@
  * router within its hop bound on VC classes that strictly rise in the
  * deadlock-free order of dragonfly_route.h; minimal takes the minimal route,
  * Valiant two global hops through a third group, UGAL-L / UGAL-G / PAR
- * follow the occupancies they are shown, extra VCs become lanes. */
+ * follow the occupancies they are shown and keep to the minimal path unless
+ * a detour saves more than ugal_threshold, extra VCs become lanes. */
 #include <criterion/criterion.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -228,6 +229,35 @@ Test(dfly_route, ugal_follows_the_occupancies_it_sees)
         cr_assert_eq(walk(&n, &l, 0, y, seed, 0, &remote).globals, 1, "UGAL-L sees local queues");
         cr_assert_eq(walk(&n, &g, 0, y, seed, 0, &remote).globals, 2,
                      "UGAL-G sees the remote global port");
+    }
+    dragonfly_topology.destroy(n.t);
+}
+
+/* ugal_threshold: a non-minimal candidate must save more than the
+ * threshold over the minimal path, else the packet stays minimal. Costs
+ * without the hop weight are the first port's queue alone: the minimal
+ * port (3) holds 500 or 1500 bytes, every other port none, the threshold
+ * is 1000 bytes. */
+Test(dfly_route, ugal_threshold_keeps_small_savings_minimal)
+{
+    net n = make(4, 2, 2, 0, DFLY_RELATIVE);
+    uint64_t x = 1, y = 3 * 4 + 1;
+    for (int alg = DFLY_UGAL_L; alg <= DFLY_UGAL_G; alg++) {
+        dfly_route_cfg c = cfg_of((dfly_routing)alg);
+        c.hop_weight = 0;
+        c.threshold = 1000;
+        for (uint64_t seed = 0; seed < 50; seed++) {
+            fake f = {0};
+            cr_assert_eq(walk(&n, &c, x, y, seed, 0, &f).globals, 1,
+                         "%s, threshold 1000 B: idle ports, yet the packet leaves the minimal path",
+                         routings[alg]);
+            f.port[3] = 500;
+            cr_assert_eq(walk(&n, &c, x, y, seed, 0, &f).globals, 1,
+                         "%s, threshold 1000 B: a detour saving 500 B was taken", routings[alg]);
+            f.port[3] = 1500;
+            cr_assert_eq(walk(&n, &c, x, y, seed, 0, &f).globals, 2,
+                         "%s, threshold 1000 B: a detour saving 1500 B was not taken", routings[alg]);
+        }
     }
     dragonfly_topology.destroy(n.t);
 }
