@@ -66,4 +66,32 @@ scenario ten $S $((10 * S)) && {
     close "  none left in the ToRs" "$(sub "$j" optical waiting_in_tors)" 0
     grep -q '"conservation_ok": true' "$j" && echo "ok     conservation" || { echo "FAIL   conservation"; fail=1; }
 }
+# A NACKed packet goes before newer ones: server 2's first packet (to
+# server 5) is dropped as above, and ten more of its packets (to server 4)
+# wait behind it in ToR 1. The resend leaves as soon as the NACK is in and
+# the link is free, so server 5 receives when it did alone; sending the new
+# packets first delayed it by ten transmissions. With tor_buffer = 1 the
+# ToR never holds more than one packet unacknowledged, a resend included.
+{ base 3 2; echo "path = ops"; echo "tor_buffer = 1"; } > "$TMP/resend.ini"
+replay resend "0:4:$S 2:5:$S 2:4:$((10 * S))" && {
+    j="$TMP/resend/summary.json"
+    close "NACKed first: the resend arrives at T + D + max(2L + R + A, s/B_O)" "$(finish resend 5)" \
+        "$(calc "$T + su + pb*S + (2*L + R + A > S/bo ? 2*L + R + A : S/bo)")"
+    close "  one drop, one resend" "$(sub "$j" optical ops dropped)$(sub "$j" optical ops resent)" 11
+    b=$(sub "$j" optical ops buffer_max)
+    if [ "$b" = 1 ]; then echo "ok     buffer_max $b = tor_buffer 1"
+    else echo "FAIL   buffer_max '$b' is not tor_buffer = 1"; fail=1; fi
+    close "  nothing lost" "$(json "$j" delivered_packets)" 12
+}
+
+# Zero ToR delay: a ToR's back-to-back packets reach the OPS port exactly
+# when the one before has passed (now == busy): each passes, none drops.
+{ base 3 2; echo "path = ops"; echo "tor_startup = 0ns"; echo "tor_per_byte = 0ns"; } |
+    grep -v '^tor_startup = [1-9]\|^tor_per_byte = [1-9]' > "$TMP/zero.ini"
+replay zero "2:5:$((30 * S))" && {
+    j="$TMP/zero/summary.json"
+    close "zero ToR delay, 30 back-to-back packets: none dropped" "$(sub "$j" optical ops dropped)" 0
+    close "  thirty passed" "$(sub "$j" optical ops passed)" 30
+    close "  thirty delivered" "$(json "$j" delivered_packets)" 30
+}
 exit $fail
