@@ -58,7 +58,10 @@ golden() {
     # shellcheck disable=SC2086
     file="$C/$ini"
     case $ini in /*) file=$ini ;; esac
-    got=$(run "$(basename "$ini")" 1 "$file" $args) || return
+    # run reports a failed run on stdout and marks it in the subshell of
+    # $(...), where fail=1 is lost: mark it here (a crashing warpnet once
+    # gave 16 "ok" lines and exit 0).
+    got=$(run "$(basename "$ini")" 1 "$file" $args) || { echo "$got"; fail=1; return; }
     if [ -n "$print" ]; then
         echo "golden $ini $np2 \"$args\" $got"; return
     fi
@@ -66,7 +69,7 @@ golden() {
         { echo "FAIL $ini $args"; echo "     got  $got"; echo "     want $want"; fail=1; }
     [ "$np2" = 2 ] && [ -n "${MPIEXEC:-}" ] || return 0
     # shellcheck disable=SC2086
-    got2=$(run "$(basename "$ini")" 2 "$file" $args) || return
+    got2=$(run "$(basename "$ini")" 2 "$file" $args) || { echo "$got2"; fail=1; return; }
     [ "$got2" = "$want" ] && echo "ok   $ini $args on 2 ranks" ||
         { echo "FAIL $ini $args on 2 ranks"; echo "     got  $got2"; echo "     want $want"; fail=1; }
 }
