@@ -444,6 +444,9 @@ typedef struct warp_sched {
     bool stragglers;
     double safe_la, safe_ts;
     double la_enforced; /* delays between groups below it stop the run (cons, safe events; else 0) */
+    /* The largest key run final on this rank (every event in cons; in opt
+     * those below safe_ts): nothing may run below it (final_order). */
+    gvt_key final_key;
     bool in_reverse;
     const warp_event *in_commit; /* the event whose commit handler runs */
     double now_init;
@@ -580,6 +583,18 @@ void warp_fatal_lp(const warp_lp *lp, const char *what, ...) __attribute__((nore
             warp_internal_error(__FILE__, __LINE__, invariant);                                   \
     } while (0)
 void warp_internal_error(const char *file, int line, const char *invariant) __attribute__((noreturn));
+
+/* Events that run final (cons; opt below safe_ts) run in ascending key
+ * order on each rank: nothing can arrive below one, so an event that runs
+ * after it with a smaller key arrived too late (a lookahead or window the
+ * engine trusted is wrong) and the run stops rather than commit it out of
+ * order (process.c). One comparison, on the timestamp but for ties. */
+void causality_broken(const warp_ctx *w, const warp_event *e) __attribute__((noreturn, cold));
+static inline void final_order(const warp_ctx *w, const warp_event *e)
+{
+    if (__builtin_expect(WARP_KEY_LESS(e, &w->sched.final_key), 0))
+        causality_broken(w, e);
+}
 
 /* pool.c */
 /* The working size for nlocal LPs: 4 per LP + 64 Ki, at least 1 Mi. */

@@ -54,6 +54,7 @@ void process_event(warp_ctx *w, warp_event *e)
  * the straggler check: other KPs may have run optimistically past them. */
 void process_final(warp_ctx *w, warp_event *e)
 {
+    w->sched.final_key = key_of(e);
     w->sched.saving = false;
     process_event(w, e);
     w->sched.saving = true;
@@ -66,6 +67,20 @@ void process_final(warp_ctx *w, warp_event *e)
         commit_event(w, e);
     }
     w->cnt.final_run++;
+}
+
+void causality_broken(const warp_ctx *w, const warp_event *e)
+{
+    const warp_lp *lp = e->lp;
+    bool cons = w->opt.synch == SYNCH_CONS;
+    warp_fatal(WARP_EXIT_INTERNAL,
+               "internal error: causality violated on rank %d: an event for LP %llu (%s) at time %.17g "
+               "runs after one at time %.17g ran final (%s): it arrived too late, the lookahead the "
+               "engine relied on is not kept (a model's lookahead or groups are wrong, or an engine "
+               "bug); nothing was committed out of order; please report it, and run with %s meanwhile",
+               w->rank, (unsigned long long)lp_gid(lp), lp->type->name, e->ts, w->sched.final_key.ts,
+               cons ? "--synch=cons commits each event as it runs" : "below the safe-events bound",
+               cons ? "--synch=opt" : "--safe-events=off");
 }
 
 /* A straggler: its KP rolls back first. Apart, so that the common paths

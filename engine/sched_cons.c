@@ -2,7 +2,9 @@
  * windows. All ranks drain the network, agree on the smallest pending
  * timestamp T, then run every event with timestamp < T + lookahead; no event
  * can arrive inside the window because every send is at least lookahead ahead
- * (warp_event_new enforces it). Events commit right after they run. */
+ * (warp_event_new enforces it). Events commit right after they run, so
+ * in key order on each rank; one that arrives late stops the run
+ * (final_order). */
 #include "internal.h"
 
 #include <math.h>
@@ -48,6 +50,8 @@ void sched_cons(warp_ctx *w)
         warp_event *e;
         while ((e = queue_peek(w)) && e->ts < wend) {
             queue_pop(w);
+            final_order(w, e);
+            w->sched.final_key = key_of(e);
             process_event(w, e);
             queue_prefetch_for(w); /* as seq does */
             commit_event(w, e);

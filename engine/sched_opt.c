@@ -52,6 +52,7 @@ static inline __attribute__((always_inline)) bool run_batch(warp_ctx *w, bool th
         if (!e)
             break;
         n++;
+        final_order(w, e);
         if (e->ts < w->sched.safe_ts) {
             process_final(w, e);
             continue;

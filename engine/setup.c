@@ -244,6 +244,7 @@ void warp_run(warp_ctx *w, const warp_model *m)
     w->sched.saving = w->sched.tracking;
     w->sched.safe_la = w->opt.safe_events && w->opt.synch == SYNCH_OPT && w->nranks > 1 && m->lookahead > 0 ? m->lookahead : 0;
     w->sched.safe_ts = -INFINITY;
+    w->sched.final_key = (gvt_key){.ts = -INFINITY};
     w->sched.safe_hold = w->sched.safe_la > 0 && !w->opt.safe_ahead;
     w->sched.stragglers = w->sched.tracking && !w->sched.safe_hold;
     w->sched.la_enforced = w->opt.synch == SYNCH_CONS ? m->lookahead : w->sched.safe_la;

@@ -42,7 +42,8 @@ EXTRA_DIST += tests/engine/test_torture_lib.sh tests/engine/test_matrix_full.sh 
 	tests/engine/test_send_burst.sh tests/engine/test_event_pool_default.sh \
 	tests/engine/test_digest_forward_time.sh tests/engine/test_queue_kinds_large.sh \
 	tests/engine/test_huge_pages.sh tests/engine/test_safe_events.sh \
-	tests/engine/test_gvt_interval_given.sh
+	tests/engine/test_gvt_interval_given.sh \
+	tests/engine/test_causality_check.sh
 TESTS += tests/engine/test_rollback_debug_check_match_seq.sh \
 	tests/engine/test_digest_forward_time.sh \
 	tests/engine/test_rollback_broken_model_detected.sh \
@@ -58,7 +59,8 @@ TESTS += tests/engine/test_rollback_debug_check_match_seq.sh \
 	tests/engine/test_queue_kinds_large.sh \
 	tests/engine/test_huge_pages.sh \
 	tests/engine/test_safe_events.sh \
-	tests/engine/test_gvt_interval_given.sh
+	tests/engine/test_gvt_interval_given.sh \
+	tests/engine/test_causality_check.sh
 # KNOWN ENGINE BUGS: these fail until the engine is fixed (see each script's
 # header); remove a line here when its test passes (make check reports XPASS).
 LONG_CHECKS += tests/engine/test_matrix_full.sh tests/engine/test_phold_ties_stress.sh \

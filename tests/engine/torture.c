@@ -8,7 +8,8 @@
  * handler write a fact into its event's payload (and the reverse handlers
  * scribble over it), which the commit handler and the digest read;
  * --msg-facts=2 also makes the commit handler write the payload, which
- * --synch=check must refuse. Run by tests/engine/test_*.sh. */
+ * --synch=check must refuse; --lying-groups lets events arrive too late
+ * for the engine to notice. Run by tests/engine/test_*.sh. */
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -30,6 +31,7 @@ typedef struct tort_cfg {
     uint64_t start_events;
     int broken;       /* skip the undo of rev_state.count */
     int msg_facts;    /* 1: forward writes a fact into the payload; 2: commit does too (a bug) */
+    int lying_groups; /* see tort_group */
     tort_acc *acc;    /* written by finish handlers only */
 } tort_cfg;
 
@@ -337,9 +339,23 @@ static uint64_t full_fingerprint(const void *state)
 
 static const warp_lp_type tort_types[3];
 
+/* --lying-groups: each LP is a group of its own while setup checks that
+ * groups stay on one rank, and all LPs are one group once the LPs start,
+ * so the engine lets sends inside the lookahead cross ranks: events that
+ * arrive too late, which it must notice by itself. */
+static int groups_lie;
+
+static warp_lpid tort_group(warp_lpid gid, const void *arg)
+{
+    (void)arg;
+    return groups_lie ? 0 : gid;
+}
+
 static void tort_init(warp_lp *lp, void *state)
 {
     const tort_cfg *c = warp_model_arg(lp);
+    if (c->lying_groups)
+        groups_lie = 1;
     /* Two of the types ask for an alignment (warp_lp_type.state_align):
      * the engine must place every such state on it. */
     size_t align = tort_types[warp_lp_id(lp) % 3].state_align;
@@ -458,7 +474,7 @@ int main(int argc, char **argv)
     warp_ctx *w = warp_init(&argc, &argv);
     uint64_t total = 24, start = 2;
     double lookahead = 0.0, claim = -1.0;
-    int broken = 0;
+    int broken = 0, lying = 0;
     uint64_t msg_facts = 0;
     const warp_opt opts[] = {
         {"lps", WARP_OPT_UINT, &total, "total LPs, any rank count (default 24)"},
@@ -469,6 +485,9 @@ int main(int argc, char **argv)
         {"claim-lookahead", WARP_OPT_DOUBLE, &claim,
          "declare this lookahead to the engine while sending with --lookahead's delays (tests only: "
          "larger than --lookahead, the engine must refuse the run)"},
+        {"lying-groups", WARP_OPT_FLAG, &lying,
+         "declare every LP a group of its own at setup and all LPs one group once running (tests "
+         "only: sends inside --claim-lookahead cross ranks unchecked, and arrive too late)"},
         {"msg-facts", WARP_OPT_UINT, &msg_facts,
          "1: forward handlers write a fact into the payload; 2: the commit handler writes it too (tests only)"},
         {0},
@@ -492,6 +511,7 @@ int main(int argc, char **argv)
         .start_events = start,
         .broken = broken,
         .msg_facts = (int)msg_facts,
+        .lying_groups = lying,
         .acc = &acc,
     };
     warp_model m = {
@@ -500,6 +520,7 @@ int main(int argc, char **argv)
         .msg_size = sizeof(tort_msg),
         .lookahead = claim >= 0 ? claim : lookahead,
         .lp_type = tort_lp_type,
+        .group = lying ? tort_group : NULL,
         .arg = &cfg,
     };
     warp_run(w, &m);
