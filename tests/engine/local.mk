@@ -44,7 +44,8 @@ EXTRA_DIST += tests/engine/test_torture_lib.sh tests/engine/test_matrix_full.sh 
 	tests/engine/test_huge_pages.sh tests/engine/test_safe_events.sh \
 	tests/engine/test_gvt_interval_given.sh \
 	tests/engine/test_causality_check.sh \
-	tests/engine/test_fossil_key_stress.sh
+	tests/engine/test_fossil_key_stress.sh \
+	tests/engine/test_hang_stops_the_test.sh
 TESTS += tests/engine/test_rollback_debug_check_match_seq.sh \
 	tests/engine/test_digest_forward_time.sh \
 	tests/engine/test_rollback_broken_model_detected.sh \
@@ -62,7 +63,8 @@ TESTS += tests/engine/test_rollback_debug_check_match_seq.sh \
 	tests/engine/test_safe_events.sh \
 	tests/engine/test_gvt_interval_given.sh \
 	tests/engine/test_causality_check.sh \
-	tests/engine/test_fossil_key_stress.sh
+	tests/engine/test_fossil_key_stress.sh \
+	tests/engine/test_hang_stops_the_test.sh
 # KNOWN ENGINE BUGS: these fail until the engine is fixed (see each script's
 # header); remove a line here when its test passes (make check reports XPASS).
 LONG_CHECKS += tests/engine/test_matrix_full.sh tests/engine/test_phold_ties_stress.sh \

@@ -7,7 +7,7 @@
 MPIEXEC=${MPIEXEC:-mpiexec}
 TORTURE=$top_builddir/tests/engine/torture
 PHOLD=$top_builddir/examples/phold/phold
-RUN_LIMIT=${RUN_LIMIT:-120}
+RUN_LIMIT=${RUN_LIMIT:-60}
 for prog in "$TORTURE" "$PHOLD"; do
     if [ ! -x "$prog" ]; then
         echo "SKIP: $prog is not built"
@@ -20,16 +20,32 @@ TT_OUT=$TT_DIR/last.out
 failures=0
 
 # run NP PROGRAM ARGS...: runs on NP ranks (NP 0: directly, no mpiexec) with
-# a time limit; output in $TT_OUT, exit status in $TT_RC.
+# a time limit; output in $TT_OUT, exit status in $TT_RC. After one run
+# hangs the others are not started (they would most likely hang too, one
+# limit each: a hang took 20 minutes to report): each returns 124 at once,
+# and finish fails the test. TT_TIMES=FILE appends each run's seconds and
+# command line to FILE (how the limits were fitted).
 run() {
     np=$1
     shift
+    if [ -e "$TT_DIR/hung" ]; then
+        echo "not run: an earlier run hung: $(cat "$TT_DIR/hung")" >"$TT_OUT"
+        TT_RC=124
+        return
+    fi
+    tt_t0=$(date +%s%N)
     if [ "$np" = 0 ]; then
         timeout -k 10 "$RUN_LIMIT" "$@" >"$TT_OUT" 2>&1
     else
         timeout -k 10 "$RUN_LIMIT" "$MPIEXEC" -n "$np" "$@" >"$TT_OUT" 2>&1
     fi
     TT_RC=$?
+    if [ -n "${TT_TIMES:-}" ]; then
+        echo "$((($(date +%s%N) - tt_t0) / 1000000)) ms $(basename "$0") np=$np $*" >>"$TT_TIMES"
+    fi
+    case $TT_RC in
+    124 | 137) echo "no end after ${RUN_LIMIT}s on $np rank(s): $*" >"$TT_DIR/hung" ;;
+    esac
 }
 
 # run_failing NP PROGRAM ARGS...: run, for a run expected to stop with an
@@ -82,6 +98,10 @@ fail() {
 
 # finish NAME: the script's verdict.
 finish() {
+    if [ -e "$TT_DIR/hung" ]; then
+        echo "FAIL: a run hung, $(cat "$TT_DIR/hung"); the runs after it were not started"
+        failures=$((failures + 1))
+    fi
     if [ "$failures" != 0 ]; then
         echo "$1: $failures failure(s)"
         exit 1
