@@ -5,16 +5,20 @@
 # the RSS of both ranks sampled from /proc every INTERVAL seconds into a CSV.
 # Then a sequential run of the same configuration and end time. Passes when
 #   - both runs succeed and commit the same digest, and
-#   - memory stays flat: on each rank, the highest RSS of the last third of
-#     the samples exceeds the highest of the first third by at most
-#     MARGIN_PCT percent (plus 2 MiB for page-granularity noise).
+#   - memory stays flat after the warm-up: of the samples taken after
+#     WARMUP seconds, on each rank, the highest RSS of the last third
+#     exceeds the highest of the first third by at most MARGIN_PCT percent
+#     (plus 2 MiB for page-granularity noise). The warm-up (pools, send
+#     buffers and the queue growing to their working size) is excluded:
+#     memory that rises in it and then stays is not a leak.
 # The end time is calibrated first: a short run of CAL_END measures the
 # optimistic speed, and END is scaled so the long run takes about DURATION.
 # The sequential reference then takes about as long again.
 # Usage: bench/soak.sh [BUILD_DIR]
 #   env: DURATION=1800 (seconds)  CONFIG=examples/configs/slimfly-q5.ini
-#        EVENTS=24576 (per rank; the default pool is 1M)  INTERVAL=10
-#        MARGIN_PCT=5  CAL_END=50us  END= (skip the calibration: e.g. 20ms)
+#        EVENTS=24576 (per rank; the default pool is 1M)  INTERVAL=60
+#        WARMUP=DURATION/6  MARGIN_PCT=5  CAL_END=50us
+#        END= (skip the calibration: e.g. 20ms)
 #        OUT=bench/results/soak (CSV, logs)  MPIEXEC=mpiexec
 #        EXTRA= (more options for both runs, e.g. "--window=1us --slimfly.routing=ugal")
 # Prints the settings, one line per sample, and a summary; exit 0 when both
@@ -27,7 +31,8 @@ W="$build/tools/warpnet/warpnet"
 DURATION=${DURATION:-1800}
 CONFIG=${CONFIG:-$top/examples/configs/slimfly-q5.ini}
 EVENTS=${EVENTS:-24576}
-INTERVAL=${INTERVAL:-10}
+INTERVAL=${INTERVAL:-60}
+WARMUP=${WARMUP:-$((DURATION / 6))}
 MARGIN_PCT=${MARGIN_PCT:-5}
 CAL_END=${CAL_END:-50us}
 END=${END:-}
@@ -76,11 +81,18 @@ if [ -z "$END" ]; then
     echo "# calibration: --end=$CAL_END took $cal_s s; END=$END for about $DURATION s"
 fi
 
-echo "# soak: $CONFIG --synch=opt on 2 ranks --events=$EVENTS --end=$END $EXTRA, RSS every $INTERVAL s -> $csv"
+echo "# soak: $CONFIG --synch=opt on 2 ranks --events=$EVENTS --end=$END $EXTRA, RSS every $INTERVAL s after a $WARMUP s warm-up -> $csv"
+echo "# command: $MPIEXEC -n 2 $W --synch=opt --events=$EVENTS $CONFIG --end=$END $EXTRA"
 t0=$(date +%s)
 opt_run "$END" "$OUT/opt.log"
-sleep 2
-ranks=$(ranks_of "$pid")
+# Both ranks, once started (setup of a large network takes a while).
+ranks=
+while kill -0 "$pid" 2>/dev/null; do
+    ranks=$(ranks_of "$pid")
+    set -- $ranks
+    [ $# -ge 2 ] && break
+    sleep 1
+done
 set -- $ranks
 [ $# -eq 2 ] || echo "bench/soak.sh: warning: found $# warpnet ranks under mpiexec ($ranks)" >&2
 echo "elapsed_s,rank0_rss_kb,rank1_rss_kb" >"$csv"
@@ -109,10 +121,11 @@ if [ "$rc_opt" -ne 0 ] || [ "$rc_seq" -ne 0 ] || [ -z "$d_opt" ] || [ "$d_opt" !
 else
     echo "ok: digest $d_opt equals the sequential run's"
 fi
-# Memory: per rank, max of the last third vs max of the first third.
-if ! awk -F, -v m="$MARGIN_PCT" 'NR > 1 { n++; t[n] = $1; for (c = 2; c <= NF; c++) v[n, c] = $c; nc = NF }
+# Memory after the warm-up: per rank, max of the last third vs max of the
+# first third.
+if ! awk -F, -v m="$MARGIN_PCT" -v w="$WARMUP" 'NR > 1 && $1 >= w { n++; t[n] = $1; for (c = 2; c <= NF; c++) v[n, c] = $c; nc = NF }
     END {
-        if (n < 6) { printf "FAIL: memory: only %d samples (need 6: raise DURATION or lower INTERVAL)\n", n; exit 1 }
+        if (n < 6) { printf "FAIL: memory: only %d samples after the %d s warm-up (need 6: raise DURATION or lower INTERVAL or WARMUP)\n", n, w; exit 1 }
         third = int(n / 3); bad = 0
         for (c = 2; c <= nc; c++) {
             a = 0; b = 0
@@ -121,8 +134,8 @@ if ! awk -F, -v m="$MARGIN_PCT" 'NR > 1 { n++; t[n] = $1; for (c = 2; c <= NF; c
             lim = a * (1 + m / 100) + 2048
             dt = t[n] - t[n - third + 1]
             rate = dt > 0 ? (v[n, c] - v[n - third + 1, c]) * 60 / dt : 0
-            printf "%s: memory rank %d: first third max %d kB, last third max %d kB (limit %d kB), %d samples; last third grew %.0f kB/min\n",
-                   (b <= lim ? "ok" : "FAIL"), c - 2, a, b, lim, n, rate
+            printf "%s: memory rank %d after the %d s warm-up: first third max %d kB, last third max %d kB (limit %d kB), %d samples; last third grew %.0f kB/min\n",
+                   (b <= lim ? "ok" : "FAIL"), c - 2, w, a, b, lim, n, rate
             if (b > lim) bad = 1
         }
         exit bad
