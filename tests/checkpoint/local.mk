@@ -5,3 +5,6 @@ TESTS += tests/checkpoint/test_checkpoint_phold.sh tests/checkpoint/test_checkpo
 dist_check_SCRIPTS += tests/checkpoint/test_checkpoint_phold.sh tests/checkpoint/test_checkpoint_net.sh \
 	tests/checkpoint/test_checkpoint_refused.sh
 EXTRA_DIST += tests/checkpoint/lib.sh
+# The fault drill (a rank SIGKILLed, restarts on 1 and 3 ranks): make check-long.
+LONG_CHECKS += tests/checkpoint/test_fault_drill.sh
+EXTRA_DIST += tests/checkpoint/test_fault_drill.sh
