@@ -20,6 +20,16 @@ on() {
     else return 77; fi
 }
 digest() { sed -n 's/.*committed digest: //p' "$1"; }
+
+# procs_below PID NAME: the processes named NAME below PID (timeout ->
+# mpiexec -> proxy -> ranks), in pid order. Only this test's own: other
+# worktrees run the same commands on the machine at the same time.
+procs_below() {
+    ps -eo pid=,ppid=,comm= | awk -v root="$1" -v name="$2" '{ up[$1] = $2; comm[$1] = $3 }
+        END { for (p in up) if (comm[p] == name) {
+                  q = p; while (q in up && q != root && q > 1) q = up[q]
+                  if (q == root) print p } }' | sort -n
+}
 committed() { sed -n 's/^ *committed events  *\([0-9,]*\)$/\1/p' "$1" | tr -d ,; }
 
 # same_results REF DIR: the result files of two --out directories agree

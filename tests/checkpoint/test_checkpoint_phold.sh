@@ -71,8 +71,10 @@ else
 fi
 pid=$!
 sleep 1
-# The signal reaches the ranks as Slurm sends it: to every process.
-for p in $(pgrep -f "^[^ ]*phold $L" 2>/dev/null); do kill -TERM "$p" 2>/dev/null; done
+# The signal reaches the ranks as Slurm sends it: to every process of the
+# job (this job's only: a machine-wide pgrep also stopped the same test's
+# runs in other worktrees).
+for p in $(procs_below "$pid" phold); do kill -TERM "$p" 2>/dev/null; done
 wait $pid
 rc=$?
 if [ $rc = 0 ]; then

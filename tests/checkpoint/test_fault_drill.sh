@@ -11,13 +11,6 @@
 END=${DRILL_END:-300us}
 sed "s/^end = .*/end = $END/" "${top_srcdir:-.}/examples/configs/slimfly-q5.ini" > "$TMP/drill.ini"
 
-# The warpnet processes below PID (mpiexec -> proxy -> ranks), by rank order.
-ranks_of() {
-    ps -eo pid=,ppid=,comm= | awk -v root="$1" '{ up[$1] = $2; name[$1] = $3 }
-        END { for (p in up) if (name[p] ~ /warpnet/) {
-                  q = p; while (q in up && q != root && q > 1) q = up[q]
-                  if (q == root) print p } }' | sort -n
-}
 inode() { ls -id "$1" 2>/dev/null | awk '{print $1}'; }
 
 on 2 "$WARPNET" --quiet "$TMP/drill.ini" --out="$TMP/ref" > "$TMP/ref.log" 2>&1 ||
@@ -35,7 +28,7 @@ while kill -0 "$job" 2>/dev/null; do
     if [ -z "$first" ]; then
         first=$i
     elif [ -n "$i" ] && [ "$i" != "$first" ]; then # a second checkpoint replaced the first
-        set -- $(ranks_of "$job")
+        set -- $(procs_below "$job" warpnet)
         if [ $# = 2 ]; then
             kill -KILL "$2" && killed=$2
             break
