@@ -89,4 +89,21 @@ sed 's/modelnet_torus/modelnet_simplep2p/' "$D/codes/torus-32k.conf" > "$TMP/oth
 refuse "unknown CODES network" "modelnet_simplep2p" "$TMP/other.conf"
 sed 's/dim_length="32,32,32"/dim_length="32,32,16"/' "$D/codes/torus-32k.conf" > "$TMP/dims.conf"
 refuse "torus size against repetitions" "repetitions" "$TMP/dims.conf"
+# Several rails (a Fit Fly: CODES's sf_type = 1 with num_rails = 2) stop
+# the conversion, naming the feature; a plain Slim Fly (sf_type = 0) is
+# converted, its sf_type named in the run file rather than listed as lost.
+awk '/^PARAMS/ { print; getline; print; print "   sf_type=\"1\";"; print "   num_rails=\"2\";";
+     print "   rail_select=\"congestion\";"; next } { print }' "$D/codes/slimfly-q5.conf" > "$TMP/fitfly.conf"
+refuse "two-rail Fit Fly" "fitfly.conf: line [0-9]*: PARAMS num_rails = 2: several rails" "$TMP/fitfly.conf"
+sed '/num_rails/d; /rail_select/d' "$TMP/fitfly.conf" > "$TMP/fitfly1.conf"
+refuse "one-rail Fit Fly" "PARAMS sf_type = 1: a Fit Fly" "$TMP/fitfly1.conf"
+sed 's/sf_type="1"/sf_type="0"/; s/num_rails="2"/num_rails="1"/' "$TMP/fitfly.conf" > "$TMP/plain.conf"
+if timeout 30 "$WARPNET" convert codes "$TMP/plain.conf" > "$TMP/plain.ini" 2> "$TMP/plain.err" \
+    && grep -q "^# PARAMS sf_type = 0: the plain Slim Fly" "$TMP/plain.ini" \
+    && grep -q "^# PARAMS num_rails = 1: one rail" "$TMP/plain.ini" \
+    && ! grep -q "sf_type\|num_rails" "$TMP/plain.err"; then
+    echo "ok   sf_type = 0 with one rail: converted"
+else
+    echo "FAIL sf_type = 0 with one rail: $(cat "$TMP/plain.err")"; fail=1
+fi
 exit $fail

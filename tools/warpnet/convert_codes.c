@@ -310,11 +310,7 @@ static void convert_fattree(conv *v)
     if (taper != 1)
         fail(v, "PARAMS tapering = %g: a tapered fat-tree has no Warpnet equivalent (full bisection, "
              "CODES's tapering = 1, only)", taper);
-    double rails = num(v, "num_rails", 1, NULL);
-    if (rails != 1)
-        fail(v, "PARAMS num_rails = %g: Warpnet's fat-tree has one rail", rails);
     mention(v->ftopo, param(v, "tapering"), "CODES's untapered ratio (k/2 nodes per leaf switch)");
-    mention(v->ftopo, param(v, "num_rails"), "one rail, as Warpnet's fat-tree");
     if (k < 2 || k % 2)
         fail(v, "PARAMS switch_radix = %lld: want an even radix", k);
     long long full = levels == 3 ? k * k / 2 : k;
@@ -359,6 +355,17 @@ static void convert_fattree(conv *v)
 
 static void convert_slimfly(conv *v)
 {
+    /* CODES's sf_type: 0 the Slim Fly, 1 the Fit Fly (a Slim Fly per rail,
+     * num_rails of them, joined at the nodes). */
+    codes_kv *t = param(v, "sf_type");
+    double type = num(v, "sf_type", 0, NULL);
+    if (type == 1)
+        fail(v, "line %d: PARAMS sf_type = 1: a Fit Fly (one Slim Fly per rail) is not converted; "
+             "Warpnet's Slim Fly has one rail (set sf_type = \"0\" and num_rails = \"1\" to convert one rail)",
+             t->line);
+    if (type != 0)
+        fail(v, "line %d: PARAMS sf_type = %s: CODES knows 0 (Slim Fly) and 1 (Fit Fly)", t->line, t->val[0]);
+    mention(v->ftopo, t, "the plain Slim Fly, as Warpnet's");
     double q = num(v, "num_routers", 4, NULL), p = num(v, "num_terminals", 2, NULL);
     if (v->reps != (long long)(2 * q * q))
         fail(v, "%s repetitions = %lld but num_routers = %g needs 2q^2 = %g", v->grp, v->reps, q, 2 * q * q);
@@ -500,6 +507,20 @@ static void write_run_file(conv *v)
         printf("\n# TraceR's MPI parameters, for a replay ([workload] type = replay):\n%s", v->hints);
 }
 
+/* Several rails (CODES's num_rails, with rail_select choosing among them)
+ * are several networks side by side: Warpnet models one, so they stop the
+ * conversion rather than silently becoming one rail. */
+static void one_rail(conv *v)
+{
+    codes_kv *r = param(v, "num_rails");
+    double rails = num(v, "num_rails", 1, NULL);
+    if (rails != 1)
+        fail(v, "line %d: PARAMS num_rails = %s: several rails (networks side by side) are not converted; "
+             "Warpnet's %s has one rail", r->line, r->val[0], v->model);
+    mention(v->fnet, r, "one rail, as Warpnet's networks");
+    mention(v->fnet, param(v, "rail_select"), "one rail: nothing to select");
+}
+
 /* TraceR's and model-net's MPI-level parameters become [replay] hints. */
 static void replay_hints(conv *v)
 {
@@ -572,6 +593,7 @@ int wn_convert_codes(const char *path)
     if (!v.fnet || !v.ftopo || !v.fhints)
         fail(&v, "out of memory");
     mention(v.fnet, codes_find(&v.c, "PARAMS", "modelnet_order"), "the network named by topology");
+    one_rail(&v);
     if (!strcmp(v.model, "torus"))
         convert_torus(&v);
     else if (!strcmp(v.model, "fattree"))
