@@ -97,6 +97,46 @@ uint64_t ckpt_config_hash(const warp_ctx *w)
 
 /* ---- setup and triggers -------------------------------------------------- */
 
+static void remove_dir(const char *dir, bool check_only);
+
+/* Rank 0 keeps DIR.lock write-locked (fcntl, which NFS and Lustre honour)
+ * until the process ends, so two runs never replace each other's
+ * checkpoints; creating it also shows, before anything runs, that DIR's
+ * place is writable. The file stays; the lock goes with the process. */
+static void lock_dir(warp_ctx *w)
+{
+    const char *dir = w->opt.ckpt_dir;
+    char path[CKPT_PATH_CAP];
+    ckpt_path("--checkpoint", path, sizeof path, "%s.lock", dir);
+    struct stat st;
+    if (stat(dir, &st) == 0 && !S_ISDIR(st.st_mode))
+        warp_fatal(WARP_EXIT_USAGE, "--checkpoint=%s: exists and is not a directory; give a new or an "
+                                    "existing directory", dir);
+    int fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0666);
+    if (fd < 0)
+        warp_fatal(WARP_EXIT_USAGE, "--checkpoint=%s: cannot write beside it (%s: %s); give a directory in a "
+                                    "writable place", dir, path, strerror(errno));
+    struct flock l = {.l_type = F_WRLCK, .l_whence = SEEK_SET};
+    if (fcntl(fd, F_SETLK, &l) != 0) {
+        if (errno != EACCES && errno != EAGAIN)
+            warp_fatal(WARP_EXIT_USAGE, "--checkpoint=%s: cannot lock %s (%s): two runs could write one "
+                                        "checkpoint; give a DIR on a file system with locks", dir, path,
+                       strerror(errno));
+        struct flock q = {.l_type = F_WRLCK, .l_whence = SEEK_SET};
+        long pid = fcntl(fd, F_GETLK, &q) == 0 && q.l_type != F_UNLCK ? (long)q.l_pid : 0;
+        char who[48] = "";
+        if (pid > 0)
+            snprintf(who, sizeof who, " (process %ld)", pid);
+        warp_fatal(WARP_EXIT_USAGE, "--checkpoint=%s: another run%s is writing its checkpoints there (it holds "
+                                    "%s); give each run its own DIR", dir, who, path);
+    }
+    w->ck.lock_fd = fd;
+    /* Files in the way of DIR.tmp are found now, not at the first checkpoint. */
+    char tmp[CKPT_PATH_CAP];
+    ckpt_path("--checkpoint", tmp, sizeof tmp, "%s.tmp", dir);
+    remove_dir(tmp, true);
+}
+
 void ckpt_setup(warp_ctx *w)
 {
     w->ck.next_at = w->opt.ckpt_at;
@@ -118,6 +158,14 @@ void ckpt_setup(warp_ctx *w)
     if (!w->opt.ckpt_dir)
         return;
     ckpt_path("--checkpoint", longest, sizeof longest, "%s.tmp/" CKPT_RANK_FILE, w->opt.ckpt_dir, w->nranks - 1);
+    /* A checkpoint at or after the end would never be written (the run is
+     * over by then): refused, as an expert means a time inside the run. */
+    if (w->opt.ckpt_at < INFINITY && w->opt.ckpt_at >= w->opt.end)
+        warp_fatal(WARP_EXIT_USAGE, "--checkpoint-at=%.9g%s: not before the end time %.9g%s, so the run would "
+                                    "end without it; give a time below the end",
+                   w->opt.ckpt_at, w->opt.time_in_ns ? "ns" : "", w->opt.end, w->opt.time_in_ns ? "ns" : "");
+    if (w->rank == 0 && w->ck.lock_fd < 0)
+        lock_dir(w);
     const char *s = w->opt.ckpt_signals ? w->opt.ckpt_signals : "TERM,USR1";
     for (const char *p = s; *p;) {
         size_t n = strcspn(p, ",");
@@ -137,7 +185,9 @@ void ckpt_prepare(warp_ctx *w)
 
 bool ckpt_due(warp_ctx *w, double gvt, double *cut)
 {
-    if (!w->opt.ckpt_dir)
+    /* At the end (GVT at end time, or infinite: nothing left) the run is
+     * over and its results are due, not a checkpoint. */
+    if (!w->opt.ckpt_dir || !(gvt < w->opt.end))
         return false;
     if (w->ck.next_at < INFINITY && gvt >= w->ck.next_at) {
         *cut = w->ck.next_at;
@@ -459,8 +509,8 @@ static void write_rank(warp_ctx *w, const char *dir, uint64_t *size, uint64_t *s
 }
 
 /* Removes a checkpoint directory this engine wrote (its meta and rank
- * files); stops when it holds anything else. */
-static void remove_dir(const char *dir)
+ * files), or with check_only only looks; stops when it holds anything else. */
+static void remove_dir(const char *dir, bool check_only)
 {
     DIR *d = opendir(dir);
     if (!d)
@@ -474,10 +524,11 @@ static void remove_dir(const char *dir)
             warp_fatal(WARP_EXIT_USAGE, "--checkpoint: %s holds %s, which is no checkpoint file: move it "
                                         "or choose another DIR", dir, de->d_name);
         ckpt_path("--checkpoint", path, sizeof path, "%s/%s", dir, de->d_name);
-        unlink(path);
+        if (!check_only)
+            unlink(path);
     }
     closedir(d);
-    if (rmdir(dir) != 0)
+    if (!check_only && rmdir(dir) != 0)
         warp_fatal(WARP_EXIT_USAGE, "--checkpoint: cannot remove the old %s (%s)", dir, strerror(errno));
 }
 
@@ -527,7 +578,7 @@ void ckpt_take(warp_ctx *w, double cut)
     ckpt_path("--checkpoint", tmp, sizeof tmp, "%s.tmp", dir);
     ckpt_path("--checkpoint", old, sizeof old, "%s.old", dir);
     if (w->rank == 0) {
-        remove_dir(tmp);
+        remove_dir(tmp, false);
         if (mkdir(tmp, 0777) != 0)
             warp_fatal(WARP_EXIT_USAGE, "--checkpoint=%s: cannot create %s (%s)", dir, tmp, strerror(errno));
     }
@@ -545,7 +596,7 @@ void ckpt_take(warp_ctx *w, double cut)
         struct stat st;
         bool had = stat(dir, &st) == 0;
         if (had) {
-            remove_dir(old);
+            remove_dir(old, false);
             if (rename(dir, old) != 0)
                 warp_fatal(WARP_EXIT_USAGE, "--checkpoint=%s: cannot move the previous checkpoint aside (%s)",
                            dir, strerror(errno));
@@ -554,7 +605,7 @@ void ckpt_take(warp_ctx *w, double cut)
             warp_fatal(WARP_EXIT_USAGE, "--checkpoint=%s: cannot rename %s to it (%s)", dir, tmp,
                        strerror(errno));
         if (had)
-            remove_dir(old);
+            remove_dir(old, false);
         free(files);
     }
     coll_barrier(w);

@@ -176,12 +176,15 @@ warp_ctx *warp_init(int *argc, char ***argv)
     signal(SIGINT, on_signal);
     signal(SIGTERM, on_signal);
     warp_options_defaults(w);
+    w->ck.lock_fd = -1;
     return w;
 }
 
 void warp_finalize(warp_ctx *w)
 {
     warp_free_options(w);
+    if (w->ck.lock_fd >= 0)
+        close(w->ck.lock_fd); /* the --checkpoint DIR is free for another run */
     int fin = 0;
     MPI_Finalized(&fin);
     if (!fin)

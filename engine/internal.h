@@ -477,6 +477,7 @@ typedef struct warp_ckpt_state {
     uint64_t count;       /* checkpoints written by this run */
     double last_cut;      /* where the last one cut */
     uint64_t restored_committed; /* events the checkpoint's run had committed (rank 0) */
+    int lock_fd;          /* rank 0: DIR.lock, locked while the run lasts; -1: none */
 } warp_ckpt_state;
 
 /* w->rep: what report.c keeps between rounds. */

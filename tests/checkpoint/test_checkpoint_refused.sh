@@ -67,8 +67,44 @@ refused "a wall time without unit" "checkpoint-every" $A --checkpoint="$TMP/c" -
 refused "an unknown signal" "unknown signal" $A --checkpoint="$TMP/c" --checkpoint-signal=KILL
 refused "check mode" "does not checkpoint" $A --checkpoint="$TMP/c" --synch=check
 
-# A directory with other files in the way of DIR.tmp is left alone.
+# A directory with other files in the way of DIR.tmp is left alone, and
+# found at start, not when the first checkpoint falls due (an hour here).
 mkdir -p "$TMP/w.tmp"; echo mine > "$TMP/w.tmp/notes.txt"
-refused "DIR.tmp holds other files" "no checkpoint file" $A --checkpoint="$TMP/w" --checkpoint-at=50
+refused "DIR.tmp holds other files" "no checkpoint file" $A --checkpoint="$TMP/w" --checkpoint-every=1h
 [ -f "$TMP/w.tmp/notes.txt" ] && ok "the user's file stays" || bad "the user's file in DIR.tmp was removed"
+
+# Where nothing can be written is refused at start, before the run, even
+# when the first checkpoint would fall due only after an hour.
+: > "$TMP/afile"
+refused "DIR in an unwritable place" "cannot write beside it" $A --checkpoint="$TMP/afile/ck" --checkpoint-every=1h
+refused "DIR is a file" "exists and is not a directory" $A --checkpoint="$TMP/afile" --checkpoint-every=1h
+
+# A checkpoint time at or past the end would never be written (cons and
+# opt once wrote one "at time inf" and stopped with exit 6, no results).
+for s in seq cons opt; do
+    refused "--checkpoint-at past the end ($s)" "not before the end time 100" $A --synch=$s \
+        --checkpoint="$TMP/late" --checkpoint-at=500 --checkpoint-exit
+done
+[ ! -e "$TMP/late" ] && ok "no checkpoint written past the end" || bad "a checkpoint past the end was written"
+# A replay that completes before --checkpoint-at (its end is only a bound)
+# gives its results; cons once wrote a checkpoint "at time inf" instead.
+R="${top_srcdir:-.}/examples/configs/replay-jacobi-torus.ini"
+(cd "${top_srcdir:-.}" && on 1 "$WARPNET" "$R" --synch=cons --checkpoint="$TMP/never" --checkpoint-at=50us \
+    --checkpoint-exit) > "$TMP/log" 2>&1
+rc=$?
+[ $rc = 0 ] && grep -q "tasks  *2240 of 2240" "$TMP/log" && [ ! -e "$TMP/never" ] \
+    && ok "a replay done before --checkpoint-at: results, no checkpoint" \
+    || { bad "a replay done before --checkpoint-at: exit $rc"; tail -3 "$TMP/log"; }
+
+# Two runs never write one checkpoint DIR: the second is refused while the
+# first runs (it holds DIR.lock locked), and DIR is free again after it.
+timeout -k 10 300 "$PHOLD" --total-lps=64 --end=1e9 --checkpoint="$TMP/shared" --checkpoint-every=1h \
+    > "$TMP/first" 2>&1 &
+first=$!
+for i in $(seq 300); do [ -e "$TMP/shared.lock" ] && break; sleep 0.1; done
+refused "a DIR another run writes" "another run (process [0-9]*) is writing its checkpoints there" \
+    $A --checkpoint="$TMP/shared" --checkpoint-every=1h
+kill -TERM $first; wait $first
+on 1 "$PHOLD" $A --checkpoint="$TMP/shared" --checkpoint-at=50 > "$TMP/log" 2>&1 \
+    && ok "the DIR is free once the first run ended" || { bad "the DIR stays locked after the run: $(cat "$TMP/log")"; }
 exit $fail
