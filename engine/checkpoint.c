@@ -275,6 +275,23 @@ void warp_ckpt_write(warp_ckpt *c, const void *p, size_t n)
 
 #define PUT(c, v) ckpt_buf_put((c), &(v), sizeof(v))
 
+/* Best effort, on the way to a fatal error: removes the checkpoint files
+ * (meta, rank-*) of an unfinished DIR.tmp and the directory itself. */
+static void discard_dir(const char *dir)
+{
+    DIR *d = opendir(dir);
+    if (!d)
+        return;
+    struct dirent *de;
+    char path[CKPT_PATH_CAP];
+    while ((de = readdir(d)))
+        if ((!strcmp(de->d_name, CKPT_META_FILE) || !strncmp(de->d_name, "rank-", 5)) &&
+            snprintf(path, sizeof path, "%s/%s", dir, de->d_name) < (int)sizeof path)
+            unlink(path);
+    closedir(d);
+    rmdir(dir);
+}
+
 /* A file written through a 1 MiB buffer; its checksum chains the chunks. */
 typedef struct ckpt_out {
     FILE *f;
@@ -283,10 +300,24 @@ typedef struct ckpt_out {
     uint64_t size, sum;
 } ckpt_out;
 
-static void out_fail(const ckpt_out *o)
+/* A write that failed (a full disk) takes the unfinished DIR.tmp with it,
+ * as far as this rank can: left there, it kept the disk full. The previous
+ * checkpoint, in DIR, stays. */
+static void out_fail(ckpt_out *o)
 {
+    int err = errno;
+    if (o->f)
+        fclose(o->f);
+    o->f = NULL;
+    char dir[CKPT_PATH_CAP];
+    snprintf(dir, sizeof dir, "%s", o->path);
+    char *slash = strrchr(dir, '/');
+    if (slash) {
+        *slash = 0;
+        discard_dir(dir);
+    }
     warp_fatal(WARP_EXIT_RESOURCE, "--checkpoint: cannot write %s (%s): free space or choose another DIR",
-               o->path, strerror(errno));
+               o->path, strerror(err));
 }
 
 static void out_spill(ckpt_out *o, bool all)
@@ -323,7 +354,11 @@ static void out_open(ckpt_out *o, const char *dir, const char *name)
 static void out_close(ckpt_out *o)
 {
     out_spill(o, true);
-    if (fflush(o->f) || fsync(fileno(o->f)) || fclose(o->f))
+    if (fflush(o->f) || fsync(fileno(o->f)))
+        out_fail(o);
+    FILE *f = o->f;
+    o->f = NULL; /* closed, whatever fclose says */
+    if (fclose(f))
         out_fail(o);
     free(o->buf.buf);
 }

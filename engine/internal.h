@@ -383,6 +383,7 @@ typedef struct warp_opts {
     uint64_t given;       /* bit i: engine option row i was set (options.c) */
     bool gvt_interval_given; /* --gvt-interval was set, not defaulted */
     bool time_in_ns;      /* model time is ns: end takes a unit */
+    bool end_is_bound;    /* the model finishes before end, when its work is done */
     warp_synch synch;
     double end;
     uint64_t seed;
@@ -398,6 +399,8 @@ typedef struct warp_opts {
     uint64_t lps_per_kp, kps_opt;
     char *stats_json;
     char *engine_stats;   /* per-round instrumentation CSV, or NULL */
+    char *output_owner;   /* the host's option that placed them in output_dir (warp_set_output_owner) */
+    char *output_dir;
     char *heartbeat_file;
     struct warp_ini **configs; /* the --config files: model string options point into them */
     int nconfigs;
@@ -858,6 +861,10 @@ void report_close(warp_ctx *w, bool write); /* write: the run completed */
 #define ROW_COLS 12
 
 /* checkpoint.c: the consistent cut and the files (docs/checkpoint.md). */
+/* stats.c: stops when an output file (--stats-json, --engine-stats) cannot
+ * be written: exit 3 for a full disk, else 2; names the option the user
+ * gave (the host's, see warp_set_output_owner). errno as the failure left it. */
+void stats_output_failed(const warp_ctx *w, const char *opt, const char *path) __attribute__((noreturn));
 void ckpt_setup(warp_ctx *w);         /* refusals and signals, before the run */
 void ckpt_prepare(warp_ctx *w);       /* the configuration hash, once the model is known */
 int ckpt_signal_number(const char *name, size_t n); /* (options.c) "TERM", "SIGUSR1"...: 0 when unknown */

@@ -376,6 +376,12 @@ void warp_options_defaults(warp_ctx *w)
 }
 
 void warp_set_time_unit_ns(warp_ctx *w) { w->opt.time_in_ns = true; }
+void warp_set_end_is_bound(warp_ctx *w) { w->opt.end_is_bound = true; }
+void warp_set_output_owner(warp_ctx *w, const char *option, const char *dir)
+{
+    set_file(&w->opt.output_owner, option);
+    set_file(&w->opt.output_dir, dir);
+}
 
 const char *synch_name(warp_synch s)
 {
@@ -549,6 +555,8 @@ static void apply_model_key(const char *key, const char *value, const char *wher
 void warp_free_options(warp_ctx *w)
 {
     free(w->opt.stats_json);
+    free(w->opt.output_owner);
+    free(w->opt.output_dir);
     free(w->opt.engine_stats);
     free(w->opt.heartbeat_file);
     free(w->opt.ckpt_dir);
@@ -558,7 +566,7 @@ void warp_free_options(warp_ctx *w)
     for (int i = 0; i < w->opt.nconfigs; i++)
         warp_ini_free(w->opt.configs[i]);
     free(w->opt.configs);
-    w->opt.stats_json = w->opt.engine_stats = w->opt.heartbeat_file = NULL;
+    w->opt.stats_json = w->opt.engine_stats = w->opt.heartbeat_file = w->opt.output_owner = w->opt.output_dir = NULL;
     w->opt.configs = NULL;
     w->opt.nconfigs = 0;
 }

@@ -7,6 +7,7 @@
 #include "internal.h"
 
 #include <inttypes.h>
+#include <math.h>
 #include <stdlib.h>
 #include <sys/resource.h>
 
@@ -47,10 +48,21 @@ void round_report(warp_ctx *w, double gvt, uint64_t committed_all, uint64_t roll
     double rate = el > 0 ? (double)committed_all / el : 0;
     double eff = committed_all ? 1.0 - (double)rolled_all / (double)committed_all : 1.0;
     double eta = frac > 0 ? el * (1 - frac) / frac : 0;
+    /* A model that finishes before its end bound (a replay of 43 s once
+     * showed an ETA of 34 h against end = 1s): no share, no ETA. */
+    if (w->opt.end_is_bound)
+        frac = eta = NAN;
     if (w->rep.progress && (force || now - w->rep.last_progress >= 0.25)) {
         w->rep.last_progress = now;
-        fprintf(stderr, "\r[warp] GVT %.6g / %.6g (%5.1f%%)  %8.3f M ev/s  eff %6.2f%%  ETA %6.0f s ",
-                gvt, w->opt.end, 100 * frac, rate / 1e6, 100 * eff, eta);
+        if (w->opt.end_is_bound && gvt >= w->opt.end)
+            fprintf(stderr, "\r[warp] done                    %8.3f M ev/s  eff %6.2f%%  elapsed %6.0f s ",
+                    rate / 1e6, 100 * eff, el);
+        else if (w->opt.end_is_bound)
+            fprintf(stderr, "\r[warp] GVT %.6g (runs until done)  %8.3f M ev/s  eff %6.2f%%  elapsed %6.0f s ",
+                    gvt, rate / 1e6, 100 * eff, el);
+        else
+            fprintf(stderr, "\r[warp] GVT %.6g / %.6g (%5.1f%%)  %8.3f M ev/s  eff %6.2f%%  ETA %6.0f s ",
+                    gvt, w->opt.end, 100 * frac, rate / 1e6, 100 * eff, eta);
         fflush(stderr);
     }
     if (w->rep.heartbeat && (force || now - w->rep.last_heartbeat >= w->opt.heartbeat_s)) {
@@ -95,7 +107,7 @@ static void write_engine_stats(warp_ctx *w)
     if (w->rank == 0) {
         FILE *f = fopen(w->opt.engine_stats, "w");
         if (!f)
-            warp_fatal(WARP_EXIT_USAGE, "--engine-stats=%s: cannot write the file", w->opt.engine_stats);
+            stats_output_failed(w, "engine-stats", w->opt.engine_stats);
         fprintf(f, "rank,round,wall_s,gvt,processed,committed,rolled_back,forward_s,reverse_s,"
                    "queue_s,network_s,gvt_s,fossil_s,event_bytes\n");
         for (int i = 0; i < w->nranks; i++)
@@ -104,18 +116,22 @@ static void write_engine_stats(warp_ctx *w)
                 fprintf(f, "%d,%d,%.6f,%.9g,%.0f,%.0f,%.0f,%.6f,%.6f,%.6f,%.6f,%.6f,%.6f,%.0f\n", i,
                         j, r[0], r[1], r[2], r[3], r[4], r[5], r[6], r[7], r[8], r[9], r[10], r[11]);
             }
-        fclose(f);
+        int bad = ferror(f);
+        if (fclose(f) || bad)
+            stats_output_failed(w, "engine-stats", w->opt.engine_stats);
         char path[4096];
         snprintf(path, sizeof path, "%s.kps.csv", w->opt.engine_stats);
         f = fopen(path, "w");
         if (!f)
-            warp_fatal(WARP_EXIT_USAGE, "--engine-stats: cannot write %s", path);
+            stats_output_failed(w, "engine-stats", path);
         fprintf(f, "rank,kp,rollbacks,rolled_back_events\n");
         for (int i = 0; i < w->nranks; i++)
             for (int k = 0; k < kcounts[i] / 2; k++)
                 fprintf(f, "%d,%d,%" PRIu64 ",%" PRIu64 "\n", i, k, kall[kdispls[i] + 2 * k],
                         kall[kdispls[i] + 2 * k + 1]);
-        fclose(f);
+        bad = ferror(f);
+        if (fclose(f) || bad)
+            stats_output_failed(w, "engine-stats", path);
     }
     free(counts);
     free(displs);

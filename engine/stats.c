@@ -4,6 +4,7 @@
  * depend on placement, KPs or rank count. Rank 0 prints and writes JSON. */
 #include "internal.h"
 
+#include <errno.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <sys/resource.h>
@@ -230,7 +231,7 @@ void stats_finish(warp_ctx *w)
     if (w->opt.stats_json) {
         FILE *f = fopen(w->opt.stats_json, "w");
         if (!f)
-            warp_fatal(WARP_EXIT_USAGE, "--stats-json=%s: cannot write the file", w->opt.stats_json);
+            stats_output_failed(w, "stats-json", w->opt.stats_json);
         fprintf(f,
                 "{\n  \"partial\": %s,\n  \"synch\": \"%s\",\n  \"ranks\": %d,\n  \"lps\": %llu,\n  \"kps_per_rank\": %llu,\n"
                 "  \"end\": %.17g,\n  \"committed\": %" PRIu64 ",\n  \"processed\": %" PRIu64 ",\n"
@@ -251,7 +252,20 @@ void stats_finish(warp_ctx *w)
                 s->event_rate, cmin, cmax, imbalance, s->remote_sent, s->anti_sent, final_run, s->gvt_rounds,
                 s->fossil_collections, s->peak_event_bytes, (long long)rss_max * 1024, s->t_forward,
                 s->t_reverse, s->t_queue, s->t_net, s->t_gvt, s->t_fossil, s->digest);
-        if (fclose(f))
-            warp_fatal(WARP_EXIT_USAGE, "--stats-json=%s: cannot write the file", w->opt.stats_json);
+        int bad = ferror(f);
+        if (fclose(f) || bad)
+            stats_output_failed(w, "stats-json", w->opt.stats_json);
     }
+}
+
+void stats_output_failed(const warp_ctx *w, const char *opt, const char *path)
+{
+    int err = errno;
+    bool full = err == ENOSPC || err == EDQUOT || err == EFBIG || err == EIO;
+    int code = full ? WARP_EXIT_RESOURCE : WARP_EXIT_USAGE;
+    const char *fix = full ? "free space or write elsewhere" : "give a writable place";
+    size_t n = w->opt.output_dir ? strlen(w->opt.output_dir) : 0;
+    if (n && !strncmp(path, w->opt.output_dir, n) && path[n] == '/')
+        warp_fatal(code, "%s: cannot write %s (%s); %s", w->opt.output_owner, path + n + 1, strerror(err), fix);
+    warp_fatal(code, "--%s=%s: cannot write the file (%s); %s", opt, path, strerror(err), fix);
 }

@@ -172,6 +172,15 @@ void warp_apply_ini(warp_ctx *w, warp_ini *ini);
 /* Declares that model time is in ns: --end and [engine] end then take a
  * time with its unit (20us) and refuse a bare number. Call before parsing. */
 void warp_set_time_unit_ns(warp_ctx *w);
+/* Declares that the end time only bounds the run: the model finishes when
+ * its work is done (a replay), usually long before, so the progress line
+ * and heartbeat show no share of the end time and no ETA. */
+void warp_set_end_is_bound(warp_ctx *w);
+/* Names the host option that put --stats-json and --engine-stats files into
+ * directory dir ("--out=res", its temporary directory): an error writing a
+ * file there then names that option and the file's own name, not an option
+ * or a path the user never gave. */
+void warp_set_output_owner(warp_ctx *w, const char *option, const char *dir);
 
 /* The engine's options, one row each (name, argument, default, help), for
  * help texts and manual pages; ends with a zeroed row. */

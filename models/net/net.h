@@ -145,6 +145,11 @@ typedef struct net_workload_ops {
     /* Nonzero: without an end time the run lasts until the workload is done
      * (the driver sets a far end time, NET_END_UNSET_NS). */
     int runs_to_completion;
+    /* Optional, rank 0 after reduce: the model time at which the workload
+     * finished (its last rank's last task), or 0 when it did not finish
+     * (cut off by the end time). The summary's loads and utilisations are
+     * taken over the run up to it. */
+    double (*finished_at)(const void *wl);
     /* Optional: NULL when the workload sends other ranks' LPs nothing
      * (only net_send and events to itself), else why it does so with no
      * delay, which leaves --synch=cons no lookahead. */

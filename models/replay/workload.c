@@ -709,8 +709,6 @@ static void rp_finish(warp_lp *lp, void *state, void *out)
                          .acks_sent = s->acks_sent, .acks_got = s->acks_got};
         if (o->tasks < s->gr->g.ntasks)
             where_blocked(s, c, r);
-        if (c->ranks_f)
-            fprintf(c->ranks_f, "%d,%d,%.3f\n", s->gr->job, s->rank, o->finish - o->kickoff);
     }
     /* The graph and the progress arrays are the process's (replay_graphs_free). */
     memset(s, 0, sizeof *s);

@@ -47,7 +47,7 @@ typedef struct rp_config {
     double overhead_ns, per_byte_ns;
     int loggops; /* loggp network: charge LogGOPS CPU time (see above) */
     uint64_t loggp_S; /* its eager limit: rendezvous above it is not modelled */
-    FILE *ranks_f;    /* job,rank,finish_ns rows, written by finish */
+    char ranks_csv[4096]; /* job,rank,finish_ns rows, written after a whole run (rp_reduce); "": none */
     FILE *timeline_f; /* job,rank,task,start_ns,end_ns rows, written by commit */
     replay_timeline *tl; /* timeline = FILE.json / FILE.prv: records kept by commit */
     int32_t timeline_ranks;

@@ -8,9 +8,11 @@
 #ifdef HAVE_CONFIG_H
 #include "config.h"
 #endif
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "replay/locality.h"
 #include "replay/placement.h"
@@ -121,6 +123,48 @@ static FILE *open_output(warp_ini *ini, const net_model *net, const char *key, c
     return f;
 }
 
+/* [replay] ranks_csv: its per-process name, checked writable now but
+ * written only after a whole run (an interrupted one left a header-only
+ * file, or truncated a previous run's): a file that did not exist is
+ * created and removed again, one that did is left as it is. */
+static void ranks_csv_check(warp_ini *ini, const net_model *net, rp_config *c)
+{
+    const char *path = warp_ini_string(ini, "replay", "ranks_csv", NULL);
+    if (!path)
+        return;
+    int rank = warp_rank(net_engine(net)), n = warp_nranks(net_engine(net));
+    int len = n > 1 ? snprintf(c->ranks_csv, sizeof c->ranks_csv, "%s.%d", path, rank)
+                    : snprintf(c->ranks_csv, sizeof c->ranks_csv, "%s", path);
+    if (len < 0 || (size_t)len >= sizeof c->ranks_csv)
+        warp_ini_fail(ini, "replay", "ranks_csv", "the path is longer than %zu bytes", sizeof c->ranks_csv - 1);
+    int existed = access(c->ranks_csv, F_OK) == 0;
+    FILE *f = fopen(c->ranks_csv, "a");
+    if (!f)
+        warp_ini_fail(ini, "replay", "ranks_csv", "cannot create %s (%s)", c->ranks_csv, strerror(errno));
+    fclose(f);
+    if (!existed)
+        remove(c->ranks_csv);
+}
+
+/* Writes this process's ranks (their results are still its own: before the
+ * sums of rp_reduce). */
+static void ranks_csv_write(const rp_config *c)
+{
+    FILE *f = fopen(c->ranks_csv, "w");
+    int bad = !f;
+    if (f) {
+        fprintf(f, "job,rank,finish_ns\n");
+        for (uint64_t i = 0; i < c->nranks; i++)
+            if (c->res[i].loaded)
+                fprintf(f, "%d,%d,%.3f\n", c->rank_job[i], c->rank_local[i], c->res[i].finish - c->res[i].kickoff);
+        bad = ferror(f);
+        bad |= fclose(f) != 0;
+    }
+    if (bad)
+        warp_fatal(WARP_EXIT_RESOURCE, "[replay] ranks_csv: cannot write %s (%s): free space or give another path",
+                   c->ranks_csv, strerror(errno));
+}
+
 static void *rp_setup(warp_ini *ini, const net_model *net)
 {
     rp_config *c = warp_xcalloc(1, sizeof *c);
@@ -132,7 +176,7 @@ static void *rp_setup(warp_ini *ini, const net_model *net)
     c->memory_line = (int)warp_ini_int(ini, "replay", "memory_line", 0, 0, 1);
     if (c->overhead_ns < 0)
         warp_ini_fail(ini, "replay", "overhead", "must not be negative");
-    c->ranks_f = open_output(ini, net, "ranks_csv", "job,rank,finish_ns");
+    ranks_csv_check(ini, net, c);
     const char *tl = warp_ini_string(ini, "replay", "timeline", NULL);
     if (tl && warp_checkpointing(net_engine(net)))
         warp_ini_fail(ini, "replay", "timeline", "is written while the run goes and cannot span a checkpoint "
@@ -244,8 +288,6 @@ static void rp_destroy(void *wl)
         replay_tracer_free(c->tracer);
         free(c->tracer);
     }
-    if (c->ranks_f)
-        fclose(c->ranks_f);
     if (c->timeline_f)
         fclose(c->timeline_f);
     replay_timeline_free(c->tl);
@@ -277,6 +319,21 @@ int replay_workload_job_result(const void *wl, int job, replay_job_result *out)
     }
     out->ranks = j->ranks;
     return 0;
+}
+
+static double rp_finished_at(const void *wl)
+{
+    const rp_config *c = wl;
+    double last = 0;
+    for (uint64_t i = 0; i < c->nranks; i++) {
+        const rp_result *x = &c->res[i];
+        if (!x->loaded)
+            continue;
+        if (x->tasks < x->tasks_total)
+            return 0;
+        last = x->finish > last ? x->finish : last;
+    }
+    return last;
 }
 
 /* Every rank's results live on the one process that ran it and are zero
@@ -319,6 +376,8 @@ static void rp_reduce(const void *wl, const net_model *net)
     const warp_ctx *w = net_engine(net);
     if (c->tl)
         write_timeline(c, w);
+    if (c->ranks_csv[0])
+        ranks_csv_write(c);
     if (warp_nranks(w) == 1)
         return;
     uint64_t n = c->nranks;
@@ -349,27 +408,32 @@ static void rp_reduce(const void *wl, const net_model *net)
 static void rp_report(const void *wl, const net_model *net, FILE *f)
 {
     const rp_config *c = wl;
-    (void)net;
     for (int j = 0; j < c->njobs; j++) {
         replay_job_result r;
         replay_workload_job_result(wl, j, &r);
         double busy = r.ranks_here && r.completion_ns > 0 ? (double)r.compute_ns / ((double)r.ranks_here * r.completion_ns) : 0;
         fprintf(f, "replay job %d: %s, %d ranks\n", j, c->jobs[j].trace, r.ranks);
-        fprintf(f, "  completion_ns  %.3f\n  tasks          %llu of %llu\n  compute        %.1f%% of "
+        /* A job cut off by the end time has no completion time: its last
+         * task's end would be a number a script takes for one. */
+        if (r.tasks_done == r.tasks_total)
+            fprintf(f, "  completion_ns  %.3f\n", r.completion_ns);
+        else
+            fprintf(f, "  completion_ns  none: cut off at the end time %.6g ns before %llu of its tasks ran\n",
+                    warp_end_time(net_engine(net)), (unsigned long long)(r.tasks_total - r.tasks_done));
+        fprintf(f, "  tasks          %llu of %llu\n  compute        %.1f%% of "
                    "rank time (%llu ns), waiting the rest\n  messages       %llu (%llu bytes)\n",
-                r.completion_ns, (unsigned long long)r.tasks_done, (unsigned long long)r.tasks_total,
+                (unsigned long long)r.tasks_done, (unsigned long long)r.tasks_total,
                 100.0 * (busy > 1 ? 1 : busy), (unsigned long long)r.compute_ns,
                 (unsigned long long)r.msgs, (unsigned long long)r.bytes);
         if (r.tasks_done != r.tasks_total)
-            fprintf(f, "  WARNING: %llu tasks never ran (end time too early, or the trace is inconsistent)\n",
+            fprintf(f, "  WARNING: %llu tasks never ran: the figures above cover the replay up to the end time "
+                       "only; give a later [engine] end, or none, to replay to completion\n",
                     (unsigned long long)(r.tasks_total - r.tasks_done));
     }
     /* Asked for only ([replay] memory_line = 1): the figures are process
      * 0's own, and reports are compared across process counts. */
     if (c->memory_line)
         replay_graphs_line(c, f);
-    if (c->ranks_f)
-        fflush(c->ranks_f);
 }
 
 /* Appends to why what network rank i waits on (RP_WAIT_*). */
@@ -485,6 +549,7 @@ const net_workload_ops replay_workload = {
     .reduce = rp_reduce,
     .report = rp_report,
     .verdict = rp_verdict,
+    .finished_at = rp_finished_at,
     .ranks_hint = rp_ranks_hint,
     .rank_busy = rp_rank_busy,
     .runs_to_completion = 1,

@@ -107,4 +107,19 @@ refused "a DIR another run writes" "another run (process [0-9]*) is writing its 
 kill -TERM $first; wait $first
 on 1 "$PHOLD" $A --checkpoint="$TMP/shared" --checkpoint-at=50 > "$TMP/log" 2>&1 \
     && ok "the DIR is free once the first run ended" || { bad "the DIR stays locked after the run: $(cat "$TMP/log")"; }
+
+# A checkpoint on a full disk (a file size limit: EFBIG as ENOSPC) stops
+# with exit 3 and takes its unfinished DIR.tmp with it; the previous
+# checkpoint in DIR stays.
+# (UCX_TLS: MPICH over UCX would otherwise write its shared-memory files
+# under the same limit and fail in MPI_Init.)
+cp -r "$TMP/good" "$TMP/fullck"
+(trap '' XFSZ; ulimit -f 1; UCX_TLS=self,tcp exec timeout -k 10 300 "$PHOLD" --total-lps=512 --end=100 --seed=3 \
+    --checkpoint="$TMP/fullck" --checkpoint-at=50) > "$TMP/log" 2>&1
+rc=$?
+[ $rc = 3 ] && grep -q "cannot write .*fullck.tmp/rank-000000 (File too large)" "$TMP/log" \
+    && ok "a checkpoint on a full disk: exit 3" || { bad "a checkpoint on a full disk: exit $rc"; cat "$TMP/log"; }
+[ ! -e "$TMP/fullck.tmp" ] && cmp -s "$TMP/good/meta" "$TMP/fullck/meta" \
+    && ok "no DIR.tmp left filling the disk; the previous checkpoint stays" \
+    || bad "after a full disk: $(ls "$TMP"; ls "$TMP/fullck.tmp" 2>/dev/null)"
 exit $fail

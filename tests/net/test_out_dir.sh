@@ -87,4 +87,30 @@ if command -v gnuplot > /dev/null 2>&1; then
 else
     echo "note: gnuplot absent; warpnet report part skipped"
 fi
+
+# A disk that fills up while the results are written (here: a file size
+# limit, which fails writes with EFBIG as a full disk fails them with
+# ENOSPC) is a resource, exit 3, named by --out and the file, never the
+# internal temporary path or an option the user did not give; nothing
+# partial stays and the previous results in DIR stay whole.
+# (UCX_TLS: MPICH over UCX would otherwise write its shared-memory files
+# under the same limit and fail in MPI_Init.)
+rm -rf "$TMP/f"
+timeout 60 "$WARPNET" --quiet "$RUN" --end=50us --out="$TMP/f" > /dev/null 2>&1 || bad "run before the full disk: exit $?"
+before=$(runid "$TMP/f")
+# Limit 0: the engine's own engine.json fails first; 1 KiB: summary.json.
+for lim in 0 1; do
+    (trap '' XFSZ; ulimit -f $lim; UCX_TLS=self,tcp timeout 60 "$WARPNET" --quiet "$RUN" --end=50us --out="$TMP/f"
+     echo "exit $?" >&2) 2>&1 > /dev/null | cat > "$TMP/err"
+    if [ "$(tail -1 "$TMP/err")" = "exit 3" ] && [ "$(wc -l < "$TMP/err")" = 2 ] \
+        && grep -q "^warpnet: --out=$TMP/f: cannot write .* (File too large); free space" "$TMP/err" \
+        && ! grep -q "partial\|stats-json" "$TMP/err"; then
+        echo "ok   a full disk under --out (limit $lim KiB): exit 3, $(head -1 "$TMP/err")"
+    else
+        bad "a full disk under --out (limit $lim KiB): want exit 3 naming --out: $(cat "$TMP/err")"
+    fi
+done
+[ "$(partials)" = 0 ] && [ "$(runid "$TMP/f")" = "$before" ] && whole "$TMP/f" \
+    && echo "ok   after the full disk: no partial directory, the previous run whole" \
+    || bad "after the full disk: $(ls -a "$TMP")"
 exit $fail

@@ -35,11 +35,11 @@ EXTRA_DIST += tests/replay/dimemas
 dist_check_SCRIPTS += tests/replay/test_trace_tool.sh tests/replay/test_trace_samples.sh \
 	tests/replay/test_replay_run.sh tests/replay/test_replay_samples.sh tests/replay/test_replay_loggp.sh \
 	tests/replay/test_replay_multiproc_report.sh tests/replay/test_tracer_config.sh \
-	tests/replay/test_timeline.sh tests/replay/test_replay_dimemas.sh tests/replay/test_replay_incomplete.sh tests/replay/test_readme_replay.sh \
+	tests/replay/test_timeline.sh tests/replay/test_replay_dimemas.sh tests/replay/test_replay_incomplete.sh tests/replay/test_replay_figures.sh tests/replay/test_readme_replay.sh \
 	tests/replay/test_replay_stencil.sh tests/replay/test_scale_cases.sh
 TESTS += tests/replay/test_trace_tool.sh tests/replay/test_trace_samples.sh \
 	tests/replay/test_replay_run.sh tests/replay/test_replay_samples.sh tests/replay/test_replay_loggp.sh \
 	tests/replay/test_replay_multiproc_report.sh tests/replay/test_tracer_config.sh \
-	tests/replay/test_timeline.sh tests/replay/test_replay_dimemas.sh tests/replay/test_replay_incomplete.sh tests/replay/test_readme_replay.sh \
+	tests/replay/test_timeline.sh tests/replay/test_replay_dimemas.sh tests/replay/test_replay_incomplete.sh tests/replay/test_replay_figures.sh tests/replay/test_readme_replay.sh \
 	tests/replay/test_replay_stencil.sh tests/replay/test_scale_cases.sh
 LONG_CHECKS += tests/replay/test_scale_cases.sh

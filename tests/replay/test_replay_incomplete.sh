@@ -5,7 +5,9 @@
 # and 2 processes) and writes no summary.json; warpnet-trace info exits 2 on
 # it too. A run file without an end time runs until every task completed
 # (the engine's 100 ns default once cut a 5 us replay short); an end time
-# the user chose may cut it off, with a WARNING and exit 0.
+# the user chose may cut it off: exit 0, and instead of a completion time
+# (it used to print the last task's end, a number a script took for one)
+# "none" and a WARNING that the figures cover the run up to the end time.
 set -u
 W="${top_builddir:-.}/tools/warpnet/warpnet"
 T="${top_builddir:-.}/tools/trace/warpnet-trace"
@@ -78,9 +80,12 @@ grep -qx 'tasks_never_run: 5' "$tmp/info" || die "warpnet-trace info: counts not
 # the message) and every task runs.
 timeout 60 "$W" --quiet "$tmp/long.ini" > "$tmp/log" 2>&1 || die "no end: exit $?: $(tail -3 "$tmp/log")"
 grep -q '^  tasks *3 of 3$' "$tmp/log" || die "no end: $(grep 'tasks ' "$tmp/log")"
-# An end time the user chose cuts it: a warning, exit 0.
+# An end time the user chose cuts it: no completion time, a warning, exit 0.
 timeout 60 "$W" --quiet "$tmp/long.ini" --end=1us > "$tmp/log" 2>&1 || die "--end=1us: exit $?"
-grep -q 'WARNING: 3 tasks never ran' "$tmp/log" && ! grep -q nan "$tmp/log" || die "--end=1us: no warning: $(tail -3 "$tmp/log")"
+grep -q 'WARNING: 3 tasks never ran: the figures above cover the replay up to the end time only' "$tmp/log" \
+    && ! grep -q nan "$tmp/log" || die "--end=1us: no warning: $(tail -3 "$tmp/log")"
+grep -qx '  completion_ns  none: cut off at the end time 1000 ns before 3 of its tasks ran' "$tmp/log" \
+    && ! grep -q 'completion_ns  [0-9]' "$tmp/log" || die "--end=1us: $(grep completion_ns "$tmp/log")"
 # Time series need an end time: a replay without one is refused at once.
 timeout 60 "$W" --quiet "$tmp/long.ini" --sample=1us --out="$tmp/s" > "$tmp/log" 2>&1
 rc=$?

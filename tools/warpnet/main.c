@@ -81,6 +81,17 @@ static int report_main(const char *argv0, char **argv)
     return WARP_EXIT_RESOURCE;
 }
 
+/* The results of a finished run could not be written into --out's
+ * temporary directory (removed at exit): a full disk is a resource (exit
+ * 3), anything else the place the user chose (exit 2). */
+static void results_failed(const char *out, const char *what)
+{
+    int err = errno;
+    int full = err == ENOSPC || err == EDQUOT || err == EFBIG || err == EIO;
+    warp_fatal(full ? WARP_EXIT_RESOURCE : WARP_EXIT_USAGE, "--out=%s: cannot write %s (%s); %s", out, what,
+               strerror(err), full ? "free space or give a directory elsewhere" : "give a writable directory");
+}
+
 /* Whether --describe may build the network to count links exactly: it fits
  * this rank's memory and has few enough ports to visit. */
 static int fits_exactly(const net_model *n, const warp_ctx *w)
@@ -193,6 +204,8 @@ int main(int argc, char **argv)
                        "--sample)", warp_ini_where(ini, "network", "sample"));
         warp_set_option(w, "end", "1e15ns", "a workload that runs to completion");
     }
+    if (runs_to_completion(ini))
+        warp_set_end_is_bound(w);
     double end = warp_end_time(w);
     net_model *n = net_model_size(ini, &catalog_builtin, w);
     /* --describe of a network too large to build here describes it from
@@ -244,6 +257,10 @@ int main(int argc, char **argv)
             warp_set_option(w, stats_opt[k] + 2, rank0 ? wn_outdir_file(&od, name, file, sizeof file) : name,
                             "--out");
         }
+        char owner[WN_PATH_MAX + 8];
+        snprintf(owner, sizeof owner, "--out=%s", out);
+        if (rank0)
+            warp_set_output_owner(w, owner, od.tmp);
     }
     /* A checkpoint belongs to this run file (less [engine], which the
      * engine covers itself): --restart refuses any other. */
@@ -260,9 +277,14 @@ int main(int argc, char **argv)
     int rc = 0;
     if (rank0) {
         wn_summary s;
-        /* A run to completion measures its load over the time it took. */
-        double upto = !end_given && wo->runs_to_completion && r->total.t_last > net_warmup(n)
-                          ? r->total.t_last : end;
+        /* A run to completion measures its load over the time it took,
+         * not up to its end bound (a 1 s bound showed a 15 us replay's
+         * loads and utilisation as 0). */
+        double done = wo->finished_at ? wo->finished_at(wl) : 0, upto = end;
+        if (done > net_warmup(n))
+            upto = done;
+        else if (!end_given && wo->runs_to_completion && r->total.t_last > net_warmup(n))
+            upto = r->total.t_last;
         wn_summary_compute(&s, n, r, upto, net_warmup(n), &ref);
         wn_summary_describe(&s, n, ini);
         wn_summary_print(&s, n, r, stdout);
@@ -273,15 +295,14 @@ int main(int argc, char **argv)
             warp_fatal(bad, "%s", why);
         }
         if (out && wn_summary_write(&s, n, r, warp_last_stats(w), od.tmp, od.id) != 0)
-            warp_fatal(WARP_EXIT_USAGE, "--out=%s: cannot write the result files (%s)", out, strerror(errno));
+            results_failed(out, "the result files");
         if (out && r->samples) {
             char file[WN_PATH_MAX + 64];
             if (net_samples_write(r, wn_outdir_file(&od, "samples.csv", file, sizeof file)) != 0)
-                warp_fatal(WARP_EXIT_USAGE, "--out=%s: cannot write samples.csv (%s)", out, strerror(errno));
+                results_failed(out, "samples.csv");
         }
         if (out && wn_outdir_commit(&od) != 0)
-            warp_fatal(WARP_EXIT_USAGE, "--out=%s: cannot move the results into place (%s); they are in %s",
-                       out, strerror(errno), od.tmp);
+            results_failed(out, "run.txt and move the results in");
         rc = s.conserved ? WARP_EXIT_OK : WARP_EXIT_INTERNAL;
     }
     net_model_free(n);
