@@ -44,6 +44,10 @@ static const char *parse_model_time(const warp_opts *o, const char *v, double *x
             snprintf(reason, sizeof reason, "%s (write e.g. 100us)", why);
             return reason;
         }
+        /* The run files' range for every time (config/ini.c): 1e30s was
+         * taken here, and the run never ended. */
+        if (*x > WARP_TIME_NS_MAX)
+            return "outside physical sense; give a value from 0 to 1e15ns (11.6 days)";
         return NULL;
     }
     return warp_cfg_double(v, x);

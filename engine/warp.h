@@ -172,6 +172,8 @@ void warp_apply_ini(warp_ctx *w, warp_ini *ini);
 /* Declares that model time is in ns: --end and [engine] end then take a
  * time with its unit (20us) and refuse a bare number. Call before parsing. */
 void warp_set_time_unit_ns(warp_ctx *w);
+/* The longest model time in ns that options and run files accept. */
+#define WARP_TIME_NS_MAX 1e15
 /* Declares that the end time only bounds the run: the model finishes when
  * its work is done (a replay), usually long before, so the progress line
  * and heartbeat show no share of the end time and no ETA. */

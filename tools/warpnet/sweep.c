@@ -189,7 +189,7 @@ static void parse_series(series_key *sk, const char *arg)
 
 /* Runs one point: the command line of the run, its summary.json into a row
  * of f after the series values. Returns 0, or -1 when the run failed. */
-static int run_point(FILE *f, const char *self, const char *run, const char *key, double v,
+static int run_point(FILE *f, const char *self, const char *run, const char *key, double v, const char *unit,
                      const series_key *sk, int nk, int series, const char *passthrough, int np,
                      const char *dir)
 {
@@ -199,7 +199,7 @@ static int run_point(FILE *f, const char *self, const char *run, const char *key
         snprintf(cmd, sizeof cmd, "%s -n %d", mpiexec && *mpiexec ? mpiexec : "mpiexec", np);
     wn_add_word(cmd, sizeof cmd, self);
     wn_add_word(cmd, sizeof cmd, run);
-    snprintf(arg, sizeof arg, "--%s=%.10g", key, v);
+    snprintf(arg, sizeof arg, "--%s=%.10g%s", key, v, unit);
     wn_add_word(cmd, sizeof cmd, arg);
     for (int k = 0; k < nk; k++) {
         snprintf(arg, sizeof arg, "--%s=%s", sk[k].key, series_value(sk, nk, series, k));
@@ -242,13 +242,68 @@ static int run_point(FILE *f, const char *self, const char *run, const char *key
     return 0;
 }
 
+/* Checks one point's settings before any point runs (`warpnet --describe`
+ * with them, one process): a bad third point once failed after two had
+ * run. Returns 0, or -1 with the describe's error line printed. */
+static int check_point(const char *self, const char *run, const char *key, double v, const char *unit,
+                       const series_key *sk, int nk, int series, const char *passthrough, const char *dir)
+{
+    char cmd[32768] = "", arg[1100], log[1100];
+    wn_add_word(cmd, sizeof cmd, self);
+    wn_add_word(cmd, sizeof cmd, "--describe");
+    wn_add_word(cmd, sizeof cmd, run);
+    snprintf(arg, sizeof arg, "--%s=%.10g%s", key, v, unit);
+    wn_add_word(cmd, sizeof cmd, arg);
+    for (int k = 0; k < nk; k++) {
+        snprintf(arg, sizeof arg, "--%s=%s", sk[k].key, series_value(sk, nk, series, k));
+        wn_add_word(cmd, sizeof cmd, arg);
+    }
+    snprintf(arg, sizeof arg, "--out=%s", dir);
+    wn_add_word(cmd, sizeof cmd, arg);
+    snprintf(log, sizeof log, "%s.check", dir);
+    size_t len = strlen(cmd);
+    snprintf(cmd + len, sizeof cmd - len, "%s > /dev/null 2> '%s'", passthrough, log);
+    int rc = system(cmd);
+    char *err = wn_slurp(log);
+    remove(log);
+    if (rc != 0)
+        fprintf(stderr, "%s", err && *err ? err : "warpnet: sweep: --describe of a point failed\n");
+    free(err);
+    return rc == 0 ? 0 : -1;
+}
+
+/* FIRST:LAST:STEP, each a number with the same unit after it (or none):
+ * the unit goes back onto every point's value. */
+static void parse_range(const char *s, double *x, char *unit, size_t cap)
+{
+    const char *p = s;
+    char u[3][32];
+    for (int i = 0; i < 3; i++) {
+        char *e;
+        x[i] = strtod(p, &e);
+        size_t n = strcspn(e, ":");
+        if (e == p || n >= sizeof u[i] || (i < 2) != (e[n] == ':'))
+            sweep_fail("--vary wants section.key=FIRST:LAST:STEP, numbers with one unit or none "
+                       "(e.g. workload.load=0.1:1.0:0.1 or network.link_bandwidth=10GB/s:50GB/s:10GB/s)");
+        memcpy(u[i], e, n);
+        u[i][n] = 0;
+        p = e + n + (e[n] == ':');
+    }
+    if (strcmp(u[0], u[1]) || strcmp(u[0], u[2]))
+        sweep_fail("--vary: FIRST, LAST and STEP need the same unit (e.g. 10GB/s:50GB/s:10GB/s)");
+    if (!(x[2] > 0) || x[1] < x[0])
+        sweep_fail("--vary wants FIRST <= LAST and STEP > 0 (e.g. workload.load=0.1:1.0:0.1)");
+    snprintf(unit, cap, "%s", u[0]);
+}
+
 static const char sweep_usage[] =
     "usage: warpnet sweep RUN.ini --vary section.key=FIRST:LAST:STEP [--series section.key=A,B,...]\n"
     "                     [--title=TEXT] [--out=DIR] [--np=RANKS] [warpnet options]\n"
     "Runs RUN.ini once per value of --vary (and per combination of --series values), each point\n"
     "into DIR/point-NNN (default DIR: sweep.out), and collects the figures in DIR/sweep.csv with\n"
-    "plots (gnuplot). --np=RANKS runs each point under mpiexec -n RANKS; other options go to\n"
-    "every warpnet run. Example:\n"
+    "plots (gnuplot). FIRST, LAST and STEP may carry one unit (10GB/s:50GB/s:10GB/s). Every\n"
+    "point is checked (warpnet --describe) before the first runs. --np=RANKS runs each point\n"
+    "under mpiexec -n RANKS; other options go to every warpnet run. Example:\n"
     "  warpnet sweep examples/configs/slimfly-q5.ini --vary workload.load=0.1:0.9:0.2 \\\n"
     "      --series slimfly.routing=minimal,ugal --end=5us\n";
 
@@ -265,11 +320,15 @@ int wn_sweep_main(const char *self, int argc, char **argv)
             return 0;
         }
     for (int i = 1; i < argc; i++) {
-        const char *series = NULL;
+        const char *series = NULL, *v = NULL;
         if (strcmp(argv[i], "--vary") == 0 && i + 1 < argc)
-            vary = argv[++i];
+            v = argv[++i];
         else if (strncmp(argv[i], "--vary=", 7) == 0)
-            vary = argv[i] + 7;
+            v = argv[i] + 7;
+        if (v && vary)
+            sweep_fail("--vary given twice; a sweep varies one key (add --series for others)");
+        if (v)
+            vary = v;
         else if (strcmp(argv[i], "--series") == 0 && i + 1 < argc)
             series = argv[++i];
         else if (strncmp(argv[i], "--series=", 9) == 0)
@@ -278,8 +337,13 @@ int wn_sweep_main(const char *self, int argc, char **argv)
             out = argv[i] + 6;
         else if (strncmp(argv[i], "--title=", 8) == 0)
             title = argv[i] + 8;
-        else if (strncmp(argv[i], "--np=", 5) == 0)
-            np = atoi(argv[i] + 5);
+        else if (strncmp(argv[i], "--np=", 5) == 0) {
+            char *e;
+            long n = strtol(argv[i] + 5, &e, 10);
+            if (e == argv[i] + 5 || *e || n < 1 || n > 1 << 20)
+                warp_fatal(WARP_EXIT_USAGE, "sweep: %s: give 1 or more ranks", argv[i]);
+            np = (int)n;
+        }
         else if (!run && argv[i][0] != '-')
             run = argv[i];
         else
@@ -295,13 +359,13 @@ int wn_sweep_main(const char *self, int argc, char **argv)
         sweep_fail("usage: warpnet sweep RUN.ini --vary section.key=FIRST:LAST:STEP "
                    "[--series section.key=A,B,...] [--title=TEXT] [--out=DIR] [--np=RANKS] "
                    "[options]; see warpnet sweep --help");
-    char key[256];
-    double a = 0, b = 0, step = 0;
+    char key[256], unit[32];
     const char *eq = strchr(vary, '=');
-    if (!eq || (size_t)(eq - vary) >= sizeof key || !strchr(vary, '.') ||
-        sscanf(eq + 1, "%lf:%lf:%lf", &a, &b, &step) != 3 || !(step > 0) || b < a)
-        sweep_fail("--vary wants section.key=FIRST:LAST:STEP with FIRST <= LAST and STEP > 0 "
-                   "(e.g. workload.load=0.1:1.0:0.1)");
+    if (!eq || (size_t)(eq - vary) >= sizeof key || !memchr(vary, '.', (size_t)(eq - vary)))
+        sweep_fail("--vary wants section.key=FIRST:LAST:STEP (e.g. workload.load=0.1:1.0:0.1)");
+    double range[3];
+    parse_range(eq + 1, range, unit, sizeof unit);
+    double a = range[0], b = range[1], step = range[2];
     memcpy(key, vary, (size_t)(eq - vary));
     key[eq - vary] = 0;
     for (int k = 0; k < nk; k++)
@@ -314,23 +378,35 @@ int wn_sweep_main(const char *self, int argc, char **argv)
         sweep_fail("cannot create the --out directory");
     if (strlen(out) > 900)
         sweep_fail("--out path too long");
+    for (int j = 0; j < nseries; j++)
+        for (int i = 0; i < npts; i++) {
+            char dir[1024];
+            snprintf(dir, sizeof dir, "%s/point-%03d", out, j * npts + i);
+            if (check_point(self, run, key, a + i * step, unit, sk, nk, j, passthrough, dir) != 0) {
+                char label[300];
+                series_label(sk, nk, j, label, sizeof label);
+                warp_fatal(WARP_EXIT_USAGE, "sweep: the point %s%s%s = %.10g%s is refused (above); nothing ran",
+                           label, nk ? ", " : "", key, a + i * step, unit);
+            }
+        }
     snprintf(csv, sizeof csv, "%s/sweep.csv", out);
     FILE *f = fopen(csv, "w");
     if (!f)
         sweep_fail("cannot write sweep.csv in the --out directory");
     for (int k = 0; k < nk; k++)
         fprintf(f, "%s,", sk[k].key);
-    fprintf(f, "%s,offered_load,accepted_load,latency_mean_ns,latency_p50_ns,latency_p99_ns,"
-               "message_latency_mean_ns,hops_mean,committed_events,run_s,accepted_pct_of_reference\n", key);
+    fprintf(f, "%s%s%s%s,offered_load,accepted_load,latency_mean_ns,latency_p50_ns,latency_p99_ns,"
+               "message_latency_mean_ns,hops_mean,committed_events,run_s,accepted_pct_of_reference\n", key,
+            *unit ? " (" : "", unit, *unit ? ")" : "");
     for (int j = 0; j < nseries; j++)
         for (int i = 0; i < npts; i++) {
             double v = a + i * step;
             char dir[1024], label[300];
             snprintf(dir, sizeof dir, "%s/point-%03d", out, j * npts + i);
             series_label(sk, nk, j, label, sizeof label);
-            fprintf(stderr, "warpnet: sweep: %s%s%s = %.10g (%d of %d)\n", label, nk ? ", " : "",
-                    key, v, j * npts + i + 1, npts * nseries);
-            if (run_point(f, self, run, key, v, sk, nk, j, passthrough, np, dir) != 0) {
+            fprintf(stderr, "warpnet: sweep: %s%s%s = %.10g%s (%d of %d)\n", label, nk ? ", " : "",
+                    key, v, unit, j * npts + i + 1, npts * nseries);
+            if (run_point(f, self, run, key, v, unit, sk, nk, j, passthrough, np, dir) != 0) {
                 fprintf(stderr, "warpnet: sweep: the run for %s%s%s = %.10g failed; see %s.log\n",
                         label, nk ? ", " : "", key, v, dir);
                 fclose(f);

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <time.h>
 
 #include "summary.h"
@@ -24,14 +25,14 @@ enum { F_PART, F_KPS, F_BATCH, F_SAFE, F_GVT, TUNE_FIELDS };
 typedef struct probe {
     char flag[TUNE_FIELDS][40]; /* "" where the field is not probed */
     double rate, eff, run_s, wall, processed, final_run;
-    int ok;
+    int ok, over; /* over: stopped at the budget */
 } probe;
 
 typedef struct tune_run {
     const char *self, *run, *out;
     char passthrough[16384];
     int np;
-    double end, probe_end;
+    double end, probe_end, budget, t_start;
     probe row[TUNE_MAX];
     int n;
 } tune_run;
@@ -89,14 +90,21 @@ static void command_start(const tune_run *t, char *cmd, size_t cap)
     wn_add_word(cmd, cap, t->run);
 }
 
-/* Runs probe p (to t->probe_end) and reads its statistics. */
+/* Runs probe p (to t->probe_end) and reads its statistics. A probe may run
+ * only for what is left of the budget (a --probe-end too long for it once
+ * ran on regardless), at least a second; one stopped there is `over`. Says
+ * on stderr how it went, as it goes (the table comes at the end). */
 static void measure(tune_run *t, probe *p, int k)
 {
     char cmd[32768], arg[4300], js_path[4200], log_path[4200];
     snprintf(js_path, sizeof js_path, "%s/probe-%02d.json", t->out, k);
     snprintf(log_path, sizeof log_path, "%s/probe-%02d.log", t->out, k);
     remove(js_path);
-    command_start(t, cmd, sizeof cmd);
+    double left = t->budget - (wall_now() - t->t_start);
+    snprintf(cmd, sizeof cmd, "timeout -k 5 %.0f ", left > 1 ? left + 0.5 : 1.0);
+    char rest[32768];
+    command_start(t, rest, sizeof rest);
+    strncat(cmd, rest, sizeof cmd - strlen(cmd) - 1);
     const char *fixed[] = {"--synch=opt", "--quiet", "--workload.warmup=0ns"};
     for (size_t i = 0; i < sizeof fixed / sizeof fixed[0]; i++)
         wn_add_word(cmd, sizeof cmd, fixed[i]);
@@ -112,6 +120,7 @@ static void measure(tune_run *t, probe *p, int k)
     double t0 = wall_now();
     int rc = system(cmd);
     p->wall = wall_now() - t0;
+    p->over = WIFEXITED(rc) && (WEXITSTATUS(rc) == 124 || WEXITSTATUS(rc) == 137);
     char *js = wn_slurp(js_path);
     p->ok = rc == 0 && js && wn_json_number(js, "event_rate", &p->rate) == 0 &&
             wn_json_number(js, "efficiency", &p->eff) == 0 &&
@@ -122,6 +131,14 @@ static void measure(tune_run *t, probe *p, int k)
         wn_json_number(js, "final_run", &p->final_run);
     }
     free(js);
+    char flags[256];
+    flags_of(p, flags, sizeof flags);
+    if (p->ok)
+        fprintf(stderr, "tune: probe %d (%s): %.4g committed/s, efficiency %.2f%%, %.1f s\n", k,
+                flags[0] ? flags : "defaults", p->rate, 100 * p->eff, p->wall);
+    else
+        fprintf(stderr, "tune: probe %d (%s): %s after %.1f s; see %s\n", k, flags[0] ? flags : "defaults",
+                p->over ? "stopped at the budget" : "failed", p->wall, log_path);
 }
 
 /* Whether probe p's ranks waited at the safe-event bound: a waiting rank
@@ -191,8 +208,9 @@ int wn_tune_main(const char *self, int argc, char **argv)
                 warp_fatal(WARP_EXIT_USAGE, "tune: %s: give a positive number of seconds", argv[i]);
         } else if (strncmp(argv[i], "--probe-end=", 12) == 0) {
             const char *why;
-            if (warp_parse_time_ns(argv[i] + 12, &probe_end, &why) || !(probe_end > 0))
-                warp_fatal(WARP_EXIT_USAGE, "tune: %s: give a positive model time with a unit "
+            if (warp_parse_time_ns(argv[i] + 12, &probe_end, &why) || !(probe_end > 0) ||
+                probe_end > WARP_TIME_NS_MAX)
+                warp_fatal(WARP_EXIT_USAGE, "tune: %s: give a positive model time with a unit, at most 1e15ns "
                            "(e.g. 5us)", argv[i]);
         } else if (strncmp(argv[i], "--out=", 6) == 0) {
             t->out = argv[i] + 6;
@@ -233,9 +251,15 @@ int wn_tune_main(const char *self, int argc, char **argv)
             snprintf(best.flag[f], sizeof best.flag[f], "%s", stage[f][0]);
 
     double t_start = wall_now();
+    t->budget = budget;
+    t->t_start = t_start;
     int skipped = 0;
     t->row[0] = best;
     measure(t, &t->row[0], 0);
+    if (t->row[0].over)
+        warp_fatal(WARP_EXIT_USAGE, "tune: the probe with the default settings ran past --budget=%g s before "
+                   "reaching %.6g ns of model time; give a shorter --probe-end or a larger --budget", budget,
+                   t->probe_end);
     if (!t->row[0].ok)
         warp_fatal(WARP_EXIT_USAGE, "tune: the probe with the default settings failed; see %s/probe-00.log",
                    t->out);
@@ -301,6 +325,8 @@ int wn_tune_main(const char *self, int argc, char **argv)
         if (t->row[i].ok)
             printf("%-*s %14.4g %10.2f%% %8.3f\n", width, flags, t->row[i].rate,
                    100 * t->row[i].eff, t->row[i].run_s);
+        else if (t->row[i].over)
+            printf("%-*s %14s (stopped at the budget)\n", width, flags, "-");
         else
             printf("%-*s %14s (see %s/probe-%02d.log)\n", width, flags, "failed", t->out, i);
     }
