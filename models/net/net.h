@@ -69,7 +69,7 @@ typedef struct net_packet {
     double t_tail;       /* when its tail reaches the receiver (cut-through) */
 } net_packet;
 /* A packet event's payload then ends at 136 bytes, which with the engine's
- * 120-byte header is four whole cache lines (model.c's event_bytes). */
+ * 120-byte header is four whole cache lines (build.c's event_bytes). */
 _Static_assert(sizeof(net_packet) == 128, "a packet is two cache lines");
 
 typedef struct net_credit {
@@ -97,7 +97,7 @@ typedef struct net_departure {
 
 /* Every event of a network run has this layout. The departure record
  * comes last: only the output-queued router writes it, so a run without
- * one ends its event slots before it (model.c's event_bytes). */
+ * one ends its event slots before it (build.c's event_bytes). */
 typedef struct net_event {
     uint32_t kind;
     int32_t port;      /* NET_EV_PORT_FREE / NET_EV_READY: which port */

@@ -74,8 +74,12 @@ void net_router_iq_type(net_model *n, warp_lp_type *t);
  * than VC 0: what the fabric's own terminals do. */
 double net_fabric_inject_vc(warp_lp *lp, const net_model *n, uint64_t router, int32_t port, int32_t vc,
                             const net_packet *p);
-/* Reads [network] sample for a network with a fabric (model.c). */
+/* Reads [network] sample for a network with a fabric (build.c). */
 void net_sampling_read(warp_ini *ini, net_model *n);
+/* Stops with WARP_EXIT_RESOURCE, naming the ranks or the memory per rank
+ * that would fit, when net_memory's estimate of the sized model n exceeds
+ * warp_memory_per_rank (memory.c; build.c calls it before placing). */
+void net_memory_refuse_oversized(const net_model *n);
 
 /* Bytes of input buffer per VC at port `port` of router r: the topology's
  * vc_buffer hook, or [network] vc_buffer. */

@@ -6,7 +6,7 @@
  * is the model's fabric, so its handlers (terminal.c, router.c) read the
  * model directly. Invariant: routers are LPs nodes..nodes+routers-1 (for
  * the packet network, its only LPs besides the terminals). Chosen by
- * model.c. */
+ * build.c. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>

@@ -4,7 +4,7 @@
  * k-way partition of the router graph, when built with it); terminals and
  * ranks follow their router. Also the --describe --ranks=N quality lines. Every
  * function is a pure function of the read-only description, so every
- * process computes the same partition. Called by model.c, packet.c and
+ * process computes the same partition. Called by build.c, packet.c and
  * the driver. */
 #include "config.h"
 

@@ -18,7 +18,7 @@
  * the engine replays the log, so a sum inside a record logged earlier in
  * the event is restored by the log whatever router_reverse did to it. Port
  * statistics are accounted by the arrival (net_rcore_account); commit
- * counts --sample alone. Built by model.c. */
+ * counts --sample alone. Built by build.c. */
 #include <assert.h>
 #include <string.h>
 

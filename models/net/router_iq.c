@@ -26,7 +26,7 @@
  * an allocation's heads bits and reset of alloc_at (no event logs a word it
  * writes unlogged). Port statistics are accounted by the arrival, in the
  * records it touches anyway (net_rcore_account), and taken back by
- * iq_reverse; commit counts --sample alone. Built by model.c. */
+ * iq_reverse; commit counts --sample alone. Built by build.c. */
 #include <assert.h>
 #include <stddef.h>
 #include <stdlib.h>

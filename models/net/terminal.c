@@ -7,7 +7,7 @@
  * terminals.csv and summary.json are kept in the state, next to what the
  * forward handler writes anyway (exact under rollback by the log or
  * term_reverse); latencies, eject_busy_ns and paths are written by the
- * commit handler. Built by model.c. */
+ * commit handler. Built by build.c. */
 #include <assert.h>
 #include <stddef.h>
 #include <string.h>
