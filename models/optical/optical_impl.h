@@ -138,18 +138,20 @@ typedef union opt_msg {
 
 _Static_assert(sizeof(opt_event) <= sizeof(net_event), "optical events fit the network's events");
 
-/* A new optical event to LP dest after delay (fill it, then warp_event_send). */
+/* Shared by the optical LPs (optical_lp.c). A new optical event to LP dest
+ * after delay (fill it, then warp_event_send). */
 opt_event *opt_event_new(warp_lp *lp, uint64_t dest, double delay, uint32_t kind);
 /* Short name of an optical LP's event kind (its LP types' event_name). */
 const char *opt_event_name(const void *msg);
 
-/* The LP types (tor.c, ops.c, ocs.c), filled into o at setup. */
-void opt_tor_type(opt_net *o, warp_lp_type *t);
-void opt_ops_type(opt_net *o, warp_lp_type *t);
-void opt_ocs_type(opt_net *o, warp_lp_type *t);
 /* Adds an LP's committed block into the per-process results. */
 void opt_results_add(opt_results *acc, const opt_results *b);
 /* A finish handler that only does that (OPS ports). */
 void opt_finish_results(warp_lp *lp, void *state, void *out);
+
+/* The LP types (tor.c, ops.c, ocs.c), filled into o at setup by optical.c. */
+void opt_tor_type(opt_net *o, warp_lp_type *t);
+void opt_ops_type(opt_net *o, warp_lp_type *t);
+void opt_ocs_type(opt_net *o, warp_lp_type *t);
 
 #endif
