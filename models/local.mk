@@ -7,6 +7,9 @@ LIBWARPNET_SOURCES =
 CATALOG_TOPOLOGIES =
 CATALOG_NETWORKS =
 CATALOG_WORKLOADS =
+# models/replay/local.mk names its trace readers' descriptors in these.
+REPLAY_READERS =
+REPLAY_READERS_UNBUILT =
 include models/net/local.mk
 include models/catalog/local.mk
 include models/torus/local.mk
@@ -18,17 +21,22 @@ include models/optical/local.mk
 include models/traffic/local.mk
 include models/replay/local.mk
 libwarpnet_la_SOURCES = $(LIBWARPNET_SOURCES)
-libwarpnet_la_CPPFLAGS = $(AM_CPPFLAGS) -I$(builddir)/models/catalog
+libwarpnet_la_CPPFLAGS = $(AM_CPPFLAGS) -I$(builddir)/models/catalog -I$(builddir)/models/replay/readers
 libwarpnet_la_CFLAGS = $(AM_CFLAGS) $(OTF2_CFLAGS)
 libwarpnet_la_LIBADD = libwarp.la $(OTF2_LIBS) $(METIS_LIBS)
 
 # The catalogue's list, rewritten whenever a local.mk (hence Makefile) changes.
-nodist_libwarpnet_la_SOURCES = models/catalog/catalog_list.h
-BUILT_SOURCES = models/catalog/catalog_list.h
-CLEANFILES += models/catalog/catalog_list.h
+nodist_libwarpnet_la_SOURCES = models/catalog/catalog_list.h models/replay/readers/reader_list.h
+BUILT_SOURCES = models/catalog/catalog_list.h models/replay/readers/reader_list.h
+CLEANFILES += models/catalog/catalog_list.h models/replay/readers/reader_list.h
 models/catalog/catalog_list.h: Makefile
 	$(AM_V_GEN)$(MKDIR_P) models/catalog && { \
 	  for o in $(CATALOG_TOPOLOGIES); do echo "CATALOG_TOPOLOGY($$o)"; done; \
 	  for o in $(CATALOG_NETWORKS); do echo "CATALOG_NETWORK($$o)"; done; \
 	  for o in $(CATALOG_WORKLOADS); do echo "CATALOG_WORKLOAD($$o)"; done; \
+	} > $@-t && mv $@-t $@
+models/replay/readers/reader_list.h: Makefile
+	$(AM_V_GEN)$(MKDIR_P) models/replay/readers && { \
+	  for o in $(REPLAY_READERS); do echo "REPLAY_READER($$o)"; done; \
+	  for o in $(REPLAY_READERS_UNBUILT); do echo "REPLAY_READER_UNBUILT(\"$${o%%:*}\", \"$${o#*:}\")"; done; \
 	} > $@-t && mv $@-t $@

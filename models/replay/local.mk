@@ -6,6 +6,7 @@ LIBWARPNET_SOURCES += \
 	models/replay/readers/keymap.c models/replay/readers/keymap.h \
 	models/replay/readers/mpimap.c models/replay/readers/mpimap.h \
 	models/replay/readers/source.c models/replay/readers/source.h \
+	models/replay/readers/readers.c models/replay/readers/readers.h \
 	models/replay/readers/bigsim.c models/replay/readers/bigsim.h \
 	models/replay/readers/goal.c \
 	models/replay/readers/dimemas.c models/replay/readers/dimemas_parse.c \
@@ -21,7 +22,15 @@ LIBWARPNET_SOURCES += \
 	models/replay/workload_tracer.c \
 	models/replay/timeline.c models/replay/timeline.h
 LIBWARPNET_SOURCES += models/replay/readers/otf2map.c models/replay/readers/otf2map.h
+# The trace readers' table (readers.c), in this order: where two readers are
+# equally sure of a path's format, the first wins. A format this build has
+# no reader for is FORMAT:PACKAGE in REPLAY_READERS_UNBUILT.
+REPLAY_READERS += replay_reader_gen
 if HAVE_OTF2
 LIBWARPNET_SOURCES += models/replay/readers/otf2.c
+REPLAY_READERS += replay_reader_otf2
+else
+REPLAY_READERS_UNBUILT += otf2:libotf2-trace-dev
 endif
+REPLAY_READERS += replay_reader_goal replay_reader_dimemas replay_reader_bigsim replay_reader_native
 CATALOG_WORKLOADS += replay_workload

@@ -6,7 +6,7 @@
 
 #include <stdio.h>
 
-#include "replay/readers/source.h"
+#include "replay/readers/readers.h"
 #include "replay/timeline.h"
 #include "replay/tracer_config.h"
 #include "replay/workload.h"

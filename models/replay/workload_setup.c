@@ -19,8 +19,31 @@
 #include "warp_error.h"
 #include "replay/workload_impl.h"
 
-static const char *const format_names[] = {"bigsim", "otf2", "goal", "native", "gen", "dimemas", NULL};
-static const char *const rendezvous_names[] = {"size", "trace", NULL};
+/* [replay]'s keys of the trace readers (each reader declares its own):
+ * every one given goes to every reader that has it. */
+static void reader_settings(warp_ini *ini, replay_opts *o)
+{
+    *o = replay_opts_default();
+    for (const replay_reader *const *r = replay_readers(); *r; r++)
+        for (const warp_cfg_opt *k = (*r)->keys; k && k->name; k++) {
+            const char *v = warp_ini_get(ini, "replay", k->name), *why;
+            if (v && (why = replay_opts_set(o, k->name, v)) != NULL)
+                warp_ini_fail(ini, "replay", k->name, "%s", why);
+        }
+}
+
+/* [sec] format: a reader of the table (or the message of one not built). */
+static const char *job_format(warp_ini *ini, const char *sec, const char *trace)
+{
+    const char *f = warp_ini_string(ini, sec, "format", NULL);
+    if (f && !replay_reader_find(f)) {
+        replay_source *s;
+        replay_err err;
+        replay_source_open(trace, f, NULL, &s, &err);
+        warp_ini_fail(ini, sec, "format", "%s", err.msg);
+    }
+    return f;
+}
 
 /* Lists the network ranks no job holds yet into a heap array; fails the
  * run when fewer than `need` are free. */
@@ -184,10 +207,8 @@ static void *rp_setup(warp_ini *ini, const net_model *net)
     if (tl && (c->tl = replay_timeline_open(tl)) == NULL)
         c->timeline_f = open_output(ini, net, "timeline", "job,rank,task,start_ns,end_ns");
     c->timeline_ranks = (int32_t)warp_ini_int(ini, "replay", "timeline_ranks", 64, 1, INT32_MAX);
-    replay_opts o = replay_opts_default();
-    o.ampi_overhead_ns = (uint64_t)warp_ini_time_ns(ini, "replay", "ampi_overhead", 100);
-    o.otf2_eager_limit = warp_ini_bytes(ini, "replay", "eager_limit", 65536);
-    o.rendezvous_from_trace = warp_ini_choice(ini, "replay", "dimemas_rendezvous", rendezvous_names, 0);
+    replay_opts o;
+    reader_settings(ini, &o);
     c->rank_job = warp_xcalloc(c->nranks, sizeof *c->rank_job);
     c->rank_local = warp_xcalloc(c->nranks, sizeof *c->rank_local);
     for (uint64_t r = 0; r < c->nranks; r++)
@@ -217,8 +238,8 @@ static void *rp_setup(warp_ini *ini, const net_model *net)
         if (!trace)
             warp_ini_fail(ini, sec, "trace", "missing; give the trace path (or gen:KIND:...)");
         job->trace = warp_xstrdup(trace);
-        int f = warp_ini_choice(ini, sec, "format", format_names, -1);
-        job->format = f >= 0 ? warp_xstrdup(format_names[f]) : NULL;
+        const char *f = job_format(ini, sec, trace);
+        job->format = f ? warp_xstrdup(f) : NULL;
         replay_err err;
         if (replay_source_open(job->trace, job->format, &o, &job->src, &err))
             warp_fatal(WARP_EXIT_USAGE, "%s", err.msg);

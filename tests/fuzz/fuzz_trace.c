@@ -18,7 +18,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "replay/readers/source.h"
+#include "replay/readers/readers.h"
 #include "replay/taskgraph.h"
 
 #ifndef FUZZ_FORMAT
@@ -125,7 +125,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     make_dir();
     const char *path = write_trace(data, size);
     replay_opts o = replay_opts_default();
-    o.keep_init = (int)(size & 1); /* both BigSim start-skip paths */
+    replay_opts_set(&o, "keep_init", size & 1 ? "1" : "0"); /* both BigSim start-skip paths */
     int text = !strcmp(FORMAT, "goal") || !strcmp(FORMAT, "dimemas") ||
                (!strcmp(FORMAT, "native") && (size < 8 || memcmp(data, "WNTRACE", 8) != 0));
     replay_source *s = NULL;

@@ -19,7 +19,11 @@ FUZZ_REPLAY_SRC = $(srcdir)/models/replay/error.c $(srcdir)/config/xalloc.c \
 	$(srcdir)/models/replay/readers/bigsim.c $(srcdir)/models/replay/readers/goal.c \
 	$(srcdir)/models/replay/readers/dimemas.c $(srcdir)/models/replay/readers/dimemas_parse.c \
 	$(srcdir)/models/replay/readers/native.c $(srcdir)/models/replay/readers/gen.c \
-	$(srcdir)/models/replay/readers/otf2map.c
+	$(srcdir)/models/replay/readers/otf2map.c $(srcdir)/models/replay/readers/readers.c \
+	$(srcdir)/config/cfg_table.c $(srcdir)/config/units.c $(srcdir)/config/suggest.c
+# The readers' table of the harnesses: every reader but OTF2 (no libotf2 here).
+FUZZ_READERS = replay_reader_gen replay_reader_goal replay_reader_dimemas replay_reader_bigsim \
+	replay_reader_native
 FUZZ_INI_SRC = $(srcdir)/config/ini.c $(srcdir)/config/units.c $(srcdir)/config/xalloc.c $(srcdir)/config/hash.c \
 	$(srcdir)/config/suggest.c
 
@@ -33,7 +37,7 @@ fuzz_options_src = $(srcdir)/tests/fuzz/fuzz_options.c $(srcdir)/engine/options.
 fuzz_options_flags = -I. -I$(srcdir)/config -I$(srcdir)/engine -I$(srcdir)/rng `$(FUZZ_MPI_INCLUDES)`
 fuzz_options_run = -max_len=2048
 fuzz_options_seeds = $(srcdir)/tests/fuzz/seeds/options
-fuzz_trace_flags = -I$(srcdir)/models
+fuzz_trace_flags = -I$(srcdir)/models -Itests/fuzz
 fuzz_bigsim_src = $(srcdir)/tests/fuzz/fuzz_trace.c $(FUZZ_REPLAY_SRC)
 fuzz_bigsim_flags = $(fuzz_trace_flags) -DFUZZ_FORMAT=bigsim
 fuzz_bigsim_run = -max_len=16384
@@ -68,6 +72,7 @@ fuzz:
 	  echo "  runtime (Debian: apt-get install clang libclang-rt-14-dev; check with"; \
 	  echo "  dpkg -S libclang_rt.fuzzer), or set FUZZ_CC=/path/to/clang"; exit 2; \
 	fi; rm -f tests/fuzz/probe
+	@for o in $(FUZZ_READERS); do echo "REPLAY_READER($$o)"; done > tests/fuzz/reader_list.h
 	@fail=0; for t in $(FUZZ_TARGETS); do \
 	  case $$t in \
 	    ini) src="$(fuzz_ini_src)"; flags=""; run="$(fuzz_ini_run)"; seeds="$(fuzz_ini_seeds)";; \

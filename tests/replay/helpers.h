@@ -6,7 +6,7 @@
 #include <stdint.h>
 
 #include "replay/critpath.h"
-#include "replay/readers/source.h"
+#include "replay/readers/readers.h"
 
 /* Writes text to a fresh temporary file with the given suffix; returns its
  * path (static storage per call slot; free with free()). */

@@ -208,8 +208,8 @@ Test(bigsim, keep_init_and_overhead_options)
     char *dir = th_temp_dir();
     write_synthetic(dir, 0, 1, 6);
     replay_opts o = replay_opts_default();
-    o.keep_init = 1;
-    o.ampi_overhead_ns = 7;
+    cr_assert_null(replay_opts_set(&o, "keep_init", "1"));
+    cr_assert_null(replay_opts_set(&o, "ampi_overhead", "7ns"));
     replay_source *s;
     replay_err err;
     cr_assert_eq(replay_source_open(dir, "bigsim", &o, &s, &err), 0, "%s", err.msg);

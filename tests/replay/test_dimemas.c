@@ -138,7 +138,7 @@ Test(dimemas, stencil_counts_and_time)
 Test(dimemas, eager_limit_decides_rendezvous)
 {
     replay_opts o = replay_opts_default();
-    o.otf2_eager_limit = 4095; /* 4096-byte ping-pong messages now use rendezvous */
+    cr_assert_null(replay_opts_set(&o, "eager_limit", "4095B")); /* 4096-byte ping-pong messages now use rendezvous */
     replay_source *s = open_shipped("pingpong.dim", &o);
     replay_rank *r = th_load_all(s);
     for (int q = 0; q < 2; q++) {
@@ -202,7 +202,7 @@ Test(dimemas, rendezvous_sends)
     const char *flagged = "2:0:0:1:-1:100:0:1:1\n1:0:0:0.000001\n1:1:0:0.000003\n3:1:0:0:-1:100:0:1:0\n";
     cr_assert_eq(ideal_of(flagged, NULL), 3000);
     replay_opts o = replay_opts_default();
-    o.rendezvous_from_trace = 1;
+    cr_assert_null(replay_opts_set(&o, "dimemas_rendezvous", "trace"));
     cr_assert_eq(ideal_of(flagged, &o), 4000);
     /* the receiver follows its sender's choice even when its own size says otherwise */
     const char *mismatch = "2:0:0:1:-1:1048576:0:1:0\n1:0:0:0.000001\n1:1:0:0.000003\n3:1:0:0:-1:0:0:1:0\n";

@@ -10,7 +10,7 @@
 #include "helpers.h"
 #include "replay/critpath.h"
 #include "replay/readers/native.h"
-#include "replay/readers/source.h"
+#include "replay/readers/readers.h"
 #include "replay/taskgraph.h"
 
 Test(taskgraph, edges_are_grouped_per_task_in_insertion_order)

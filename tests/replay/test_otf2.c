@@ -65,7 +65,7 @@ Test(otf2, eager_limit_changes_rendezvous)
 {
     char *p = sample();
     replay_opts o = replay_opts_default();
-    o.otf2_eager_limit = 1 << 20;
+    cr_assert_null(replay_opts_set(&o, "eager_limit", "1MiB"));
     replay_source *s;
     replay_err err;
     cr_assert_eq(replay_source_open(p, NULL, &o, &s, &err), 0, "%s", err.msg);

@@ -16,7 +16,7 @@
 #include "replay/critpath.h"
 #include "replay/readers/gen.h"
 #include "replay/readers/native.h"
-#include "replay/readers/source.h"
+#include "replay/readers/readers.h"
 #include "warp_error.h"
 
 static const char usage[] =
@@ -60,6 +60,25 @@ static uint64_t parse_u64(const char *opt, const char *v)
     return x;
 }
 
+/* A setting of the readers' key `key` from option opt: the reader checks it. */
+static void reader_key(cli *c, const char *opt, const char *key, const char *value)
+{
+    const char *why = replay_opts_set(&c->opts, key, value);
+    if (why) {
+        char m[400];
+        snprintf(m, sizeof m, "%s=%s: %s", opt, value, why);
+        die_usage(m);
+    }
+}
+
+/* The same for an option whose value is a bare number of `unit`. */
+static void reader_key_u64(cli *c, const char *opt, const char *key, const char *value, const char *unit)
+{
+    char v[64];
+    snprintf(v, sizeof v, "%llu%s", (unsigned long long)parse_u64(opt, value), unit);
+    reader_key(c, opt, key, v);
+}
+
 static void parse_cli(int argc, char **argv, cli *c)
 {
     memset(c, 0, sizeof *c);
@@ -71,15 +90,13 @@ static void parse_cli(int argc, char **argv, cli *c)
         if (!strncmp(a, "--format=", 9))
             c->format = a + 9;
         else if (!strncmp(a, "--ampi-overhead=", 16))
-            c->opts.ampi_overhead_ns = parse_u64("--ampi-overhead", a + 16);
+            reader_key_u64(c, "--ampi-overhead", "ampi_overhead", a + 16, "ns");
         else if (!strncmp(a, "--eager-limit=", 14))
-            c->opts.otf2_eager_limit = parse_u64("--eager-limit", a + 14);
-        else if (!strcmp(a, "--dimemas-rendezvous=size"))
-            c->opts.rendezvous_from_trace = 0;
-        else if (!strcmp(a, "--dimemas-rendezvous=trace"))
-            c->opts.rendezvous_from_trace = 1;
+            reader_key_u64(c, "--eager-limit", "eager_limit", a + 14, "B");
+        else if (!strncmp(a, "--dimemas-rendezvous=", 21))
+            reader_key(c, "--dimemas-rendezvous", "dimemas_rendezvous", a + 21);
         else if (!strcmp(a, "--keep-init"))
-            c->opts.keep_init = 1;
+            reader_key(c, "--keep-init", "keep_init", "1");
         else if (!strcmp(a, "--no-timing"))
             c->timing = 0;
         else if (!strcmp(a, "--text"))

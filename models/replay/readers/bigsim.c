@@ -16,6 +16,13 @@
 #include "replay/readers/bigsim.h"
 #include "replay/readers/source.h"
 #include "warp_error.h"
+#include "warp_ini.h"
+
+/* The reader's options (its keys below). */
+typedef struct bigsim_opts {
+    uint64_t ampi_overhead_ns; /* duration of AMPI_* bookkeeping tasks (TraceR's soft delay) */
+    int keep_init;             /* 1 keeps the initialisation phase TraceR skips */
+} bigsim_opts;
 
 #define BS_MAGIC 0xF9BDEA10u /* bytes 10 EA BD F9 read little-endian */
 #define BS_MAX_LOG_VERSION 6
@@ -192,7 +199,7 @@ static const char *const zero_names[] = {
     "AMPI_WAITALL", "AMPI_BgSetEndEvent", "AMPI_BgLoopToStart",
 };
 
-static uint64_t task_duration(const char *name, double exec_s, const replay_opts *o)
+static uint64_t task_duration(const char *name, double exec_s, const bigsim_opts *o)
 {
     for (size_t i = 0; i < sizeof zero_names / sizeof zero_names[0]; i++)
         if (strcmp(name, zero_names[i]) == 0)
@@ -250,7 +257,7 @@ static int trunc_rec(replay_err *err, const bs_file *f, int32_t i, int32_t pe, l
 /* Reading one PE's timeline: where it is, what it fills, what went wrong. */
 typedef struct bs_reader {
     const bs_trace *t;
-    const replay_opts *o;
+    const bigsim_opts *o;
     const bs_file *file;
     bs_cur c;
     int32_t pe;
@@ -334,7 +341,7 @@ static int task_fields(bs_reader *b, bs_task *k)
 /* Applies the start skip to the record and adds it to r when kept. */
 static int keep_task(bs_reader *b, bs_task *k)
 {
-    const replay_opts *o = b->o;
+    const bigsim_opts *o = b->o;
     int skip = !o->keep_init && b->t->skip_msg_id >= 0;
     /* The start skip: tasks before the one the start broadcast triggers are done. */
     if (b->first < 0 && k->mpe == 0 && k->mid == b->t->skip_msg_id)
@@ -480,7 +487,7 @@ static int timeline_records(bs_reader *b)
 
 /* Reads the timeline of `pe`. With r == NULL only counts (and the start
  * message of PE 0) are gathered. */
-static int read_timeline(const bs_trace *t, const replay_opts *o, int32_t pe, replay_rank *r,
+static int read_timeline(const bs_trace *t, const bigsim_opts *o, int32_t pe, replay_rank *r,
                          replay_bigsim_counts *cnt, int32_t *start_msg, replay_err *err)
 {
     int32_t node = pe / t->num_wth, thread = pe % t->num_wth;
@@ -519,7 +526,7 @@ static int read_timeline(const bs_trace *t, const replay_opts *o, int32_t pe, re
 static int bs_load(replay_source *s, int32_t rank, replay_rank *out, replay_err *err)
 {
     replay_bigsim_counts cnt;
-    return read_timeline(s->impl, &s->opts, rank, out, &cnt, NULL, err);
+    return read_timeline(s->impl, s->opts, rank, out, &cnt, NULL, err);
 }
 
 static void free_trace(bs_trace *t)
@@ -638,8 +645,9 @@ out:
     return rc;
 }
 
-int replay_bigsim_open(const char *path, const replay_opts *o, replay_source **out, replay_err *err)
+static int bigsim_open(const char *path, const void *opts, replay_source **out, replay_err *err)
 {
+    const bigsim_opts *o = opts;
     /* Accept the directory or the summary file itself. */
     char *dir = warp_xstrdup(path);
     size_t n = strlen(dir);
@@ -675,7 +683,7 @@ int replay_bigsim_open(const char *path, const replay_opts *o, replay_source **o
         free_trace(t);
         return -1;
     }
-    *out = replay_source_new(&bs_ops, path, o, t->total_pes, t);
+    *out = replay_source_new(&bs_ops, path, o, sizeof *o, t->total_pes, t);
     return 0;
 }
 
@@ -685,10 +693,48 @@ int replay_bigsim_counts_of(replay_source *s, int32_t pe, replay_bigsim_counts *
         return replay_errf(err, "%s: not a BigSim trace", s->path);
     if (pe < 0 || pe >= s->nranks)
         return replay_errf(err, "%s: PE %d does not exist (%d PEs)", s->path, pe, s->nranks);
-    return read_timeline(s->impl, &s->opts, pe, NULL, c, NULL, err);
+    return read_timeline(s->impl, s->opts, pe, NULL, c, NULL, err);
 }
 
 int32_t replay_bigsim_start_msg(const replay_source *s)
 {
     return ((const bs_trace *)s->impl)->skip_msg_id;
 }
+
+static const char *set_ampi_overhead(void *target, const char *v)
+{
+    double ns;
+    const char *why;
+    if (warp_parse_time_ns(v ? v : "", &ns, &why))
+        return why;
+    ((bigsim_opts *)target)->ampi_overhead_ns = (uint64_t)ns;
+    return NULL;
+}
+
+static const char *set_keep_init(void *target, const char *v)
+{
+    return warp_cfg_flag(v, &((bigsim_opts *)target)->keep_init);
+}
+
+static const warp_cfg_opt bigsim_keys[] = {
+    {"ampi_overhead", "TIME", "100ns", "BigSim: duration of AMPI_* bookkeeping tasks", set_ampi_overhead},
+    {"keep_init", "BOOL", "0", "BigSim: keep the initialisation phase TraceR skips", set_keep_init},
+    {0},
+};
+
+static const bigsim_opts bigsim_dflt = {.ampi_overhead_ns = 100, .keep_init = 0};
+
+/* A directory holding the summary file bgTrace, or that file itself. */
+static int bigsim_sniff(const char *path)
+{
+    return replay_dir_holds(path, "bgTrace") || replay_path_ends_with(path, "bgTrace") ? 2 : 0;
+}
+
+const replay_reader replay_reader_bigsim = {
+    .name = "bigsim",
+    .sniff = bigsim_sniff,
+    .open = bigsim_open,
+    .keys = bigsim_keys,
+    .opts_size = sizeof(bigsim_opts),
+    .dflt = &bigsim_dflt,
+};

@@ -22,11 +22,18 @@
 #include "replay/readers/mpimap.h"
 #include "replay/readers/source.h"
 #include "warp_error.h"
+#include "warp_ini.h"
+
+/* The reader's options (its keys at the end). */
+typedef struct dimemas_opts {
+    uint64_t eager_limit;      /* messages above it use rendezvous */
+    int rendezvous_from_trace; /* 1: rendezvous where the send record says so, not by size */
+} dimemas_opts;
 
 /* Does a send of this size and synchronism use rendezvous? */
-static int rendezvous(const replay_opts *o, uint64_t bytes, int mode)
+static int rendezvous(const dimemas_opts *o, uint64_t bytes, int mode)
 {
-    return o->rendezvous_from_trace ? (mode & DIM_SEND_RDV) != 0 : bytes > o->otf2_eager_limit;
+    return o->rendezvous_from_trace ? (mode & DIM_SEND_RDV) != 0 : bytes > o->eager_limit;
 }
 
 /* ---- open: the whole-file check ------------------------------------------------- */
@@ -44,7 +51,7 @@ typedef struct flow {
 typedef struct scan {
     dim_reader *rd;
     dim_file *F;
-    const replay_opts *o;
+    const dimemas_opts *o;
     flow *flows;
     uint64_t nflows, cap_flows;
     replay_keymap flow_index; /* (src, dst), (comm, tag) -> index + 1 */
@@ -356,7 +363,7 @@ static int scan_file(scan *S, uint64_t offsets_at)
 typedef struct loader {
     const dim_file *F;
     const dim_task *T;
-    const replay_opts *o;
+    const dimemas_opts *o;
     replay_chain chain;
     replay_keymap seq_send, seq_recv;
     replay_keymap pending;  /* (src, comm, tag) -> (head + 1) | (tail + 1) << 32 in the queue below */
@@ -502,7 +509,7 @@ static int dim_load(replay_source *s, int32_t rank, replay_rank *out, replay_err
     rd.f = fopen(s->path, "rb");
     if (!rd.f)
         return replay_errf(err, "%s: cannot open: %s; check the trace path", s->path, strerror(errno));
-    loader L = {.F = F, .T = &F->tasks[rank], .o = &s->opts, .chain = {out, REPLAY_CHAIN_EMPTY}};
+    loader L = {.F = F, .T = &F->tasks[rank], .o = s->opts, .chain = {out, REPLAY_CHAIN_EMPTY}};
     L.coll_seq = warp_xcalloc(F->ncomms, sizeof *L.coll_seq);
     L.my_pos = warp_xcalloc(F->ncomms, sizeof *L.my_pos);
     replay_rank_begin(out, rank);
@@ -571,15 +578,15 @@ static void dim_close(replay_source *s)
 
 static const replay_source_ops dim_ops = {"dimemas", dim_load, dim_close, NULL, NULL};
 
-int replay_dimemas_open(const char *path, const replay_opts *o, replay_source **out, replay_err *err)
+static int dimemas_open(const char *path, const void *opts, replay_source **out, replay_err *err)
 {
+    const dimemas_opts *o = opts;
     dim_reader rd = {.path = path, .err = err};
     rd.f = fopen(path, "rb");
     if (!rd.f)
         return replay_errf(err, "%s: cannot open: %s; check the trace path", path, strerror(errno));
     dim_file *F = warp_xcalloc(1, sizeof *F);
-    replay_opts opts = o ? *o : replay_opts_default();
-    scan S = {.rd = &rd, .F = F, .o = &opts, .task = -1};
+    scan S = {.rd = &rd, .F = F, .o = o, .task = -1};
     uint64_t offsets_at = 0;
     int rc = dim_next_line(&rd);
     if (rc == 0) {
@@ -596,6 +603,48 @@ int replay_dimemas_open(const char *path, const replay_opts *o, replay_source **
         free_file(F);
         return -1;
     }
-    *out = replay_source_new(&dim_ops, path, &opts, F->ntasks, F);
+    *out = replay_source_new(&dim_ops, path, o, sizeof *o, F->ntasks, F);
     return 0;
 }
+
+static const char *set_eager_limit(void *target, const char *v)
+{
+    const char *why;
+    return warp_parse_bytes(v ? v : "", &((dimemas_opts *)target)->eager_limit, &why) ? why : NULL;
+}
+
+static const char *set_rendezvous(void *target, const char *v)
+{
+    int *from_trace = &((dimemas_opts *)target)->rendezvous_from_trace;
+    if (v && strcmp(v, "size") == 0)
+        *from_trace = 0;
+    else if (v && strcmp(v, "trace") == 0)
+        *from_trace = 1;
+    else
+        return "must be size (by eager_limit) or trace (the send record's synchronism bit)";
+    return NULL;
+}
+
+static const warp_cfg_opt dimemas_keys[] = {
+    {"eager_limit", "BYTES", "64KiB", "OTF2, Dimemas: messages above it use rendezvous", set_eager_limit},
+    {"dimemas_rendezvous", "size|trace", "size", "Dimemas: rendezvous by eager_limit or where the send record says so",
+     set_rendezvous},
+    {0},
+};
+
+static const dimemas_opts dimemas_dflt = {.eager_limit = 65536, .rendezvous_from_trace = 0};
+
+/* *.dim, or a file that starts with the #DIMEMAS header. */
+static int dimemas_sniff(const char *path)
+{
+    return replay_path_ends_with(path, ".dim") || replay_file_starts_with(path, "#DIMEMAS") ? 3 : 0;
+}
+
+const replay_reader replay_reader_dimemas = {
+    .name = "dimemas",
+    .sniff = dimemas_sniff,
+    .open = dimemas_open,
+    .keys = dimemas_keys,
+    .opts_size = sizeof(dimemas_opts),
+    .dflt = &dimemas_dflt,
+};

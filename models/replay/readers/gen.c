@@ -381,7 +381,7 @@ static int64_t nranks_of(const gen_spec *g)
     }
 }
 
-int replay_gen_open(const char *spec, const replay_opts *o, replay_source **out, replay_err *err)
+static int gen_open(const char *spec, const void *opts, replay_source **out, replay_err *err)
 {
     const char *p = strncmp(spec, "gen:", 4) == 0 ? spec + 4 : spec;
     size_t klen = strcspn(p, ":");
@@ -452,7 +452,7 @@ int replay_gen_open(const char *spec, const replay_opts *o, replay_source **out,
         return replay_errf(err, "%s: iters x ranks too large for 32-bit message tags; "
                            "use fewer iterations", spec);
     }
-    *out = replay_source_new(&gen_ops, spec, o, (int32_t)n, g);
+    *out = replay_source_new(&gen_ops, spec, NULL, 0, (int32_t)n, g);
     return 0;
 }
 
@@ -465,3 +465,12 @@ const char *replay_gen_help(void)
            "  alltoall  ranks iters bytes step\n"
            "  random    ranks layers seed maxdur fanout bytes\n";
 }
+
+/* A generator spec, gen:KIND:key=value,... */
+static int gen_sniff(const char *path) { return strncmp(path, "gen:", 4) == 0 ? 4 : 0; }
+
+const replay_reader replay_reader_gen = {
+    .name = "gen",
+    .sniff = gen_sniff,
+    .open = gen_open,
+};

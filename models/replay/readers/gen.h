@@ -1,5 +1,5 @@
 /* gen.h — procedural trace generators; open them as sources with
- * replay_source_open("gen:KIND:key=value,...", ...) or replay_gen_open. */
+ * replay_source_open("gen:KIND:key=value,...", ...) (readers.h). */
 #ifndef REPLAY_GEN_H
 #define REPLAY_GEN_H
 

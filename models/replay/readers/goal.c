@@ -454,7 +454,7 @@ static void goal_close(replay_source *s)
 
 static const replay_source_ops goal_ops = {"goal", goal_load, goal_close, NULL, NULL};
 
-int replay_goal_open(const char *path, const replay_opts *o, replay_source **out, replay_err *err)
+static int goal_open(const char *path, const void *opts, replay_source **out, replay_err *err)
 {
     lexer lx;
     if (open_lexer(&lx, path, err))
@@ -512,6 +512,15 @@ out:
         free(g);
         return -1;
     }
-    *out = replay_source_new(&goal_ops, path, o, g->nranks, g);
+    *out = replay_source_new(&goal_ops, path, NULL, 0, g->nranks, g);
     return 0;
 }
+
+/* *.goal */
+static int goal_sniff(const char *path) { return replay_path_ends_with(path, ".goal") ? 3 : 0; }
+
+const replay_reader replay_reader_goal = {
+    .name = "goal",
+    .sniff = goal_sniff,
+    .open = goal_open,
+};

@@ -406,7 +406,7 @@ static void native_close(replay_source *s)
 static const replay_source_ops text_ops = {"native", text_load, native_close, NULL, NULL};
 static const replay_source_ops bin_ops = {"native", bin_load, native_close, NULL, NULL};
 
-int replay_native_open(const char *path, const replay_opts *o, replay_source **out, replay_err *err)
+static int native_open(const char *path, const void *opts, replay_source **out, replay_err *err)
 {
     FILE *f = fopen(path, "rb");
     if (!f)
@@ -429,7 +429,7 @@ int replay_native_open(const char *path, const replay_opts *o, replay_source **o
         native_close(&(replay_source){.impl = nf});
         return -1;
     }
-    *out = replay_source_new(nf->binary ? &bin_ops : &text_ops, path, o, n, nf);
+    *out = replay_source_new(nf->binary ? &bin_ops : &text_ops, path, NULL, 0, n, nf);
     return 0;
 }
 
@@ -546,3 +546,12 @@ out:
         rc = replay_errf(err, "%s: write failed: %s", path, strerror(errno));
     return rc;
 }
+
+/* Anything no other reader claims: the native format (text or binary). */
+static int native_sniff(const char *path) { return 1; }
+
+const replay_reader replay_reader_native = {
+    .name = "native",
+    .sniff = native_sniff,
+    .open = native_open,
+};

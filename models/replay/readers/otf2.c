@@ -20,6 +20,12 @@
 #include "replay/readers/otf2map.h"
 #include "replay/readers/source.h"
 #include "warp_error.h"
+#include "warp_ini.h"
+
+/* The reader's options (its key at the end). */
+typedef struct otf2_opts {
+    uint64_t eager_limit; /* messages above it use rendezvous (the receiver sends a control message) */
+} otf2_opts;
 
 typedef struct o2_group {
     uint32_t n;
@@ -323,7 +329,7 @@ static int o2_load_rank(replay_source *s, int32_t rank, replay_rank *out, replay
         goto out;
     }
     o2_map_ctx mc = {.rank = rank, .nranks = s->nranks, .timer_res = d->timer_res,
-                     .eager_limit = s->opts.otf2_eager_limit, .members = comm_members, .arg = d,
+                     .eager_limit = ((const otf2_opts *)s->opts)->eager_limit, .members = comm_members, .arg = d,
                      .path = s->path};
     rc = o2_map_events(&mc, &L.buf, out, err);
 out:
@@ -343,7 +349,7 @@ static void o2_close(replay_source *s)
 
 static const replay_source_ops o2_ops = {"otf2", o2_load_rank, o2_close, NULL, NULL};
 
-int replay_otf2_open(const char *path, const replay_opts *o, replay_source **out, replay_err *err)
+static int otf2_open(const char *path, const void *opts, replay_source **out, replay_err *err)
 {
     OTF2_Error_RegisterCallback(quiet, NULL);
     /* Accept the anchor file or the directory holding traces.otf2. */
@@ -417,7 +423,37 @@ out:
         free(anchor);
         return -1;
     }
-    *out = replay_source_new(&o2_ops, anchor, o, d->nranks, d);
+    *out = replay_source_new(&o2_ops, anchor, opts, sizeof(otf2_opts), d->nranks, d);
     free(anchor);
     return 0;
 }
+
+static const char *set_eager_limit(void *target, const char *v)
+{
+    const char *why;
+    return warp_parse_bytes(v ? v : "", &((otf2_opts *)target)->eager_limit, &why) ? why : NULL;
+}
+
+static const warp_cfg_opt otf2_keys[] = {
+    {"eager_limit", "BYTES", "64KiB", "OTF2, Dimemas: messages above it use rendezvous", set_eager_limit},
+    {0},
+};
+
+static const otf2_opts otf2_dflt = {.eager_limit = 65536};
+
+/* The anchor file *.otf2, or a directory holding traces.otf2. */
+static int otf2_sniff(const char *path)
+{
+    if (replay_path_ends_with(path, ".otf2"))
+        return 3;
+    return replay_dir_holds(path, "traces.otf2") ? 2 : 0;
+}
+
+const replay_reader replay_reader_otf2 = {
+    .name = "otf2",
+    .sniff = otf2_sniff,
+    .open = otf2_open,
+    .keys = otf2_keys,
+    .opts_size = sizeof(otf2_opts),
+    .dflt = &otf2_dflt,
+};

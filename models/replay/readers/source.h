@@ -1,21 +1,30 @@
 /* source.h — a trace source: anything that can produce the task graph of one
  * rank on demand (BigSim, OTF2, GOAL, native text/binary files, procedural
- * generators). Loading is lazy: replay_source_load(s, r) touches only what
- * rank r needs, so each replay LP loads its own rank where it lives. */
+ * generators), and what a reader declares to be listed (replay_reader).
+ * Loading is lazy: replay_source_load(s, r) touches only what rank r needs,
+ * so each replay LP loads its own rank where it lives. Opening goes through
+ * the table of readers (readers.h). */
 #ifndef REPLAY_SOURCE_H
 #define REPLAY_SOURCE_H
 
 #include <stdint.h>
 
+#include "warp_cfg.h"
 #include "replay/error.h"
 #include "replay/taskgraph.h"
 
-/* Reader options; replay_opts_default() gives the documented defaults. */
+/* Settings for the trace readers by key, as users write them
+ * ("eager_limit" = "64KiB"): replay_opts_set (readers.h) checks each
+ * against the keys the readers declare, and opening a trace hands a reader
+ * the settings of its own keys. Empty (zeroed, or replay_opts_default()):
+ * every reader's defaults. */
+#define REPLAY_OPTS_MAX 8
 typedef struct replay_opts {
-    uint64_t ampi_overhead_ns; /* BigSim: duration of AMPI_* bookkeeping tasks (TraceR's soft delay) */
-    int keep_init;             /* BigSim: 1 keeps the initialisation phase TraceR skips */
-    uint64_t otf2_eager_limit; /* OTF2, Dimemas: messages above it use rendezvous (receiver sends a control message) */
-    int rendezvous_from_trace; /* Dimemas: rendezvous where the send record says so, not by size */
+    int n;
+    struct {
+        char key[32];
+        char value[64];
+    } set[REPLAY_OPTS_MAX];
 } replay_opts;
 
 typedef struct replay_source replay_source;
@@ -40,23 +49,30 @@ struct replay_source {
     const replay_source_ops *ops;
     int32_t nranks;
     char *path;
-    replay_opts opts;
-    void *impl; /* the reader's own data */
+    const void *opts; /* the reader's own options (its descriptor's opts_size
+                       * bytes, owned by the source; NULL when it has none) */
+    void *impl;       /* the reader's own data */
 };
 
-/* Defaults: ampi_overhead_ns = 100, keep_init = 0, otf2_eager_limit = 65536,
- * rendezvous_from_trace = 0. */
+/* A trace reader, as the table lists it (readers.c: one descriptor per
+ * reader, registered by REPLAY_READERS in models/replay/local.mk). */
+typedef struct replay_reader {
+    const char *name; /* what [job.N] format and --format name */
+    /* How surely path holds this format: 0 not at all, 1 as the last
+     * resort, 2 by a directory's contents or a file name, 3 by a suffix or
+     * the first bytes, 4 by a prefix of the path itself. The most sure
+     * reader wins; ties go to the first in the table. */
+    int (*sniff)(const char *path);
+    /* Opens path with opts, the reader's options (opts_size bytes: dflt,
+     * then the settings of its keys); the source keeps opts. */
+    int (*open)(const char *path, const void *opts, replay_source **out, replay_err *err);
+    const warp_cfg_opt *keys; /* its keys, ending with a zeroed row; NULL: none */
+    size_t opts_size;         /* bytes of its options (0: none) */
+    const void *dflt;         /* its options' defaults (opts_size bytes) */
+} replay_reader;
+
+/* An empty set of settings: every reader's defaults. */
 replay_opts replay_opts_default(void);
-
-/* The format a path most likely holds ("bigsim" for a directory with bgTrace,
- * "otf2" for *.otf2 or a directory with traces.otf2, "goal" for *.goal,
- * "dimemas" for *.dim or a file starting with #DIMEMAS, "gen" for "gen:...",
- * else "native"). */
-const char *replay_guess_format(const char *path);
-
-/* Opens a trace; format NULL or "" guesses. Returns 0, or -1 with err set. */
-int replay_source_open(const char *path, const char *format, const replay_opts *opts,
-                       replay_source **out, replay_err *err);
 
 /* Builds rank's graph into out (begun, filled and frozen by the source). */
 int replay_source_load(replay_source *s, int32_t rank, replay_rank *out, replay_err *err);
@@ -67,18 +83,16 @@ int replay_source_shape_class(const replay_source *s, int32_t rank);
 /* Releases the source (NULL is fine). */
 void replay_source_close(replay_source *s);
 
-/* Allocates a source shell for a reader's open function. */
-replay_source *replay_source_new(const replay_source_ops *ops, const char *path,
-                                 const replay_opts *opts, int32_t nranks, void *impl);
+/* Allocates a source shell for a reader's open function; opts (the options
+ * the reader was opened with, opts_size bytes) is copied. */
+replay_source *replay_source_new(const replay_source_ops *ops, const char *path, const void *opts,
+                                 size_t opts_size, int32_t nranks, void *impl);
 
-/* Per-format open functions (called through replay_source_open). */
-int replay_bigsim_open(const char *path, const replay_opts *o, replay_source **out, replay_err *err);
-int replay_goal_open(const char *path, const replay_opts *o, replay_source **out, replay_err *err);
-int replay_native_open(const char *path, const replay_opts *o, replay_source **out, replay_err *err);
-int replay_gen_open(const char *spec, const replay_opts *o, replay_source **out, replay_err *err);
-int replay_dimemas_open(const char *path, const replay_opts *o, replay_source **out, replay_err *err);
-#ifdef HAVE_OTF2
-int replay_otf2_open(const char *path, const replay_opts *o, replay_source **out, replay_err *err);
-#endif
+/* What readers' sniff functions test: path ends with suffix; path is a
+ * directory holding a file `name`; path is a file whose first bytes are
+ * magic (at most 16). */
+int replay_path_ends_with(const char *path, const char *suffix);
+int replay_dir_holds(const char *path, const char *name);
+int replay_file_starts_with(const char *path, const char *magic);
 
 #endif
