@@ -9,7 +9,7 @@
 
 #include <assert.h>
 
-#include "net/draw.h"
+#include "warp_draw.h"
 
 
 int dfly_route_vcs(dfly_routing alg)

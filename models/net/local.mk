@@ -2,7 +2,7 @@
 # statistics, the workload API and the network plug-in interface.
 LIBWARPNET_SOURCES += models/net/net.h models/net/topology.h models/net/net_impl.h \
 	models/net/network.h models/net/packet.c models/net/model.h models/net/model.c models/net/build.c \
-	models/net/fifo.h models/net/port.h models/net/draw.h models/net/send.c models/net/terminal.c models/net/router.c \
+	models/net/fifo.h models/net/port.h models/net/send.c models/net/terminal.c models/net/router.c \
 	models/net/router_core.h models/net/router_core.c models/net/router_iq.c \
 	models/net/stats.h models/net/stats.c models/net/sample.h models/net/sample.c models/net/dot.c \
 	models/net/memory.c models/net/links.c models/net/partition.c

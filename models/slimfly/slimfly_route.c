@@ -7,7 +7,7 @@
 
 #include <assert.h>
 
-#include "net/draw.h"
+#include "warp_draw.h"
 
 /* The first hops of minimal paths: a pair of explicit ports, or a list of
  * local ports from the graph's per-difference table. */
