@@ -30,8 +30,8 @@ uint32_t dfly_exit(const dfly_shape *s, uint64_t cur, uint32_t t, uint32_t draw)
     for (uint32_t n = 0; n < links; n++)
         own += dfly_link_port(s, i, t, n) / s->h == r;
     if (own == 0)
-        return dfly_link_port(s, i, t, net_pick(draw, links));
-    uint32_t k = net_pick(draw, own);
+        return dfly_link_port(s, i, t, warp_rng_pick(draw, links));
+    uint32_t k = warp_rng_pick(draw, own);
     for (uint32_t n = 0;; n++) {
         uint32_t j = dfly_link_port(s, i, t, n);
         if (j / s->h == r && k-- == 0)
@@ -59,7 +59,7 @@ static uint32_t hops_via(const dfly_shape *s, uint64_t cur, uint32_t j, uint64_t
 static uint32_t valiant_group(const dfly_shape *s, uint32_t i, uint32_t d, uint32_t draw)
 {
     uint32_t lo = i < d ? i : d, hi = i < d ? d : i;
-    uint32_t k = net_pick(draw, s->g - 2);
+    uint32_t k = warp_rng_pick(draw, s->g - 2);
     if (k >= lo)
         k++;
     if (k >= hi)
@@ -86,12 +86,12 @@ static uint32_t ugal_choose(const dfly_shape *s, const dfly_route_cfg *cfg, uint
     assert(occ && occ->port && (cfg->alg != DFLY_UGAL_G || occ->global) &&
            "UGAL needs the deciding router's occupancies");
     uint32_t gi = dfly_group_of(s, cur), gy = dfly_group_of(s, dst), best = 0;
-    uint32_t j = dfly_exit(s, cur, gy, net_subdraw(draw, 0));
+    uint32_t j = dfly_exit(s, cur, gy, warp_rng_subdraw(draw, 0));
     *port = dfly_port_towards(s, cur, j);
     double best_cost = path_cost(s, cfg, occ, *port, j, hops_via(s, cur, j, dst)) - cfg->threshold;
     for (int c = 0; c < cfg->n_indirect; c++) {
-        uint32_t inter = valiant_group(s, gi, gy, net_subdraw(draw, 2 * c + 1));
-        uint32_t ji = dfly_exit(s, cur, inter, net_subdraw(draw, 2 * c + 2));
+        uint32_t inter = valiant_group(s, gi, gy, warp_rng_subdraw(draw, 2 * c + 1));
+        uint32_t ji = dfly_exit(s, cur, inter, warp_rng_subdraw(draw, 2 * c + 2));
         int32_t pi = dfly_port_towards(s, cur, ji);
         double cost = path_cost(s, cfg, occ, pi, ji, hops_via(s, cur, ji, dst));
         if (cost < best_cost) {
@@ -116,7 +116,7 @@ dfly_hop dfly_route_hop(const dfly_shape *s, const dfly_route_cfg *cfg, dfly_pkt
     if (gi != gy && s->g >= 3 && st->inter == 0) {
         dfly_routing alg = cfg->alg;
         if (hops == 0 && alg == DFLY_VALIANT)
-            st->inter = valiant_group(s, gi, gy, net_subdraw(draw, 1)) + 1;
+            st->inter = valiant_group(s, gi, gy, warp_rng_subdraw(draw, 1)) + 1;
         else if ((hops == 0 && alg != DFLY_MINIMAL && alg != DFLY_VALIANT) ||
                  (alg == DFLY_PAR && hops == 1 && st->ghops == 0))
             st->inter = ugal_choose(s, cfg, cur, dst, draw, occ, &port);
@@ -128,7 +128,7 @@ dfly_hop dfly_route_hop(const dfly_shape *s, const dfly_route_cfg *cfg, dfly_pkt
         if (target == gi)
             port = dfly_local_port(dfly_index_of(s, cur), dfly_index_of(s, dst));
         else
-            port = dfly_port_towards(s, cur, dfly_exit(s, cur, target, net_subdraw(draw, 0)));
+            port = dfly_port_towards(s, cur, dfly_exit(s, cur, target, warp_rng_subdraw(draw, 0)));
     }
     int par = cfg->alg == DFLY_PAR;
     int cls;

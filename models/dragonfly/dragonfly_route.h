@@ -47,7 +47,7 @@
  * message's packets take lane flow mod lanes, so every VC keeps one class.
  *
  * Random choices. Each call takes one 64-bit draw and derives its choices
- * as sub-draws of it (net/draw.h): sub-draw 0 picks the exit of the path
+ * as sub-draws of it (rng/warp_draw.h): sub-draw 0 picks the exit of the path
  * taken (or of UGAL's minimal path), 1 the Valiant group; UGAL's candidate c
  * takes its group from sub-draw 2c+1 and its exit from 2c+2.
  */

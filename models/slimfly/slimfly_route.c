@@ -114,7 +114,7 @@ uint32_t sf_valiant_pick(const sf_mms *g, uint32_t src, uint32_t dst, uint32_t d
     return r;
 }
 
-uint32_t sf_subdraw(uint64_t draw, int k) { return net_subdraw(draw, k); }
+uint32_t sf_subdraw(uint64_t draw, int k) { return warp_rng_subdraw(draw, k); }
 
 sf_pkt_route sf_route_start(void)
 {
