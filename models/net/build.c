@@ -319,7 +319,7 @@ void net_model_free(net_model *n)
         n->net_ops->destroy(n->net);
     net_results_free(n->res);
     free(n->rank_term);
-    free(n->scratch);
+    free(n->router_layout);
     free(n->router_part);
     free(n->term_rank);
     free(n);

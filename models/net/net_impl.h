@@ -46,8 +46,8 @@ struct net_model {
     const warp_lp_type *wl_type;
 
     net_results *res;         /* per-process; filled by finish handlers */
-    void *scratch;            /* per-process work area of the router's allocator
-                               * (router_iq.c; freed with the model) */
+    void *router_layout;      /* the input-queued router's state layout
+                               * (router_iq.c), computed once; freed with the model */
     warp_model model;
 };
 

@@ -77,8 +77,9 @@ typedef struct iq_state {
     double last_pass; /* alloc_timing = per-cycle: time of the latest allocation (-1: none) */
 } iq_state;
 
-/* Where the parts of a router's state lie, computed once per process (the
- * head of n->scratch) rather than on every event. */
+/* Where the parts of a router's state lie, computed once per process
+ * (n->router_layout, read-only like the rest of the model) rather than on
+ * every event. */
 typedef struct iq_layout {
     size_t heads, in, out, view, wide;   /* byte offsets from the state */
     size_t istride, ostride, rc;         /* rc: bytes of an output record's net_rcore_port */
@@ -186,7 +187,7 @@ static iq_layout layout_of(const net_model *n)
  * than computing it. */
 static inline __attribute__((always_inline)) iview view(const net_model *n, void *state)
 {
-    const iq_layout *l = n->scratch;
+    const iq_layout *l = n->router_layout;
     char *b = state;
     iview v;
     v.s = state;
@@ -211,8 +212,11 @@ static size_t iq_state_size(const net_model *n)
  * an allocation that matches more continues in a second one at once. */
 #define IQ_DEPS ((int)(sizeof(((net_event *)0)->u) / sizeof(net_departure)))
 
-/* The allocator's per-process work area (n->scratch): per output the best
- * request (rotated priority key, input port, VC); per input its sends now. */
+/* The allocator's work area, on the stack of the allocation that uses it
+ * (allocate), so that the model stays read-only and each PE (a thread,
+ * later) has its own: per output the best request (rotated priority key,
+ * input port, VC); per input its sends now. Every allocation fills what it
+ * reads. */
 typedef struct iq_scratch {
     int64_t *key;
     int32_t *gp, *gv, *active;
@@ -591,18 +595,18 @@ static double next_chance(const net_model *n, const iview *v, const iq_scratch *
     return best;
 }
 
-/* The scratch area's bytes for radix R and vcs V (the layout of scratch()). */
-static size_t scratch_bytes(size_t R, size_t V)
+/* The work area's 8-byte words for radix R and vcs V (the layout of scratch()). */
+static size_t scratch_words(size_t R, size_t V)
 {
-    return sizeof(iq_layout) + (R + R * V + bitmap_words(R) + bitmap_words(R * V)) * sizeof(int64_t) +
-           (6 * R + 2 * R * V) * sizeof(int32_t);
+    return R + R * V + bitmap_words(R) + bitmap_words(R * V) + (6 * R + 2 * R * V + 1) / 2;
 }
 
-static iq_scratch scratch(const net_model *n)
+/* The work area's arrays in `area` (scratch_words of them). */
+static iq_scratch scratch(const net_model *n, int64_t *area)
 {
     size_t R = (size_t)n->max_radix, RV = R * (size_t)n->vcs;
     iq_scratch w;
-    w.key = (int64_t *)((char *)n->scratch + sizeof(iq_layout));
+    w.key = area;
     w.lkey = w.key + R;
     w.granted = (uint64_t *)(w.lkey + RV);
     w.lgranted = w.granted + bitmap_words(R);
@@ -664,7 +668,8 @@ static void allocate(warp_lp *lp, const net_model *n, iview *v, net_event *e, wa
         bits->b |= IQ_BIT_ALLOC_AT;
     }
     int save = !(bits->b & IQ_BIT_ALLOC_AT);
-    iq_scratch w = scratch(n);
+    int64_t area[scratch_words((size_t)n->max_radix, (size_t)n->vcs)];
+    iq_scratch w = scratch(n, area);
     list_heads(v, &w, now);
     net_departure *dep = (net_departure *)e->u.user;
     memset(&e->u, 0, sizeof e->u); /* all of it: the digest hashes the payload */
@@ -740,7 +745,7 @@ static void arrive(warp_lp *lp, const net_model *n, iview *v, const net_packet *
 static void iq_prefetch(const warp_lp *lp, const void *state, const void *msg)
 {
     const net_model *n = warp_model_arg(lp);
-    const iq_layout *l = n->scratch;
+    const iq_layout *l = n->router_layout;
     const net_event *e = msg;
     const char *b = state;
     if (e->kind == NET_EV_PKT) {
@@ -880,9 +885,10 @@ static void iq_finish(warp_lp *lp, void *state, void *out)
 void net_router_iq_type(net_model *n, warp_lp_type *t)
 {
     size_t R = (size_t)n->max_radix;
-    free(n->scratch);
-    n->scratch = warp_xcalloc(1, scratch_bytes(R, (size_t)n->vcs));
-    *(iq_layout *)n->scratch = layout_of(n);
+    iq_layout *l = warp_xcalloc(1, sizeof *l);
+    *l = layout_of(n);
+    free(n->router_layout);
+    n->router_layout = l;
     memset(t, 0, sizeof *t);
     t->name = "router";
     t->state_size = iq_state_size(n);
