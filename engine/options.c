@@ -439,6 +439,19 @@ int warp_option_given(const warp_ctx *w, const char *name)
     return o && (w->opt.given >> (o - engine_opts) & 1);
 }
 
+const char *warp_option_file(const warp_ctx *w, const char *name)
+{
+    if (!warp_option_given(w, name))
+        return NULL;
+    if (!strcmp(name, "stats-json"))
+        return w->opt.stats_json;
+    if (!strcmp(name, "engine-stats"))
+        return w->opt.engine_stats;
+    if (!strcmp(name, "heartbeat-file"))
+        return w->opt.heartbeat_file;
+    return NULL;
+}
+
 /* ---- Model options ------------------------------------------------------------ */
 
 static const warp_opt *find_model_opt(const warp_opt *opts, const char *name)

@@ -165,6 +165,10 @@ int warp_set_option(warp_ctx *w, const char *key, const char *value, const char 
 /* Whether an engine option was set (by a run file, --config or the command
  * line) rather than left at its default. */
 int warp_option_given(const warp_ctx *w, const char *name);
+/* The file an engine option of a file name (stats-json, engine-stats,
+ * heartbeat-file) was given, as given; NULL when it was not given or is
+ * not such an option. */
+const char *warp_option_file(const warp_ctx *w, const char *name);
 /* Applies a run file's [engine] section (each key an engine option; an
  * unknown key stops, suggesting the closest). Call before warp_parse_args,
  * so that the command line wins. */

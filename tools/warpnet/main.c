@@ -31,8 +31,8 @@ static const char usage[] =
     "       warpnet report DIR              plots and report.md/report.html of an --out=DIR run\n"
     "       warpnet convert codes FILE.conf  print the run file equivalent to a CODES network config\n";
 
-/* The engine's output files that --out=DIR collects. */
-static const char *const stats_opt[2] = {"--engine-stats", "--stats-json"};
+/* The engine's output files (engine options) that --out=DIR collects. */
+static const char *const stats_opt[2] = {"engine-stats", "stats-json"};
 
 /* "--section.key=value" (a dot before the '=') is a config override. */
 static int is_override(const char *a)
@@ -115,11 +115,6 @@ int main(int argc, char **argv)
         return wn_sweep_main(argv[0], argc - 1, argv + 1);
     if (argc > 1 && strcmp(argv[1], "tune") == 0)
         return wn_tune_main(argv[0], argc - 1, argv + 1);
-    const char *stats_at[2] = {NULL, NULL}; /* --engine-stats=, --stats-json= as given */
-    for (int i = 1; i < argc; i++)
-        for (int k = 0; k < 2; k++)
-            if (!strncmp(argv[i], stats_opt[k], strlen(stats_opt[k])) && argv[i][strlen(stats_opt[k])] == '=')
-                stats_at[k] = argv[i] + strlen(stats_opt[k]) + 1;
     warp_ctx *w = warp_init(&argc, &argv);
     warp_set_time_unit_ns(w); /* network models count time in ns */
 
@@ -245,16 +240,19 @@ int main(int argc, char **argv)
          * need the option set. */
         static const char *const names[2] = {"engine.csv", "engine.json"};
         for (int k = 0; k < 2; k++) {
-            char file[WN_PATH_MAX + 64];
-            const char *name = names[k], *at = stats_at[k];
+            char file[WN_PATH_MAX + 64], given[WN_PATH_MAX + 64];
+            const char *name = names[k], *at = warp_option_file(w, stats_opt[k]);
             size_t len = strlen(out);
             while (len > 1 && out[len - 1] == '/')
                 len--;
-            if (at && !strncmp(at, out, len) && at[len] == '/' && !strchr(at + len + 1, '/'))
-                name = at + len + 1; /* DIR/NAME */
-            else if (warp_option_given(w, stats_opt[k] + 2))
+            if (at && !strncmp(at, out, len) && at[len] == '/' && !strchr(at + len + 1, '/')) {
+                /* DIR/NAME; copied, as setting the option frees the engine's string */
+                snprintf(given, sizeof given, "%s", at + len + 1);
+                name = given;
+            }
+            else if (at)
                 continue;
-            warp_set_option(w, stats_opt[k] + 2, rank0 ? wn_outdir_file(&od, name, file, sizeof file) : name,
+            warp_set_option(w, stats_opt[k], rank0 ? wn_outdir_file(&od, name, file, sizeof file) : name,
                             "--out");
         }
         char owner[WN_PATH_MAX + 8];
