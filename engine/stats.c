@@ -170,10 +170,17 @@ void stats_finish(warp_ctx *w)
     s->gvt_rounds = w->cnt.gvt_rounds;
     s->fossil_collections = w->cnt.fossils;
     s->peak_event_bytes = peak_g;
-    s->efficiency = s->committed ? 1.0 - (double)s->rolled_back / (double)s->committed : 1.0;
+    /* After --restart the committed count is the whole run's (the digest
+     * and the results are), everything else this segment's: efficiency and
+     * rate are taken over the events committed since the restart (they
+     * mixed both: processed below committed, the rate inflated). */
+    uint64_t restored = w->ck.restored_committed;
+    coll_bcast(w, &restored, sizeof restored);
+    uint64_t seg = s->committed - restored;
+    s->efficiency = seg ? 1.0 - (double)s->rolled_back / (double)seg : 1.0;
     s->setup_s = w->cnt.t_setup;
     coll_bcast(w, &s->run_s, sizeof s->run_s);
-    s->event_rate = s->run_s > 0 ? (double)s->committed / s->run_s : 0;
+    s->event_rate = s->run_s > 0 ? (double)seg / s->run_s : 0;
     s->t_forward = tg[0];
     s->t_reverse = tg[1];
     s->t_queue = tg[2];
@@ -195,6 +202,11 @@ void stats_finish(warp_ctx *w)
                (unsigned long long)w->total_lps, (unsigned long long)w->nkps, w->nkps > 1 ? "s" : "");
         group(b, sizeof b, s->committed);
         printf("  %-30s %20s\n", "committed events", b);
+        if (restored) {
+            group(b, sizeof b, seg);
+            printf("  %-30s %20s (restarted from a checkpoint: the line above counts the whole run, "
+                   "every other figure this segment)\n", "committed this segment", b);
+        }
         group(b, sizeof b, s->processed);
         printf("  %-30s %20s\n", "processed events", b);
         group(b, sizeof b, s->rolled_back);
@@ -234,7 +246,8 @@ void stats_finish(warp_ctx *w)
             stats_output_failed(w, "stats-json", w->opt.stats_json);
         fprintf(f,
                 "{\n  \"partial\": %s,\n  \"synch\": \"%s\",\n  \"ranks\": %d,\n  \"lps\": %llu,\n  \"kps_per_rank\": %llu,\n"
-                "  \"end\": %.17g,\n  \"committed\": %" PRIu64 ",\n  \"processed\": %" PRIu64 ",\n"
+                "  \"end\": %.17g,\n  \"committed\": %" PRIu64 ",\n  \"committed_segment\": %" PRIu64 ",\n"
+                "  \"processed\": %" PRIu64 ",\n"
                 "  \"rolled_back\": %" PRIu64 ",\n  \"rollbacks_primary\": %" PRIu64 ",\n"
                 "  \"rollbacks_secondary\": %" PRIu64 ",\n  \"efficiency\": %.6f,\n"
                 "  \"setup_s\": %.6f,\n  \"run_s\": %.6f,\n  \"event_rate\": %.1f,\n"
@@ -247,7 +260,7 @@ void stats_finish(warp_ctx *w)
                 "  \"committed_digest\": \"%016" PRIx64 "\"\n}\n",
                 w->sched.stop_requested ? "true" : "false", synch_name(w->opt.synch), w->nranks,
                 (unsigned long long)w->total_lps,
-                (unsigned long long)w->nkps, w->opt.end, s->committed, s->processed, s->rolled_back,
+                (unsigned long long)w->nkps, w->opt.end, s->committed, seg, s->processed, s->rolled_back,
                 s->rollbacks_primary, s->rollbacks_secondary, s->efficiency, s->setup_s, s->run_s,
                 s->event_rate, cmin, cmax, imbalance, s->remote_sent, s->anti_sent, final_run, s->gvt_rounds,
                 s->fossil_collections, s->peak_event_bytes, (long long)rss_max * 1024, s->t_forward,

@@ -253,7 +253,7 @@ const char *warp_partition_name(warp_partition_kind k);
 /* ---- Results -------------------------------------------------------------- */
 
 typedef struct warp_stats {
-    uint64_t committed;       /* events committed, all ranks */
+    uint64_t committed;       /* events committed, all ranks (after --restart: the whole run) */
     uint64_t processed;       /* forward executions, including rolled back */
     uint64_t rolled_back;     /* events undone */
     uint64_t rollbacks_primary;
@@ -264,9 +264,9 @@ typedef struct warp_stats {
     uint64_t anti_sent;
     uint64_t peak_event_bytes; /* max over ranks of event memory in use */
     uint64_t digest;          /* committed digest, partition independent */
-    double efficiency;        /* 1 - rolled_back / committed */
+    double efficiency;        /* 1 - rolled_back / committed (after --restart: of this segment) */
     double setup_s, run_s;    /* wall seconds, rank 0 */
-    double event_rate;        /* committed / run_s */
+    double event_rate;        /* committed / run_s (after --restart: this segment's) */
     double t_forward, t_reverse, t_queue, t_net, t_gvt, t_fossil; /* max over ranks */
     double final_gvt;
 } warp_stats;

@@ -122,4 +122,19 @@ rc=$?
 [ ! -e "$TMP/fullck.tmp" ] && cmp -s "$TMP/good/meta" "$TMP/fullck/meta" \
     && ok "no DIR.tmp left filling the disk; the previous checkpoint stays" \
     || bad "after a full disk: $(ls "$TMP"; ls "$TMP/fullck.tmp" 2>/dev/null)"
+
+# After --restart the statistics say which figures are the whole run's
+# (committed events: the digest's) and which this segment's; efficiency and
+# events/s come from the segment (processed once fell below committed and
+# the rate counted events the earlier run committed).
+on 1 "$PHOLD" $A --restart="$TMP/good" --stats-json="$TMP/seg.json" > "$TMP/log" 2>&1 || bad "restart: exit $?"
+all=$(committed "$TMP/log")
+seg=$(sed -n 's/^ *committed this segment  *\([0-9,]*\) (restarted from a checkpoint.*/\1/p' "$TMP/log" | tr -d ,)
+proc=$(sed -n 's/^ *processed events  *\([0-9,]*\)$/\1/p' "$TMP/log" | tr -d ,)
+js=$(sed -n 's/^  "committed_segment": \([0-9]*\),$/\1/p' "$TMP/seg.json")
+if [ -n "$seg" ] && [ "$seg" -gt 0 ] && [ "$seg" -lt "$all" ] && [ "$proc" -ge "$seg" ] && [ "$js" = "$seg" ]; then
+    ok "after --restart: $all committed in the whole run, $seg this segment, $proc processed"
+else
+    bad "after --restart: committed '$all', segment '$seg', processed '$proc', json '$js'"; grep committed "$TMP/log"
+fi
 exit $fail
