@@ -1,7 +1,23 @@
 # bench/local.mk — benchmarks ship with the sources; make check times none of them
 # (tests/bench/test_bundle.sh only checks that bundle.sh and scaling.sh run).
 EXTRA_DIST += bench/huge_pages.sh bench/phold.sh bench/savestyle.sh bench/torus.sh bench/fattree.sh \
-	bench/slimfly.sh bench/slimfly_sweep.sh bench/dragonfly.sh bench/dragonfly_sweep.sh bench/instrumentation.sh bench/soak.sh bench/parallel.sh bench/checkpoint.sh bench/booksim.sh bench/replay_scale.sh bench/cons.sh bench/interleave.sh bench/pair.sh bench/engine_stats.sh bench/bundle.sh bench/scaling.sh bench/scenarios.sh bench/partition_bound.py bench/lib.sh bench/RESULTS.md
+	bench/slimfly.sh bench/slimfly_sweep.sh bench/dragonfly.sh bench/dragonfly_sweep.sh bench/instrumentation.sh bench/soak.sh bench/parallel.sh bench/checkpoint.sh bench/booksim.sh bench/replay_scale.sh bench/cons.sh bench/interleave.sh bench/pair.sh bench/engine_stats.sh bench/bundle.sh bench/scaling.sh bench/scenarios.sh bench/partition_bound.py bench/lib.sh bench/overhead.sh bench/RESULTS.md
+# The figures bench/RESULTS.md cites (results/tmp and results/soak are scratch).
+EXTRA_DIST += bench/results/booksim-events.csv bench/results/booksim.csv bench/results/booksim.md \
+	bench/results/booksim.png bench/results/checkpoint.csv \
+	bench/results/dragonfly-a8-uniform-latency.png bench/results/dragonfly-a8-uniform-throughput.png \
+	bench/results/dragonfly-a8-uniform.csv bench/results/dragonfly-a8-worst-latency.png \
+	bench/results/dragonfly-a8-worst-throughput.png bench/results/dragonfly-a8-worst.csv \
+	bench/results/parallel.csv bench/results/parallel.png bench/results/phold-debug.csv \
+	bench/results/phold-debug.png bench/results/phold-opt.csv bench/results/phold-opt.png \
+	bench/results/phold-seq.csv bench/results/phold-seq.png bench/results/replay_scale.csv \
+	bench/results/savestyle.csv bench/results/scaling.csv bench/results/scaling.png \
+	bench/results/slimfly-q13-uniform-latency.png bench/results/slimfly-q13-uniform-throughput.png \
+	bench/results/slimfly-q13-uniform.csv bench/results/slimfly-q13-worst-latency.png \
+	bench/results/slimfly-q13-worst-throughput.png bench/results/slimfly-q13-worst.csv \
+	bench/results/slimfly-q5-uniform-latency.png bench/results/slimfly-q5-uniform-throughput.png \
+	bench/results/slimfly-q5-uniform.csv bench/results/slimfly-q5-worst-latency.png \
+	bench/results/slimfly-q5-worst-throughput.png bench/results/slimfly-q5-worst.csv
 noinst_PROGRAMS += bench/savebench
 bench_savebench_SOURCES = bench/savebench.c
 bench_savebench_LDADD = libwarp.la

@@ -1,7 +1,14 @@
 # tests/arch/local.mk — the include arrows and the engine's seams of
-# docs/architecture.md, and no circle of includes or calls outside the engine.
+# docs/architecture.md, no circle of includes or calls outside the engine,
+# and the tarball's manifest against the tracked files.
 TESTS += tests/arch/test_arrows.sh tests/arch/test_catalog.sh tests/arch/test_seams.sh \
-	tests/arch/test_circles.sh
+	tests/arch/test_circles.sh tests/arch/test_dist_manifest.sh
 EXTRA_DIST += tests/arch/test_arrows.sh tests/arch/test_catalog.sh tests/arch/arrows.sh \
 	tests/arch/test_seams.sh tests/arch/seams.sh tests/arch/lib.sh \
-	tests/arch/test_circles.sh tests/arch/circles.sh
+	tests/arch/test_circles.sh tests/arch/circles.sh tests/arch/test_dist_manifest.sh
+# What `make dist` would ship, one path a line, for test_dist_manifest.sh.
+check_DATA += tests/arch/distfiles.list
+CLEANFILES += tests/arch/distfiles.list
+tests/arch/distfiles.list: Makefile
+	$(AM_V_GEN)$(MKDIR_P) tests/arch && \
+	for f in $(DISTFILES); do echo "$$f"; done > $@.tmp && mv -f $@.tmp $@
