@@ -7,15 +7,17 @@ set -u
 S="${top_srcdir:-.}"
 B="${top_builddir:-_build}"
 list="$B/tests/arch/distfiles.list"
-command -v git >/dev/null 2>&1 && git -C "$S" rev-parse --is-inside-work-tree >/dev/null 2>&1 ||
-    { echo "SKIP not a git checkout"; exit 77; }
+srcabs=$(cd "$S" && pwd -P)
+# The source must be a checkout's top, not a tarball unpacked inside one
+# (make distcheck unpacks it under the build folder of a checkout).
+top=$(command -v git >/dev/null 2>&1 && git -C "$S" rev-parse --show-toplevel 2>/dev/null)
+[ -n "$top" ] && [ "$(cd "$top" && pwd -P)" = "$srcabs" ] || { echo "SKIP not a git checkout"; exit 77; }
 [ -f "$list" ] || { echo "FAIL $list was not generated"; exit 1; }
 # Tracked but deliberately not shipped: git's own metadata.
 not_shipped='.gitignore
 tools/report/.gitignore'
-srcabs=$(cd "$S" && pwd)
 # DISTFILES names files as $(srcdir)/x, $(top_srcdir)/x or x; strip to x.
-dist=$(sed -e "s|^$srcabs/||" -e "s|^$S/||" -e 's|^\./||' "$list")
+dist=$(sed -e "s|^$srcabs/||" -e "s|^$(cd "$S" && pwd)/||" -e "s|^$S/||" -e 's|^\./||' "$list")
 fail=0 n=0
 for f in $(git -C "$S" ls-files); do
     n=$((n + 1))
