@@ -60,17 +60,18 @@ static void show(char *buf, size_t cap, const char *s)
 
 static void ini_vdie(int code, const ini_entry *e, const char *fmt, va_list ap)
 {
-    char place[512] = "", v[84], text[1024];
-    if (e) {
-        if (e->key[0] && e->value)
-            show(v, sizeof v, e->value);
-        snprintf(place, sizeof place, "%s%s[%s]%s%s%s%s: ", e->where ? e->where : "",
-                 e->where ? ": " : "", e->sec, e->key[0] ? " " : "", e->key,
-                 e->key[0] && e->value ? " = " : e->key[0] ? " (default)" : "",
-                 e->key[0] && e->value ? v : "");
-    }
-    vsnprintf(text, sizeof text, fmt, ap);
-    warp_fatal(code, "%s%s", place, text);
+    /* Whole, however long the path or message (it was cut at 1,023 bytes);
+     * warp_fatal never returns, so the text is never freed. */
+    char *text = warp_xvformat(fmt, ap);
+    if (!e)
+        warp_fatal(code, "%s", text);
+    char v[84] = "";
+    if (e->key[0] && e->value)
+        show(v, sizeof v, e->value);
+    warp_fatal(code, "%s%s[%s]%s%s%s%s: %s", e->where ? e->where : "", e->where ? ": " : "", e->sec,
+               e->key[0] ? " " : "", e->key,
+               e->key[0] && e->value ? " = " : e->key[0] ? " (default)" : "",
+               e->key[0] && e->value ? v : "", text);
 }
 
 static void ini_die(int code, const ini_entry *e, const char *fmt, ...)
@@ -506,9 +507,34 @@ const char *const *warp_ini_sections(const warp_ini *ini, int *n)
     return ini->secnames;
 }
 
+static void unknown_section(const warp_ini *ini, const ini_entry *e, const char *const *known)
+    __attribute__((noreturn));
+static int section_read(const warp_ini *ini, const char *sec);
+
+/* A key of sec is missing while the file holds a section no getter read
+ * whose name is close to sec (`[Dragonfly]`): that misspelt section is the
+ * mistake to report, not the missing key it hid. */
+static void misspelt_section(const warp_ini *ini, const char *sec)
+{
+    for (size_t i = 0; i < ini->secs.n; i++) {
+        const ini_entry *s = &ini->secs.v[i];
+        if (!strcmp(s->sec, sec) || section_read(ini, s->sec))
+            continue;
+        warp_suggest sg;
+        warp_suggest_init(&sg, s->sec);
+        warp_suggest_add(&sg, sec);
+        int close = sg.best != NULL;
+        warp_suggest_free(&sg);
+        if (close)
+            unknown_section(ini, s, NULL);
+    }
+}
+
 void warp_ini_fail(const warp_ini *ini, const char *sec, const char *key, const char *fmt, ...)
 {
     const ini_entry *e = key ? table_find(&ini->vals, sec, key) : table_find(&ini->secs, sec, "");
+    if (key && !e)
+        misspelt_section(ini, sec);
     ini_entry absent = {.sec = (char *)sec, .key = (char *)(key ? key : ""), .value = NULL,
                         .where = NULL, .used = 0};
     va_list ap;
@@ -767,8 +793,6 @@ static int section_read(const warp_ini *ini, const char *sec)
 
 /* Stops on section record e, unknown: not in `known` (when given) or not
  * read at all. */
-static void unknown_section(const warp_ini *ini, const ini_entry *e, const char *const *known)
-    __attribute__((noreturn));
 static void unknown_section(const warp_ini *ini, const ini_entry *e, const char *const *known)
 {
     const char *what = known ? "known sections" : "sections read by this run";

@@ -2,11 +2,13 @@
  * plain numbers, for INI values and command-line options. Invariant: all of
  * the string is one number and (where required) one known unit; conversions
  * are one correctly rounded step (sizes exact integers). Never exits: errors
- * come back as a short static reason. Called by config/ini.c and option parsers. */
+ * come back as a short static reason. Called by config/ini.c and option parsers;
+ * warp_cfg_fmt_bytes, the way back for messages, by the models. */
 #include "ini_internal.h"
 
 #include <errno.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -408,4 +410,21 @@ int ini_parse_double(const char *s, double *out, const char **why)
     }
     *out = v;
     return 0;
+}
+
+char *warp_cfg_fmt_bytes(char *buf, size_t cap, double bytes)
+{
+    static const char *const names[] = {"KiB", "MiB", "GiB", "TiB", "PiB", "EiB"};
+    if (!(bytes >= 1024.0)) {
+        snprintf(buf, cap, "%.0f B", bytes);
+        return buf;
+    }
+    int u = 0;
+    for (bytes /= 1024.0; bytes >= 1024.0 && u < 5; u++)
+        bytes /= 1024.0;
+    /* 1023.96 KiB would print as "1024.0 KiB": that is 1.0 MiB. */
+    if (bytes >= 1023.95 && u < 5)
+        bytes /= 1024.0, u++;
+    snprintf(buf, cap, "%.1f %s", bytes, names[u]);
+    return buf;
 }

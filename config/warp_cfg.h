@@ -49,6 +49,10 @@ const char *warp_cfg_double(const char *v, double *out);
 /* 0/1, true/false, yes/no, on/off; NULL (given alone) means 1. */
 const char *warp_cfg_flag(const char *v, int *out);
 
+/* A byte count in the largest binary unit it fills, one decimal ("512 B",
+ * "1.0 KiB", "5.0 GiB"), written into buf (cap >= 16); returns buf. */
+char *warp_cfg_fmt_bytes(char *buf, size_t cap, double bytes);
+
 /* ---- Did you mean ------------------------------------------------------------ */
 
 /* Collects candidate names for a misspelt `target`: all of them (a

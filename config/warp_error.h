@@ -43,7 +43,8 @@ typedef void (*warp_fatal_stop)(int code, const char *line, size_t len);
 void warp_set_fatal_stop(warp_fatal_stop stop);
 
 /* Formats "PROG: message\n" into line (at most cap bytes, cap >= 3) as
- * warp_fatal prints it; returns its length. prog may be NULL (no prefix). */
+ * warp_fatal prints it; returns its length. prog may be NULL (no prefix).
+ * warp_fatal sizes line to the whole message; a smaller cap cuts it. */
 size_t warp_error_line(char *line, size_t cap, const char *prog, const char *fmt, va_list ap)
     __attribute__((format(printf, 4, 0)));
 
@@ -53,6 +54,9 @@ size_t warp_error_line(char *line, size_t cap, const char *prog, const char *fmt
 void *warp_xcalloc(size_t n, size_t size);
 void *warp_xrealloc(void *p, size_t bytes);
 char *warp_xstrdup(const char *s);
+/* vsnprintf into a string of exactly the length needed (never cut short);
+ * the caller frees it. */
+char *warp_xvformat(const char *fmt, va_list ap) __attribute__((format(printf, 1, 0)));
 
 #ifdef __cplusplus
 }

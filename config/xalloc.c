@@ -3,6 +3,7 @@
  * resource error, one line and WARP_EXIT_RESOURCE. Called by the
  * configuration reader, the network layer, the topologies and the trace
  * readers. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -37,5 +38,19 @@ char *warp_xstrdup(const char *s)
     size_t n = strlen(s) + 1;
     char *d = warp_xrealloc(NULL, n);
     memcpy(d, s, n);
+    return d;
+}
+
+char *warp_xvformat(const char *fmt, va_list ap)
+{
+    va_list aq;
+    va_copy(aq, ap);
+    int n = vsnprintf(NULL, 0, fmt, aq);
+    va_end(aq);
+    if (n < 0)
+        n = 0;
+    char *d = warp_xrealloc(NULL, (size_t)n + 1);
+    if (vsnprintf(d, (size_t)n + 1, fmt, ap) < 0)
+        d[0] = '\0';
     return d;
 }

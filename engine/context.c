@@ -130,10 +130,9 @@ void warp_stop_all(const warp_ctx *w, int code, const char *fmt, ...)
 
 void warp_fatal_lp(const warp_lp *lp, const char *fmt, ...)
 {
-    char buf[512];
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(buf, sizeof buf, fmt, ap);
+    char *buf = warp_xvformat(fmt, ap);
     va_end(ap);
     warp_fatal(WARP_EXIT_USAGE, "LP %llu (%s) at time %.17g %s", (unsigned long long)lp_gid(lp),
                lp->type->name ? lp->type->name : "?", warp_now(lp), buf);

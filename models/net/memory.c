@@ -5,6 +5,7 @@
 #include <math.h>
 #include <stdio.h>
 
+#include "warp_cfg.h"
 #include "net/model.h"
 #include "net/net_impl.h"
 
@@ -68,10 +69,13 @@ void net_memory_refuse_oversized(const net_model *n)
     net_memory_estimate m;
     net_memory(n, &m);
     int ranks = warp_nranks(w);
-    double need = net_memory_per_rank(&m, ranks), gib = 1073741824.0;
+    double need = net_memory_per_rank(&m, ranks);
     if (!have || need <= (double)have)
         return;
-    char fit[256], src[96];
+    /* In the unit each figure fills: "0.0 GiB" for a 1 KiB rank said nothing. */
+    char fit[256], src[96], b_need[16], b_have[16], b_rep[16], b_least[16];
+    warp_cfg_fmt_bytes(b_need, sizeof b_need, need);
+    warp_cfg_fmt_bytes(b_have, sizeof b_have, (double)have);
     if (warp_option_given(w, "mem-per-rank"))
         snprintf(src, sizeof src, "--mem-per-rank");
     else
@@ -81,15 +85,16 @@ void net_memory_refuse_oversized(const net_model *n)
     if (m.replicated < 0.9 * (double)have) {
         double r = ceil(spread / (0.9 * (double)have - m.replicated));
         snprintf(fit, sizeof fit, "run on at least %.0f ranks with that memory each, or give each "
-                 "of %d rank(s) %.1f GiB (--mem-per-rank)", r, ranks, need / gib);
+                 "of %d rank(s) %s (--mem-per-rank)", r, ranks, b_need);
     } else {
-        snprintf(fit, sizeof fit, "no rank count fits: every rank holds %.1f GiB of per-node "
-                 "tables; give each rank at least %.1f GiB (--mem-per-rank) or shrink the network",
-                 m.replicated / gib, (m.replicated + spread / ranks) / gib);
+        snprintf(fit, sizeof fit, "no rank count fits: every rank holds %s of per-node "
+                 "tables; give each rank at least %s (--mem-per-rank) or shrink the network",
+                 warp_cfg_fmt_bytes(b_rep, sizeof b_rep, m.replicated),
+                 warp_cfg_fmt_bytes(b_least, sizeof b_least, m.replicated + spread / ranks));
     }
     warp_fatal(WARP_EXIT_RESOURCE,
-               "%s with %llu nodes and %llu routers needs about %.1f GiB per rank on %d rank(s), "
-               "but a rank has %.1f GiB (%s): %s",
-               n->name, (unsigned long long)n->nodes, (unsigned long long)n->routers, need / gib,
-               ranks, (double)have / gib, src, fit);
+               "%s with %llu nodes and %llu routers needs about %s per rank on %d rank(s), "
+               "but a rank has %s (%s): %s",
+               n->name, (unsigned long long)n->nodes, (unsigned long long)n->routers, b_need,
+               ranks, b_have, src, fit);
 }

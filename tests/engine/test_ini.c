@@ -560,6 +560,49 @@ Test(ini, misspelt_names_get_a_suggestion)
                       "sections: torus)");
 }
 
+/* A model reads [dragonfly] a, finds it missing and fails there. */
+static void need_dragonfly_a(warp_ini *ini)
+{
+    warp_ini_get(ini, "engine", "end");
+    if (!warp_ini_get(ini, "dragonfly", "a"))
+        warp_ini_fail(ini, "dragonfly", "a", "missing; give the routers per group");
+}
+
+/* Issue 53: `[Dragonfly]` was reported as "[dragonfly] a (default):
+ * missing", the misspelt section only after every model had read its keys. */
+Test(ini, misspelt_section_is_reported_before_the_key_it_hides)
+{
+    expect_file_error("[engine]\nend = 1us\n[Dragonfly]\na = 4\n", need_dragonfly_a,
+                      "warpnet: run.ini:3: [Dragonfly]: unknown section; did you mean [dragonfly]? "
+                      "(sections read by this run: engine, dragonfly)");
+    expect_file_error("[engine]\nend = 1us\n[dragonfyl]\na = 4\n", need_dragonfly_a,
+                      "warpnet: run.ini:3: [dragonfyl]: unknown section; did you mean [dragonfly]? "
+                      "(sections read by this run: engine, dragonfly)");
+    /* A section nowhere near the missing key's stays out of it. */
+    expect_file_error("[engine]\nend = 1us\n[torus]\ndims = 4\n", need_dragonfly_a,
+                      "warpnet: [dragonfly] a (default): missing; give the routers per group");
+}
+
+static char long_path[3000];
+
+static void fail_with_long_path(warp_ini *ini)
+{
+    warp_ini_fail(ini, "engine", NULL, "cannot write %s; give a writable place", long_path);
+}
+
+/* Issue 53: every error line was cut at 1,023 bytes, losing its advice. */
+Test(ini, a_long_error_is_not_cut)
+{
+    memset(long_path, 'p', sizeof long_path - 1);
+    long_path[0] = '/';
+    char *want = malloc(sizeof long_path + 100);
+    cr_assert_not_null(want);
+    snprintf(want, sizeof long_path + 100, "warpnet: run.ini:1: [engine]: cannot write %s; give a writable place",
+             long_path);
+    expect_file_error("[engine]\nend = 1us\n", fail_with_long_path, want);
+    free(want);
+}
+
 static void reject_unknown_sections(warp_ini *ini)
 {
     const char *const known[] = {"a", "job.*", NULL};

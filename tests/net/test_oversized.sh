@@ -22,7 +22,7 @@ big() {
     timeout 10 "$WARPNET" "$C/$ini" "$@" --mem-per-rank=1GiB --out="$TMP/out-$name" > "$TMP/log" 2>&1
     rc=$?
     if [ $rc -eq 3 ] && [ "$(wc -l < "$TMP/log")" -eq 1 ] &&
-        grep -q "with $nodes nodes and [0-9]* routers needs about .* GiB per rank on 1 rank(s), but a rank has 1.0 GiB (--mem-per-rank)" "$TMP/log" &&
+        grep -q "with $nodes nodes and [0-9]* routers needs about [0-9.]* [KMGTPE]iB per rank on 1 rank(s), but a rank has 1.0 GiB (--mem-per-rank)" "$TMP/log" &&
         [ ! -e "$TMP/out-$name" ]; then
         echo "ok   $name run: $(cat "$TMP/log")"
     else
@@ -44,6 +44,17 @@ if [ $rc -eq 3 ] && grep -q "run on at least [0-9]* ranks with that memory each"
     echo "ok   ranks that fit: $(cat "$TMP/log")"
 else
     echo "FAIL ranks that fit: exit $rc:"; cat "$TMP/log"; fail=1
+fi
+
+# Figures in the unit they fill (issue 53: a 1 KiB rank read "0.0 GiB" five
+# times): the rank's 1 KiB and the run's MiB, and never a 0.0.
+timeout 10 "$WARPNET" "$C/torus-8x8x8.ini" --mem-per-rank=1KiB > "$TMP/log" 2>&1
+rc=$?
+if [ $rc -eq 3 ] && grep -q "needs about [0-9.]* MiB per rank on 1 rank(s), but a rank has 1.0 KiB (--mem-per-rank)" "$TMP/log" &&
+    ! grep -q ' 0\.0 ' "$TMP/log"; then
+    echo "ok   --mem-per-rank=1KiB: $(cat "$TMP/log")"
+else
+    echo "FAIL --mem-per-rank=1KiB: exit $rc:"; cat "$TMP/log"; fail=1
 fi
 
 # Counts past 64 bits are refused as configuration errors, not wrapped.

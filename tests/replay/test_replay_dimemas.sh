@@ -129,7 +129,7 @@ ini "$(simplenet 4 1us 1GB/s)" "$tmp/cut.dim" > "$tmp/cut.ini"
 cut_line=$(($(wc -l < "$tmp/cut.dim") + 1))
 expect_error "truncated trace through warpnet" "^warpnet: $tmp/cut.dim:$cut_line: the last line has no newline" "$W" "$tmp/cut.ini"
 printf '#DIMEMAS:"x":0:2(1,1),1\n1:0:0:0.1\n5:1:0:1\n' > "$tmp/bad.dim"
-expect_error "unknown record through warpnet-trace" "^warpnet: $tmp/bad.dim:3: unknown record type 5" "$T" info "$tmp/bad.dim"
+expect_error "unknown record through warpnet-trace" "^warpnet-trace: $tmp/bad.dim:3: unknown record type 5" "$T" info "$tmp/bad.dim"
 printf '0 1\n1 1\n' > "$tmp/twice.txt"
 ini "$(simplenet 8 1us 1GB/s)" "$D/pingpong.dim" "placement = $tmp/twice.txt" > "$tmp/p.ini"
 expect_error "a mapping file with two tasks on one node" "placement = .*twice.txt:2: node 1 already holds task 0" "$W" "$tmp/p.ini"

@@ -35,7 +35,7 @@ cp "$S"/bigsim-jacobi2d-32/bgTrace* "$tmp/cut/" && chmod u+w "$tmp"/cut/*
 head -c 22874 "$S/bigsim-jacobi2d-32/bgTrace3" > "$tmp/cut/bgTrace3"
 "$T" info "$tmp/cut" > /dev/null 2> "$tmp/err"; rc=$?
 [ $rc = 2 ] || die "truncated bgTrace3: exit $rc"
-grep -q "^warpnet: .*bgTrace3: truncated task record [0-9]* of PE 3 at byte [0-9]* (file ends at 22874" "$tmp/err" || die "truncated: $(cat "$tmp/err")"
+grep -q "^warpnet-trace: .*bgTrace3: truncated task record [0-9]* of PE 3 at byte [0-9]* (file ends at 22874" "$tmp/err" || die "truncated: $(cat "$tmp/err")"
 
 if "$T" info "$S/otf2-stencil4d-32" > "$tmp/o" 2> "$tmp/oerr"; then
     grep -qx 'ranks: 32' "$tmp/o" || die "otf2 ranks"
@@ -47,7 +47,7 @@ if "$T" info "$S/otf2-stencil4d-32" > "$tmp/o" 2> "$tmp/oerr"; then
     head -c $((sz / 2)) "$S/otf2-stencil4d-32/traces/5.def" > "$tmp/o2/traces/5.def"
     timeout 60 "$T" info "$tmp/o2/traces.otf2" > /dev/null 2> "$tmp/err"; rc=$?
     [ $rc = 2 ] || die "truncated 5.def: exit $rc"
-    grep -q "^warpnet: .*traces.otf2: reading the local definitions of location 5 (rank 5) failed after [0-9]* records: .*; the trace is truncated or corrupt\$" "$tmp/err" ||
+    grep -q "^warpnet-trace: .*traces.otf2: reading the local definitions of location 5 (rank 5) failed after [0-9]* records: .*; the trace is truncated or corrupt\$" "$tmp/err" ||
         die "truncated 5.def: $(cat "$tmp/err")"
 elif grep -q "OTF2 support was not built" "$tmp/oerr"; then
     echo "note: OTF2 support not built; OTF2 part skipped"

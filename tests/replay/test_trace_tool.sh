@@ -1,7 +1,7 @@
 #!/bin/sh
 # test_trace_tool.sh — warpnet-trace gen/info/convert: critical paths of
 # generated patterns equal their closed forms, text <-> binary conversion is
-# lossless, and user errors give one "warpnet:" line with exit code 2.
+# lossless, and user errors give one "warpnet-trace:" line with exit code 2.
 set -u
 T="${top_builddir:-.}/tools/trace/warpnet-trace"
 . "${top_srcdir:-${srcdir:-.}}/tests/limit.sh"
@@ -34,13 +34,14 @@ grep -v '^#' "$tmp/r.txt" > "$tmp/a"; grep -v '^#' "$tmp/r2.txt" > "$tmp/b"
 cmp -s "$tmp/a" "$tmp/b" || die "text/binary round trip differs"
 [ "$(field "$tmp/r.txt" critical_path_ns)" = "$(field "$tmp/r.wtb" critical_path_ns)" ] || die "round trip changes timing"
 
-# errors: one line, "warpnet:" prefix, exit 2
+# errors: one line, the program's own "warpnet-trace:" prefix (it said
+# "warpnet:", issue 53), exit 2
 expect_error() { # want-substring command...
     want=$1; shift
     "$@" > "$tmp/out" 2> "$tmp/err"; rc=$?
     [ $rc = 2 ] || die "'$*' exited $rc, expected 2"
     [ "$(wc -l < "$tmp/err")" = 1 ] || die "'$*' printed $(wc -l < "$tmp/err") error lines"
-    grep -q "^warpnet: .*$want" "$tmp/err" || die "'$*': expected '$want' in: $(cat "$tmp/err")"
+    grep -q "^warpnet-trace: .*$want" "$tmp/err" || die "'$*': expected '$want' in: $(cat "$tmp/err")"
 }
 expect_error "cannot open" "$T" info "$tmp/nonexistent.txt"
 expect_error "unknown option '--bogus'" "$T" info --bogus x

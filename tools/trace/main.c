@@ -2,7 +2,7 @@
  *   warpnet-trace info [OPTIONS] TRACE        counts and critical path
  *   warpnet-trace convert [OPTIONS] IN OUT    any input -> native text/binary
  *   warpnet-trace gen KIND [key=value ...] -o OUT
- * Errors: one line "warpnet: ..." (warp_fatal) and exit 2 (input/usage) or 3
+ * Errors: one line "warpnet-trace: ..." (warp_fatal) and exit 2 (input/usage) or 3
  * (resources). */
 #ifdef HAVE_CONFIG_H
 #include "config.h"
@@ -35,7 +35,7 @@ static const char usage[] =
 
 static void die_usage(const char *what)
 {
-    warp_fatal(WARP_EXIT_USAGE, "warpnet-trace: %s; see warpnet-trace --help", what);
+    warp_fatal(WARP_EXIT_USAGE, "%s; see warpnet-trace --help", what);
 }
 
 typedef struct cli {
@@ -236,12 +236,20 @@ static int cmd_gen(const cli *c)
 
 int main(int argc, char **argv)
 {
-    warp_set_program_name("warpnet");
+    warp_set_program_name("warpnet-trace");
     if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
         fputs(usage, argc < 2 ? stderr : stdout);
         fputs(replay_gen_help(), argc < 2 ? stderr : stdout);
         return argc < 2 ? 2 : 0;
     }
+    /* `warpnet-trace gen --help` and the like: the one usage names every
+     * command's options. */
+    for (int i = 2; i < argc; i++)
+        if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+            fputs(usage, stdout);
+            fputs(replay_gen_help(), stdout);
+            return 0;
+        }
     cli c;
     parse_cli(argc, argv, &c);
     if (!strcmp(argv[1], "info"))

@@ -616,10 +616,23 @@ int wn_convert_codes(const char *path)
     return 0;
 }
 
+static const char convert_usage[] =
+    "usage: warpnet convert codes FILE.conf > RUN.ini\n"
+    "Prints the Warpnet run file equivalent to a CODES network configuration\n"
+    "(LPGROUPS and PARAMS of a torus, fat-tree, Slim Fly or dragonfly) on standard\n"
+    "output; parameters without an equivalent are listed on standard error.\n"
+    "options:\n"
+    "  -h, --help   this text\n";
+
 int wn_convert_main(int argc, char **argv)
 {
+    for (int i = 1; i < argc; i++)
+        if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+            fputs(convert_usage, stdout);
+            return 0;
+        }
     if (argc == 3 && !strcmp(argv[1], "codes"))
         return wn_convert_codes(argv[2]);
-    fprintf(stderr, "usage: warpnet convert codes FILE.conf   (prints the equivalent run file)\n");
+    fputs(convert_usage, stderr);
     return 2;
 }
