@@ -38,7 +38,9 @@ void warp_cfg_print_help(FILE *f, const warp_cfg_opt *table)
     for (const warp_cfg_opt *o = table; o && o->name; o++) {
         char left[64];
         snprintf(left, sizeof left, "--%s%s%s", o->name, o->arg ? "=" : "", o->arg ? o->arg : "");
-        fprintf(f, "  %-22s %s", left, o->help);
+        /* Two blanks at least between option and text: mkman.sh splits
+         * there, and a long option with one blank ran into its text. */
+        fprintf(f, "  %-22s%s%s", left, strlen(left) >= 22 ? "  " : " ", o->help);
         if (o->dflt)
             fprintf(f, " (default: %s)", o->dflt);
         fputc('\n', f);

@@ -1,7 +1,8 @@
 #!/bin/sh
 # test_man.sh — warpnet(1) and warpnet-trace(1) are built from the programs'
 # --help: each has a NAME and SYNOPSIS, every option --help lists appears as
-# an option paragraph, and groff formats them without warnings when present.
+# an option paragraph whose tag holds the option alone, warpnet(1) names
+# every exit code of the README, and groff formats them without warnings.
 set -u
 B="${top_builddir:-.}"
 fail=0
@@ -16,6 +17,10 @@ check() { # PROGRAM PAGE
         grep -q "^\\\\fB$roff" "$2" || { echo "FAIL $2: option $opt missing"; fail=1; }
         n=$((n + 1))
     done
+    # A tag (the line after .TP) is the option and its argument alone (issue
+    # 53: four long options took their text into the tag).
+    tags=$(awk 'prev == ".TP" && / / { print } { prev = $0 }' "$2")
+    [ -n "$tags" ] && { echo "FAIL $2: options run into their text:"; printf '%s\n' "$tags"; fail=1; }
     [ $n -gt 3 ] && echo "ok   $(basename "$2"): $n options of --help" || { echo "FAIL $1 --help: $n options"; fail=1; }
     if command -v groff > /dev/null; then
         w=$(groff -man -Tutf8 -ww "$2" 2>&1 > /dev/null)
@@ -23,5 +28,10 @@ check() { # PROGRAM PAGE
     fi
 }
 check "$B/tools/warpnet/warpnet" "$B/tools/man/warpnet.1"
+# warpnet(1) names every exit code of the README's table (6 was missing).
+status=$(sed -n '/^\.SH EXIT STATUS/,/^\.SH SEE/p' "$B/tools/man/warpnet.1" | tr '\n' ' ')
+for code in $(sed -n '/^### Exit codes/,/^## /s/^| \([0-9]\) | .*/\1/p' "${top_srcdir:-.}/README.md"); do
+    case " $status" in *[\ \;]"$code "*) ;; *) echo "FAIL warpnet.1: exit code $code missing from EXIT STATUS"; fail=1 ;; esac
+done
 check "$B/tools/trace/warpnet-trace" "$B/tools/man/warpnet-trace.1"
 exit $fail

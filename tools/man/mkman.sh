@@ -52,7 +52,9 @@ directory as it is. Every key of every section: examples/configs/README.md.
 .SH EXIT STATUS
 0 success; 1 internal error or a broken conservation check; 2 usage or input error (the
 message names the option or FILE:LINE); 3 out of a resource (event memory, memory);
-4 \fB\-\-synch=check\fR found a reverse-handler bug; 5 interrupted by a signal.
+4 \fB\-\-synch=check\fR found a reverse-handler bug; 5 interrupted by a signal; 6 stopped
+after writing a checkpoint (\fB\-\-checkpoint\-exit\fR, or a signal with \fB\-\-checkpoint\fR):
+resume with \fB\-\-restart\fR=\fIDIR\fR.
 .SH SEE ALSO
 \fBwarpnet\-trace\fR(1), \fBmpiexec\fR(1)
 EOF2
