@@ -11,7 +11,8 @@
 # Usage: bench/dragonfly_sweep.sh [BUILD_DIR]  env: A=8 (a = 2p = 2h, g = a·h + 1:
 #        8 gives 1,056 nodes) OUT=dragonfly-sweep LOADS=0.1:1.0:0.1 END=15us
 #        WARMUP=5us ROUTINGS=minimal,valiant,ugal-l,ugal-g,par
-#        PATTERNS="uniform worst" EXTRA="" (more warpnet options)
+#        PATTERNS="uniform worst" EXTRA="" (more warpnet options) RES=bench/results
+# Progress: one line per point on stderr.
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
 build=${1:-$top/_build}
@@ -20,18 +21,21 @@ W="$build/tools/warpnet/warpnet"
 A=${A:-8}
 P=$((A / 2))
 OUT=${OUT:-dragonfly-sweep}
-RES=$top/bench/results
+RES=${RES:-$top/bench/results}
+WARPNET=$W
+. "$top/bench/lib.sh"
 mkdir -p "$OUT" "$RES" || exit 3
 nodes=$((A * P * (A * P + 1)))
 for pattern in ${PATTERNS:-uniform worst}; do
     name=dragonfly-a$A-$pattern
+    echo "${0##*/}: $pattern traffic: a sweep of several minutes (log: $OUT/$pattern.log)" >&2
     # shellcheck disable=SC2086
-    "$W" sweep "$top/examples/configs/dragonfly-a4.ini" --vary "workload.load=${LOADS:-0.1:1.0:0.1}" \
+    logged "$OUT/$pattern.log" "$W" sweep "$top/examples/configs/dragonfly-a4.ini" --vary "workload.load=${LOADS:-0.1:1.0:0.1}" \
         --series "dragonfly.routing=${ROUTINGS:-minimal,valiant,ugal-l,ugal-g,par}" \
         --title="dragonfly a = $A, p = h = $P ($nodes nodes), $pattern traffic" --out="$OUT/$pattern" \
         --dragonfly.a="$A" --dragonfly.p="$P" --dragonfly.h="$P" --workload.pattern="$pattern" \
         --end="${END:-15us}" --workload.warmup="${WARMUP:-5us}" ${EXTRA:-} \
-        >"$OUT/$pattern.log" 2>&1 || { echo "sweep $pattern failed: see $OUT/$pattern.log" >&2; exit 1; }
+        || { echo "sweep $pattern failed: see $OUT/$pattern.log" >&2; exit 1; }
     cp "$OUT/$pattern/sweep.csv" "$RES/$name.csv"
     for png in throughput latency; do
         [ -s "$OUT/$pattern/$png.png" ] && cp "$OUT/$pattern/$png.png" "$RES/$name-$png.png"

@@ -10,7 +10,8 @@
 # Usage: bench/slimfly_sweep.sh [BUILD_DIR]  env: Q=5 (13 for the issue's
 #        3,042-node network) P= (default floor(k'/2)) OUT=slimfly-sweep
 #        LOADS=0.1:1.0:0.1 END=20us WARMUP=5us ROUTINGS=minimal,valiant,ugal
-#        PATTERNS="uniform worst" EXTRA="" (more warpnet options)
+#        PATTERNS="uniform worst" EXTRA="" (more warpnet options) RES=bench/results
+# Progress: one line per point on stderr.
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
 build=${1:-$top/_build}
@@ -18,7 +19,9 @@ W="$build/tools/warpnet/warpnet"
 [ -x "$W" ] || { echo "bench/slimfly_sweep.sh: $W not built" >&2; exit 2; }
 Q=${Q:-5}
 OUT=${OUT:-slimfly-sweep}
-RES=$top/bench/results
+RES=${RES:-$top/bench/results}
+WARPNET=$W
+. "$top/bench/lib.sh"
 mkdir -p "$OUT" "$RES" || exit 3
 # p = floor(k'/2), k' = (3q - d)/2 with q = 4w + d: the base run file's p
 # is for q = 5.
@@ -26,13 +29,14 @@ case $((Q % 4)) in 1) d=1 ;; 0) d=0 ;; *) d=-1 ;; esac
 P=${P:-$(((3 * Q - d) / 4))}
 for pattern in ${PATTERNS:-uniform worst}; do
     name=slimfly-q$Q-$pattern
+    echo "${0##*/}: $pattern traffic: a sweep of several minutes (log: $OUT/$pattern.log)" >&2
     # shellcheck disable=SC2086
-    "$W" sweep "$top/examples/configs/slimfly-q5.ini" --vary "workload.load=${LOADS:-0.1:1.0:0.1}" \
+    logged "$OUT/$pattern.log" "$W" sweep "$top/examples/configs/slimfly-q5.ini" --vary "workload.load=${LOADS:-0.1:1.0:0.1}" \
         --series "slimfly.routing=${ROUTINGS:-minimal,valiant,ugal}" \
         --title="Slim Fly q = $Q, $pattern traffic" --out="$OUT/$pattern" \
         --slimfly.q="$Q" --slimfly.p="$P" --workload.pattern="$pattern" --end="${END:-20us}" \
         --workload.warmup="${WARMUP:-5us}" --network.reference_bandwidth=bisection ${EXTRA:-} \
-        >"$OUT/$pattern.log" 2>&1 || { echo "sweep $pattern failed: see $OUT/$pattern.log" >&2; exit 1; }
+        || { echo "sweep $pattern failed: see $OUT/$pattern.log" >&2; exit 1; }
     cp "$OUT/$pattern/sweep.csv" "$RES/$name.csv"
     for png in throughput latency; do
         [ -s "$OUT/$pattern/$png.png" ] && cp "$OUT/$pattern/$png.png" "$RES/$name-$png.png"
