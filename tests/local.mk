@@ -20,3 +20,4 @@ include tests/golden/local.mk
 include tests/arch/local.mk
 include tests/checkpoint/local.mk
 include tests/bench/local.mk
+include tests/docs/local.mk
