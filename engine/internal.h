@@ -479,6 +479,7 @@ typedef struct warp_ckpt_state {
     double last;          /* wall time of the last checkpoint (or the run's start) */
     uint64_t count;       /* checkpoints written by this run */
     double last_cut;      /* where the last one cut */
+    double cost_s;        /* wall seconds the last one took (rollback, drain, write) */
     uint64_t restored_committed; /* events the checkpoint's run had committed (rank 0) */
     int lock_fd;          /* rank 0: DIR.lock, locked while the run lasts; -1: none */
 } warp_ckpt_state;
