@@ -14,9 +14,7 @@ S="${top_srcdir:-..}/../shared/traces"
 [ -x "$W" ] || { echo "SKIP: $W not built"; exit 77; }
 . "${top_srcdir:-${srcdir:-.}}/tests/limit.sh"
 W=$(limited "$W"); T=$(limited "$T")
-[ -d "$S/bigsim-jacobi2d-32" ] || { echo "SKIP: sample traces not found in $S"; exit 77; }
 command -v perl > /dev/null || { echo "SKIP: perl writes the binary maps"; exit 77; }
-S=$(cd "$S" && pwd)
 tmp=$(mktemp -d /tmp/warpnet-tracer.XXXXXX)
 trap 'rm -rf "$tmp"' EXIT
 fail=0
@@ -26,10 +24,26 @@ field() { awk -v j="$2" -v k="$3" '$0 ~ "^replay job " j ":" { f = 1; next }
     /^replay job/ { f = 0 } f && $1 == k { print $2; exit }' "$1"; }
 digest() { sed -n 's/.*committed digest: //p' "$1"; }
 
-job1="$S/otf2-stencil4d-32/traces.otf2"
-if ! "$T" info --no-timing "$job1" > /dev/null 2>&1; then
-    echo "note: OTF2 support not built; the second job is the BigSim sample again"
-    job1="$S/bigsim-jacobi2d-32"
+# The shared sample traces (BigSim and OTF2) where they are beside the
+# checkout; in a plain clone two 32-rank traces generated here, so the
+# tracer_config reader is tested in every clone.
+if [ -d "$S/bigsim-jacobi2d-32" ]; then
+    S=$(cd "$S" && pwd)
+    job0="$S/bigsim-jacobi2d-32"
+    job1="$S/otf2-stencil4d-32/traces.otf2"
+    if ! "$T" info --no-timing "$job1" > /dev/null 2>&1; then
+        echo "note: OTF2 support not built; the second job is the BigSim sample again"
+        job1="$job0"
+    fi
+else
+    echo "note: sample traces not found in $S; two generated 32-rank traces instead"
+    mkdir -p "$tmp/gen"
+    "$T" gen stencil2d px=8 py=4 iters=3 --binary -o "$tmp/gen/stencil32" > /dev/null 2>&1 ||
+        { echo "FAIL: warpnet-trace gen stencil2d"; exit 1; }
+    "$T" gen alltoall ranks=32 iters=2 bytes=256 --binary -o "$tmp/gen/alltoall32" > /dev/null 2>&1 ||
+        { echo "FAIL: warpnet-trace gen alltoall"; exit 1; }
+    job0="$tmp/gen/stencil32"
+    job1="$tmp/gen/alltoall32"
 fi
 
 # Placement: job 0 rank r on network rank 2r+1 reversed (63, 61, ...), job 1
@@ -45,9 +59,9 @@ for r in $(seq 0 31); do echo $((2 * r)); done > "$tmp/place1"
 net='[engine]\nend = 1s\n[network]\ntopology = torus\nlink_bandwidth = 12.5GB/s\nlink_latency = 50ns\n'
 net="${net}router_delay = 100ns\npacket_size = 512B\nvc_buffer = 4KiB\n[torus]\ndims = 4,4,4\n"
 printf "$net[workload]\ntype = replay\n[job.0]\ntrace = %s\nplacement = %s\n[job.1]\ntrace = %s\nplacement = %s\n" \
-    "$S/bigsim-jacobi2d-32" "$tmp/place0" "$job1" "$tmp/place1" > "$tmp/ref.ini"
+    "$job0" "$tmp/place0" "$job1" "$tmp/place1" > "$tmp/ref.ini"
 # TraceR's own layout: the trace paths relative to the tracer_config
-ln -s "$S/bigsim-jacobi2d-32" "$tmp/dir/traceJ"
+ln -s "$job0" "$tmp/dir/traceJ"
 ln -s "$(dirname "$job1")" "$tmp/dir/second"
 printf 'global.bin\n2\ntraceJ maps/job0 32 1\nsecond/%s maps/job1 32 1\n' "$(basename "$job1")" \
     > "$tmp/dir/tracer_config"
