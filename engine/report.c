@@ -69,11 +69,18 @@ void round_report(warp_ctx *w, double gvt, uint64_t committed_all, uint64_t roll
         w->rep.last_heartbeat = now;
         struct rusage ru;
         getrusage(RUSAGE_SELF, &ru);
+        /* Under an end that is only a bound the share and the ETA are
+         * unknown: "-", not nan, for the scripts that read the file. */
+        char done[32] = "-", left[32] = "-";
+        if (!w->opt.end_is_bound) {
+            snprintf(done, sizeof done, "%.1f%%", 100 * frac);
+            snprintf(left, sizeof left, "%.0f s", eta);
+        }
         fprintf(w->rep.heartbeat,
-                "wall %.1f s  gvt %.9g  end %.9g  done %.1f%%  committed %" PRIu64
-                "  rate %.0f ev/s  efficiency %.4f  event_memory %.1f MB  rss %.1f MB  eta %.0f s\n",
-                el, gvt, w->opt.end, 100 * frac, committed_all, rate, eff,
-                (double)(w->pool.in_use * w->pool.ev_size) / 1e6, ru.ru_maxrss / 1024.0, eta);
+                "wall %.1f s  gvt %.9g  end %.9g  done %s  committed %" PRIu64
+                "  rate %.0f ev/s  efficiency %.4f  event_memory %.1f MB  rss %.1f MB  eta %s\n",
+                el, gvt, w->opt.end, done, committed_all, rate, eff,
+                (double)(w->pool.in_use * w->pool.ev_size) / 1e6, ru.ru_maxrss / 1024.0, left);
         fflush(w->rep.heartbeat);
     }
 }
