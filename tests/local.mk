@@ -4,6 +4,12 @@ if !HAVE_CRITERION
 TESTS += tests/criterion_missing.sh
 endif
 EXTRA_DIST += tests/criterion_missing.sh tests/limit.sh
+# limit.sh keeps its wrappers in the build tree; make distcheck wants a
+# clean tree after distclean.
+clean-local: clean-limited
+clean-limited:
+	-rm -rf tests/.limited
+.PHONY: clean-limited
 include tests/engine/local.mk
 include tests/rng/local.mk
 include tests/net/local.mk
