@@ -187,6 +187,22 @@ static void parse_series(series_key *sk, const char *arg)
         sweep_fail("--series: no values after '='");
 }
 
+/* Appends one point's words to cmd: the varied key's value, the series'
+ * keys and its --out directory (the same for the run and its check). */
+static void add_point_args(char *cmd, size_t cap, const char *key, double v, const char *unit,
+                           const series_key *sk, int nk, int series, const char *dir)
+{
+    char arg[1100];
+    snprintf(arg, sizeof arg, "--%s=%.10g%s", key, v, unit);
+    wn_add_word(cmd, cap, arg);
+    for (int k = 0; k < nk; k++) {
+        snprintf(arg, sizeof arg, "--%s=%s", sk[k].key, series_value(sk, nk, series, k));
+        wn_add_word(cmd, cap, arg);
+    }
+    snprintf(arg, sizeof arg, "--out=%s", dir);
+    wn_add_word(cmd, cap, arg);
+}
+
 /* Runs one point: the command line of the run, its summary.json into a row
  * of f after the series values. Returns 0, or -1 when the run failed. */
 static int run_point(FILE *f, const char *self, const char *run, const char *key, double v, const char *unit,
@@ -194,19 +210,12 @@ static int run_point(FILE *f, const char *self, const char *run, const char *key
                      const char *dir)
 {
     const char *mpiexec = getenv("MPIEXEC");
-    char cmd[32768] = "", arg[1100];
+    char cmd[32768] = "";
     if (np > 0)
         snprintf(cmd, sizeof cmd, "%s -n %d", mpiexec && *mpiexec ? mpiexec : "mpiexec", np);
     wn_add_word(cmd, sizeof cmd, self);
     wn_add_word(cmd, sizeof cmd, run);
-    snprintf(arg, sizeof arg, "--%s=%.10g%s", key, v, unit);
-    wn_add_word(cmd, sizeof cmd, arg);
-    for (int k = 0; k < nk; k++) {
-        snprintf(arg, sizeof arg, "--%s=%s", sk[k].key, series_value(sk, nk, series, k));
-        wn_add_word(cmd, sizeof cmd, arg);
-    }
-    snprintf(arg, sizeof arg, "--out=%s", dir);
-    wn_add_word(cmd, sizeof cmd, arg);
+    add_point_args(cmd, sizeof cmd, key, v, unit, sk, nk, series, dir);
     size_t len = strlen(cmd);
     snprintf(cmd + len, sizeof cmd - len, "%s > '%s.log' 2>&1", passthrough, dir);
     int rc = system(cmd);
@@ -248,18 +257,11 @@ static int run_point(FILE *f, const char *self, const char *run, const char *key
 static int check_point(const char *self, const char *run, const char *key, double v, const char *unit,
                        const series_key *sk, int nk, int series, const char *passthrough, const char *dir)
 {
-    char cmd[32768] = "", arg[1100], log[1100];
+    char cmd[32768] = "", log[1100];
     wn_add_word(cmd, sizeof cmd, self);
     wn_add_word(cmd, sizeof cmd, "--describe");
     wn_add_word(cmd, sizeof cmd, run);
-    snprintf(arg, sizeof arg, "--%s=%.10g%s", key, v, unit);
-    wn_add_word(cmd, sizeof cmd, arg);
-    for (int k = 0; k < nk; k++) {
-        snprintf(arg, sizeof arg, "--%s=%s", sk[k].key, series_value(sk, nk, series, k));
-        wn_add_word(cmd, sizeof cmd, arg);
-    }
-    snprintf(arg, sizeof arg, "--out=%s", dir);
-    wn_add_word(cmd, sizeof cmd, arg);
+    add_point_args(cmd, sizeof cmd, key, v, unit, sk, nk, series, dir);
     snprintf(log, sizeof log, "%s.check", dir);
     size_t len = strlen(cmd);
     snprintf(cmd + len, sizeof cmd - len, "%s > /dev/null 2> '%s'", passthrough, log);
