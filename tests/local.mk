@@ -17,6 +17,7 @@ include tests/torus/local.mk
 include tests/fattree/local.mk
 include tests/slimfly/local.mk
 include tests/dragonfly/local.mk
+include tests/hyperx/local.mk
 include tests/simple/local.mk
 include tests/optical/local.mk
 include tests/replay/local.mk

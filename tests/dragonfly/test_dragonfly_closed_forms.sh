@@ -67,30 +67,17 @@ for sw in cut-through store-forward; do
 done
 
 # Throughput at 100 % offered load, 16 KiB per VC.
-accepted() { # name options...: prints the accepted load
-    name=$1; shift
-    "$WARPNET" --quiet "$INI" --workload.load=1.0 --end=30us --workload.warmup=10us "$@" \
-        > "$TMP/$name" 2>&1 || { echo "$name exits $?:" >&2; cat "$TMP/$name" >&2; return; }
-    sed -n 's/^accepted load *\([0-9.]*\).*/\1/p' "$TMP/$name"
-}
-within() { # name got low high
-    if awk -v g="$2" -v l="$3" -v h="$4" 'BEGIN { exit !(g != "" && g >= l && g <= h) }'; then
-        echo "ok   $1: accepted $2 in [$3, $4]"
-    else
-        echo "FAIL $1: accepted '$2', not in [$3, $4]"; fail=1
-    fi
-}
 within "minimal, shift: one global link per 8 terminals" \
-    "$(accepted mw --workload.pattern=worst)" 0.121 0.1251
+    "$(accepted mw "$INI" --workload.pattern=worst)" 0.121 0.1251
 within "minimal, shift, global links at half speed" \
-    "$(accepted mw2 --workload.pattern=worst --dragonfly.global_bandwidth=50Gbps)" 0.0605 0.0626
+    "$(accepted mw2 "$INI" --workload.pattern=worst --dragonfly.global_bandwidth=50Gbps)" 0.0605 0.0626
 # Near injection is the ideal output-queued switch's figure: an input-queued
 # router (the default) blocks at its FIFO heads and accepts about 0.67 here.
 within "minimal, uniform: near injection (output-queued)" \
-    "$(accepted mu --network.router=output-queued)" 0.85 1.0
+    "$(accepted mu "$INI" --network.router=output-queued)" 0.85 1.0
 within "valiant, shift: below (a*h-1)/(2ap) = 0.4375" \
-    "$(accepted vw --workload.pattern=worst --dragonfly.routing=valiant)" 0.35 0.45
-within "valiant, uniform: below 0.555" "$(accepted vu --dragonfly.routing=valiant)" 0.45 0.57
+    "$(accepted vw "$INI" --workload.pattern=worst --dragonfly.routing=valiant)" 0.35 0.45
+within "valiant, uniform: below 0.555" "$(accepted vu "$INI" --dragonfly.routing=valiant)" 0.45 0.57
 
 # Configuration errors: one line, exit 2, naming the key.
 refuse() { # name pattern options...

@@ -32,6 +32,24 @@ close() {
 # bad MESSAGE: reports a failure.
 bad() { echo "FAIL: $*"; fail=1; }
 
+# accepted NAME ARGS...: the accepted load of warpnet ARGS (a run file and
+# its options) at 100 % offered load, measured from 10 us to 30 us.
+accepted() {
+    name=$1; shift
+    "$WARPNET" --quiet --workload.load=1.0 --end=30us --workload.warmup=10us "$@" \
+        > "$TMP/$name" 2>&1 || { echo "$name exits $?:" >&2; cat "$TMP/$name" >&2; return; }
+    sed -n 's/^accepted load *\([0-9.]*\).*/\1/p' "$TMP/$name"
+}
+
+# within NAME GOT LOW HIGH: LOW <= GOT <= HIGH (an accepted load).
+within() {
+    if awk -v g="$2" -v l="$3" -v h="$4" 'BEGIN { exit !(g != "" && g >= l && g <= h) }'; then
+        echo "ok   $1: accepted $2 in [$3, $4]"
+    else
+        echo "FAIL $1: accepted '$2', not in [$3, $4]"; fail=1
+    fi
+}
+
 # result FILE: the committed digest and the network summary of a run's
 # output, what must not depend on the mode or the number of ranks.
 result() { sed -n -e '/committed digest/p' -e '/^== warpnet:/,$p' "$1"; }
