@@ -17,6 +17,7 @@ include models/fattree/local.mk
 include models/slimfly/local.mk
 include models/dragonfly/local.mk
 include models/hyperx/local.mk
+include models/graph/local.mk
 include models/simple/local.mk
 include models/optical/local.mk
 include models/traffic/local.mk

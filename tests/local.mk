@@ -18,6 +18,7 @@ include tests/fattree/local.mk
 include tests/slimfly/local.mk
 include tests/dragonfly/local.mk
 include tests/hyperx/local.mk
+include tests/graph/local.mk
 include tests/simple/local.mk
 include tests/optical/local.mk
 include tests/replay/local.mk

@@ -4,6 +4,7 @@
  * dal hop's VC class is the hops taken before it (hyperx_shape.h), so
  * classes rise strictly along every path. Called by hyperx_topo.c's route. */
 #include "hyperx/hyperx_shape.h"
+#include "net/spt.h"
 #include "warp_draw.h"
 
 uint32_t hx_distance(const hyperx *h, uint64_t a, uint64_t b)
@@ -31,13 +32,6 @@ static uint64_t mix(uint64_t flow, uint64_t salt)
     z ^= z >> 31;
     z *= UINT64_C(0x94D049BB133111EB);
     return z ^ (z >> 29);
-}
-
-/* The VC of class cls for this message: its lane of the class. */
-static int32_t class_vc(const hyperx *h, int cls, uint32_t flow)
-{
-    uint32_t lanes = (uint32_t)((h->vcs - cls + h->classes - 1) / h->classes);
-    return cls + h->classes * (int32_t)(flow % lanes);
 }
 
 /* The least occupied of the K_d links from r (coordinate c) to coordinate v
@@ -68,7 +62,7 @@ static net_route_out route_dor(const hyperx *h, const net_route_in *in, uint64_t
             continue;
         int64_t k = h->K[d] > 1 ? (int64_t)(mix(in->flow, (uint64_t)d) % (uint64_t)h->K[d]) : 0;
         o.port = hx_port(h, d, c, t, k);
-        o.vc = class_vc(h, 0, in->flow);
+        o.vc = net_spt_vc(h->classes, h->vcs, 0, in->flow);
         return o;
     }
     return o; /* at the destination router: the caller ejects */
@@ -120,7 +114,7 @@ static net_route_out route_dal(const hyperx *h, const net_route_in *in, uint64_t
         o.port = nm_port;
         o.aux[0] |= UINT32_C(1) << nm_dim;
     }
-    o.vc = class_vc(h, cls, in->flow);
+    o.vc = net_spt_vc(h->classes, h->vcs, (uint32_t)cls, in->flow);
     return o;
 }
 

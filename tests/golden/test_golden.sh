@@ -112,6 +112,8 @@ golden dragonfly-codes-1056.ini 2 "--dragonfly.routing=ugal-g" 9c08cb9659bf0e39 
 golden fattree-8p3l.ini 2 "--end=2us --workload.warmup=0ns" 12745299e27e4af5 36423 2645 1122 229 945.419701 1990.74483
 golden fattree-8p3l-codes.ini 1 "--end=2us" 8cac733ab2c8edef 52542 3076 1380 1380 999.96045 1999.61579
 golden fattree-32p3l.ini 1 "--end=1us --workload.warmup=0ns" fee84cf4c07f793d 667419 59028 4252 4252 860.879582 999.994843
+# A network read from a file (its path relative to where warpnet runs).
+golden graph-leafspine.ini 2 "--end=2us --workload.warmup=0ns --graph.file=${top_srcdir:-.}/examples/configs/leafspine-8x4.anynet" 6c4577d17b77f4c5 21707 1554 1006 1006 622.697351 1999.97201
 golden hyperx-4x4.ini 2 "--end=2us --workload.warmup=0ns" b7ee57cdf7677a1b 44392 3203 2347 2347 523.986229 1999.2964
 golden hyperx-4x4.ini 2 "--end=2us --workload.warmup=0ns --hyperx.routing=dal --workload.pattern=worst" 6862091b2ef5c0aa 38498 3216 1919 1919 610.382992 1998.35234
 golden hyperx-8x8x8.ini 1 "--end=1us --workload.warmup=0ns" 867d1230c20846aa 1075277 79685 25715 25715 626.820228 999.968349
