@@ -13,6 +13,7 @@ clean-limited:
 include tests/engine/local.mk
 include tests/rng/local.mk
 include tests/net/local.mk
+include tests/convert/local.mk
 include tests/torus/local.mk
 include tests/fattree/local.mk
 include tests/slimfly/local.mk

@@ -16,83 +16,10 @@
 #include <string.h>
 
 #include "codes_conf.h"
+#include "codes_conv.h"
+#include "codes_sniff.h"
 #include "convert.h"
 #include "warp_error.h"
-
-typedef struct conv {
-    codes_conf c;
-    const char *model;         /* torus, fattree, slimfly, dragonfly */
-    long long reps, nics, servers, routers_per_rep;
-    const char *grp;           /* the LPGROUPS section holding the network */
-    char *net, *topo, *hints;  /* run-file sections being written */
-    size_t net_n, topo_n, hints_n;
-    FILE *fnet, *ftopo, *fhints;
-    int nnotes;
-} conv;
-
-static void fail(conv *v, const char *fmt, ...)
-{
-    char what[1024];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(what, sizeof what, fmt, ap);
-    va_end(ap);
-    warp_fatal(WARP_EXIT_USAGE, "%s: %s", v->c.path, what);
-}
-
-/* A parameter with no Warpnet equivalent, said on stderr. */
-static void note(conv *v, const codes_kv *kv, const char *why)
-{
-    fprintf(stderr, "warpnet: %s:%d: %s%s%s = %s%s: %s\n", v->c.path, kv->line,
-            strcmp(kv->section, "PARAMS") ? kv->section : "PARAMS", " ", kv->key, kv->val[0],
-            kv->nval > 1 ? ", ..." : "", why);
-    v->nnotes++;
-}
-
-static void line(FILE *f, const char *key, const char *value, const char *fmt, ...)
-{
-    char kv[160];
-    snprintf(kv, sizeof kv, "%s = %s", key, value);
-    fprintf(f, "%-32s # ", kv);
-    va_list ap;
-    va_start(ap, fmt);
-    vfprintf(f, fmt, ap);
-    va_end(ap);
-    fputc('\n', f);
-}
-
-static codes_kv *param(conv *v, const char *key) { return codes_find(&v->c, "PARAMS", key); }
-
-/* A parameter converted without a key of its own: a comment line naming it. */
-static void mention(FILE *f, const codes_kv *kv, const char *why)
-{
-    if (kv)
-        fprintf(f, "# PARAMS %s = %s%s: %s\n", kv->key, kv->val[0], kv->nval > 1 ? ", ..." : "", why);
-}
-
-/* A numeric PARAMS value, or dflt (then *given = 0). */
-static double num(conv *v, const char *key, double dflt, int *given)
-{
-    codes_kv *kv = param(v, key);
-    if (given)
-        *given = kv != NULL;
-    if (!kv)
-        return dflt;
-    char *end;
-    double x = strtod(kv->val[0], &end);
-    if (end == kv->val[0] || *end || !isfinite(x))
-        fail(v, "line %d: PARAMS %s = \"%s\" is not a number", kv->line, key, kv->val[0]);
-    return x;
-}
-
-static const char *from(int given, const char *key, char *buf, size_t n, const char *unit)
-{
-    if (given)
-        snprintf(buf, n, "PARAMS %s (%s)", key, unit);
-    else
-        snprintf(buf, n, "PARAMS %s not given: CODES's default (%s)", key, unit);
-    return buf;
-}
 
 static long long lp_count(conv *v, const char *key)
 {
@@ -102,16 +29,60 @@ static long long lp_count(conv *v, const char *key)
     char *end;
     long long x = strtoll(kv->val[0], &end, 10);
     if (*end || x < 0)
-        fail(v, "line %d: %s %s = \"%s\" is not a count", kv->line, v->grp, key, kv->val[0]);
+        cv_fail(v, "line %d: %s %s = \"%s\" is not a count", kv->line, v->grp, key, kv->val[0]);
     return x;
+}
+
+/* CODES networks Warpnet has no model for, and what is missing. */
+static const struct { const char *lp, *why; } missing[] = {
+    {"modelnet_dragonfly_custom", "CODES's dragonfly-custom (Cray Cascade groups: a rows x columns array of "
+     "routers, all-to-all in each row and each column, wired by intra-/inter-group connection files) has no "
+     "Warpnet equivalent; Warpnet's dragonfly groups are all-to-all"},
+    {"modelnet_dragonfly_plus", "CODES's dragonfly-plus (groups of leaf and spine routers, global links on "
+     "the spines) has no Warpnet equivalent; Warpnet's dragonfly groups are all-to-all"},
+    {"modelnet_dragonfly_dally", "CODES's dragonfly-dally reads its wiring from connection files "
+     "(intra-group-connections, inter-group-connections); Warpnet's dragonfly builds its global links by "
+     "an arrangement and reads no wiring files"},
+    {"modelnet_express_mesh", "CODES's express mesh (routers of each dimension joined to those gap hops "
+     "away, HyperX-like) has no Warpnet equivalent; Warpnet has no HyperX topology"},
+};
+
+/* Refuses a file without a network, naming the LP kinds it has. */
+static void no_network(conv *v)
+{
+    for (int i = 0; i < v->c.n; i++) {
+        const codes_kv *kv = &v->c.kv[i];
+        if (strncmp(kv->section, "LPGROUPS/", 9) || strncmp(kv->key, "modelnet_", 9))
+            continue;
+        for (size_t k = 0; k < sizeof missing / sizeof missing[0]; k++)
+            if (!strncmp(kv->key, missing[k].lp, strlen(missing[k].lp)))
+                cv_fail(v, "line %d: %s: %s", kv->line, kv->key, missing[k].why);
+        cv_fail(v, "line %d: %s is a CODES network that warpnet convert does not know; it converts "
+                "modelnet_torus, _fattree, _slimfly, _dragonfly, _simplenet, _simplep2p and _loggp",
+                kv->line, kv->key);
+    }
+    char kinds[512] = "";
+    for (int i = 0; i < v->c.n; i++) {
+        const codes_kv *kv = &v->c.kv[i];
+        if (!strncmp(kv->section, "LPGROUPS/", 9) && strcmp(kv->key, "repetitions") &&
+            strlen(kinds) + strlen(kv->key) + 3 < sizeof kinds && !strstr(kinds, kv->key))
+            snprintf(kinds + strlen(kinds), sizeof kinds - strlen(kinds), "%s%s", *kinds ? ", " : "", kv->key);
+    }
+    if (*kinds)
+        cv_fail(v, "no network in LPGROUPS (its LPs are %s; no modelnet_* LP): a CODES test of other LPs, "
+                "not a network config", kinds);
+    cv_fail(v, "no LPGROUPS section: not a CODES network config (a network config has LPGROUPS with a "
+            "modelnet_* LP count and PARAMS)");
 }
 
 /* Finds the LPGROUPS group with the network's NIC LPs and counts its LPs. */
 static void read_groups(conv *v)
 {
     static const char *const nic_keys[] = {"modelnet_torus", "modelnet_fattree", "modelnet_slimfly",
-                                           "modelnet_dragonfly", NULL};
-    static const char *const names[] = {"torus", "fattree", "slimfly", "dragonfly"};
+                                           "modelnet_dragonfly", "modelnet_simplenet", "modelnet_loggp",
+                                           "modelnet_simplep2p", NULL};
+    static const char *const names[] = {"torus", "fattree", "slimfly", "dragonfly", "simplenet", "loggp",
+                                        "simplep2p"};
     for (int i = 0; i < v->c.n && !v->model; i++) {
         codes_kv *kv = &v->c.kv[i];
         if (strncmp(kv->section, "LPGROUPS/", 9))
@@ -122,21 +93,14 @@ static void read_groups(conv *v)
                 v->grp = kv->section;
             }
     }
-    if (!v->model) {
-        for (int i = 0; i < v->c.n; i++)
-            if (!strncmp(v->c.kv[i].section, "LPGROUPS/", 9) && !strncmp(v->c.kv[i].key, "modelnet_", 9))
-                fail(v, "line %d: %s is a CODES network that warpnet convert does not know; it converts "
-                     "modelnet_torus, modelnet_fattree, modelnet_slimfly and modelnet_dragonfly",
-                     v->c.kv[i].line, v->c.kv[i].key);
-        fail(v, "no LPGROUPS group with a modelnet_torus, modelnet_fattree, modelnet_slimfly or "
-             "modelnet_dragonfly count; is this a CODES network config?");
-    }
+    if (!v->model)
+        no_network(v);
     v->reps = lp_count(v, "repetitions");
     char key[64];
     snprintf(key, sizeof key, "modelnet_%s", v->model);
     v->nics = lp_count(v, key);
     if (v->reps < 1 || v->nics < 1)
-        fail(v, "%s needs repetitions and %s of at least 1", v->grp, key);
+        cv_fail(v, "%s needs repetitions and %s of at least 1", v->grp, key);
     /* Router LPs: modelnet_X_router, X_router, or the fat-tree's switches. */
     snprintf(key, sizeof key, "modelnet_%s_router", v->model);
     v->routers_per_rep = lp_count(v, key);
@@ -151,87 +115,40 @@ static void read_groups(conv *v)
     }
     for (int i = 0; i < v->c.n; i++)
         if (!strncmp(v->c.kv[i].section, "LPGROUPS/", 9) && strcmp(v->c.kv[i].section, v->grp)) {
-            note(v, &v->c.kv[i], "an LP group beside the network's; Warpnet's workloads are chosen in "
+            cv_note(v, &v->c.kv[i], "an LP group beside the network's; Warpnet's workloads are chosen in "
                  "[workload], not as LP groups");
             v->c.kv[i].used = 1;
         }
 }
 
-/* "a,b,c" or ("a","b","c") as integers; returns the count. */
-static int int_list(conv *v, const codes_kv *kv, long long *out, int max)
-{
-    int n = 0;
-    for (int i = 0; i < kv->nval; i++) {
-        char *s = kv->val[i], *end;
-        for (;;) {
-            long long x = strtoll(s, &end, 10);
-            if (end == s || n == max)
-                fail(v, "line %d: PARAMS %s = \"%s\": want a list of at most %d integers", kv->line,
-                     kv->key, kv->val[i], max);
-            out[n++] = x;
-            while (*end == ' ')
-                end++;
-            if (!*end)
-                break;
-            if (*end != ',')
-                fail(v, "line %d: PARAMS %s: '%c' in a list of integers", kv->line, kv->key, *end);
-            s = end + 1;
-        }
-    }
-    return n;
-}
-
-/* chunk_size and packet_size, shared by every model: the packet size, and
- * the switching that CODES's flit forwarding corresponds to. */
-static void packets(conv *v, double dflt_packet, double dflt_chunk)
-{
-    int pg, cg;
-    double packet = num(v, "packet_size", dflt_packet, &pg);
-    double chunk = num(v, "chunk_size", dflt_chunk, &cg);
-    char b[160], val[64];
-    snprintf(val, sizeof val, "%.0fB", packet);
-    line(v->fnet, "packet_size", val, "%s", from(pg, "packet_size", b, sizeof b, "bytes"));
-    if (chunk >= packet)
-        line(v->fnet, "switching", "store-forward", "PARAMS chunk_size = %.0f >= packet_size: whole "
-             "packets move hop by hop", chunk);
-    else
-        line(v->fnet, "switching", "cut-through", "PARAMS chunk_size = %.0f < packet_size: CODES "
-             "forwards %.0f-byte flits, Warpnet whole packets by virtual cut-through", chunk, chunk);
-    codes_kv *s = param(v, "modelnet_scheduler");
-    if (s && strcmp(s->val[0], "fcfs"))
-        note(v, s, "Warpnet's NICs inject messages in order (CODES's fcfs); no other scheduler");
-    else
-        mention(v->fnet, s, "Warpnet's NICs send messages in order, as fcfs");
-}
-
 static void bandwidth(conv *v, FILE *f, const char *key, const char *codes_key, double dflt, int gib)
 {
     int g;
-    double bw = num(v, codes_key, dflt, &g);
+    double bw = cv_num(v, codes_key, dflt, &g);
     if (!(bw > 0))
-        fail(v, "PARAMS %s = %g: a bandwidth must be positive", codes_key, bw);
+        cv_fail(v, "PARAMS %s = %g: a bandwidth must be positive", codes_key, bw);
     char b[160], val[64];
     snprintf(val, sizeof val, "%.10g%s", bw, gib ? "GiB/s" : "GB/s");
-    line(f, key, val, "%s", from(g, codes_key, b, sizeof b, gib ? "GiB/s in this CODES model" :
+    cv_line(f, key, val, "%s", cv_from(g, codes_key, b, sizeof b, gib ? "GiB/s in this CODES model" :
                                                                   "GB/s = bytes/ns in CODES's fat-tree"));
 }
 
 static void bytes_key(conv *v, FILE *f, const char *key, const char *codes_key, double dflt, const char *what)
 {
     int g;
-    double x = num(v, codes_key, dflt, &g);
+    double x = cv_num(v, codes_key, dflt, &g);
     char b[200], val[64];
     snprintf(val, sizeof val, "%.0fB", x);
-    line(f, key, val, "%s", from(g, codes_key, b, sizeof b, what));
+    cv_line(f, key, val, "%s", cv_from(g, codes_key, b, sizeof b, what));
 }
 
 static void ns_key(conv *v, FILE *f, const char *key, const char *codes_key, double dflt)
 {
     int g;
-    double x = num(v, codes_key, dflt, &g);
+    double x = cv_num(v, codes_key, dflt, &g);
     char b[160], val[64];
     snprintf(val, sizeof val, "%.10gns", x);
-    line(f, key, val, "%s", from(g, codes_key, b, sizeof b, "ns"));
+    cv_line(f, key, val, "%s", cv_from(g, codes_key, b, sizeof b, "ns"));
 }
 
 /* The NIC-per-rank check every model shares. */
@@ -247,107 +164,107 @@ static void one_rank_per_node(conv *v)
 static void convert_torus(conv *v)
 {
     if (v->nics != 1)
-        fail(v, "%s: modelnet_torus = %lld; CODES's torus has one NIC per torus node (1)", v->grp, v->nics);
+        cv_fail(v, "%s: modelnet_torus = %lld; CODES's torus has one NIC per torus node (1)", v->grp, v->nics);
     int g;
-    double nd = num(v, "n_dims", 4, &g);
-    codes_kv *dl = param(v, "dim_length");
+    double nd = cv_num(v, "n_dims", 4, &g);
+    codes_kv *dl = cv_param(v, "dim_length");
     if (!dl)
-        fail(v, "PARAMS dim_length is missing (CODES's torus needs it), e.g. dim_length=\"8,8,8\";");
+        cv_fail(v, "PARAMS dim_length is missing (CODES's torus needs it), e.g. dim_length=\"8,8,8\";");
     long long dims[32], prod = 1;
-    int n = int_list(v, dl, dims, 32);
+    int n = cv_int_list(v, dl, dims, 32);
     if (n != (int)nd)
-        fail(v, "line %d: dim_length has %d lengths but n_dims is %g", dl->line, n, nd);
+        cv_fail(v, "line %d: dim_length has %d lengths but n_dims is %g", dl->line, n, nd);
     char val[256] = "";
     for (int i = 0; i < n; i++) {
         if (dims[i] < 1)
-            fail(v, "line %d: dim_length %lld is not a length", dl->line, dims[i]);
+            cv_fail(v, "line %d: dim_length %lld is not a length", dl->line, dims[i]);
         prod *= dims[i];
         snprintf(val + strlen(val), sizeof val - strlen(val), "%s%lld", i ? "," : "", dims[i]);
     }
     if (prod != v->reps * v->routers_per_rep && prod != v->reps)
-        fail(v, "dim_length gives %lld torus nodes but %s has %lld repetitions; CODES needs them equal",
+        cv_fail(v, "dim_length gives %lld torus nodes but %s has %lld repetitions; CODES needs them equal",
              prod, v->grp, v->reps);
     fprintf(v->fnet, "topology = torus%17s # %s modelnet_torus\n", "", v->grp);
     bandwidth(v, v->fnet, "link_bandwidth", "link_bandwidth", 2.0, 1);
-    line(v->fnet, "link_latency", "0ns", "CODES's torus has no wire delay: a hop costs bytes/bandwidth + 50 ns");
-    codes_kv *rd = param(v, "router_delay");
+    cv_line(v->fnet, "link_latency", "0ns", "CODES's torus has no wire delay: a hop costs bytes/bandwidth + 50 ns");
+    codes_kv *rd = cv_param(v, "router_delay");
     if (rd)
-        note(v, rd, "CODES's torus does not read router_delay (it fixes 50 ns per hop); converted as 50ns");
-    line(v->fnet, "router_delay", "50ns", "CODES's torus: router_delay fixed at 50 ns in torus.c");
+        cv_note(v, rd, "CODES's torus does not read router_delay (it fixes 50 ns per hop); converted as 50ns");
+    cv_line(v->fnet, "router_delay", "50ns", "CODES's torus: router_delay fixed at 50 ns in torus.c");
     bytes_key(v, v->fnet, "vc_buffer", "buffer_size", 2048, "bytes per port in CODES; each of Warpnet's 2 "
               "dateline VCs gets it");
-    packets(v, 512, 128);
-    line(v->ftopo, "dims", val, "PARAMS n_dims = %d%s, PARAMS dim_length", n, g ? "" : " (CODES's default)");
-    mention(v->ftopo, param(v, "routing"), "CODES's torus does not read it: dimension-order routing, "
+    cv_packets(v, 512, 128);
+    cv_line(v->ftopo, "dims", val, "PARAMS n_dims = %d%s, PARAMS dim_length", n, g ? "" : " (CODES's default)");
+    cv_mention(v->ftopo, cv_param(v, "routing"), "CODES's torus does not read it: dimension-order routing, "
             "as Warpnet's torus");
-    codes_kv *cn = param(v, "cn_bandwidth");
+    codes_kv *cn = cv_param(v, "cn_bandwidth");
     if (cn)
-        note(v, cn, "CODES's torus injects at link_bandwidth (model-net uses cn_bandwidth only for messages "
+        cv_note(v, cn, "CODES's torus injects at link_bandwidth (model-net uses cn_bandwidth only for messages "
              "a node sends itself); not converted");
 }
 
 static void convert_fattree(conv *v)
 {
     int g;
-    double type = num(v, "ft_type", 0, &g);
+    double type = cv_num(v, "ft_type", 0, &g);
     if (type == 2)
-        fail(v, "PARAMS ft_type = 2 (one plane per NIC) has no Warpnet equivalent; Warpnet builds one plane");
-    double levels = num(v, "num_levels", 0, NULL);
+        cv_fail(v, "PARAMS ft_type = 2 (one plane per NIC) has no Warpnet equivalent; Warpnet builds one plane");
+    double levels = cv_num(v, "num_levels", 0, NULL);
     if (levels != 2 && levels != 3)
-        fail(v, "PARAMS num_levels = %g: CODES's fat-tree has 2 or 3 levels", levels);
-    codes_kv *rk = param(v, "switch_radix"), *ck = param(v, "switch_count");
+        cv_fail(v, "PARAMS num_levels = %g: CODES's fat-tree has 2 or 3 levels", levels);
+    codes_kv *rk = cv_param(v, "switch_radix"), *ck = cv_param(v, "switch_count");
     if (!rk || !ck)
-        fail(v, "PARAMS switch_radix and switch_count are required by CODES's fat-tree");
+        cv_fail(v, "PARAMS switch_radix and switch_count are required by CODES's fat-tree");
     long long radix[4], count[4];
-    int nr = int_list(v, rk, radix, 4), nc = int_list(v, ck, count, 4);
+    int nr = cv_int_list(v, rk, radix, 4), nc = cv_int_list(v, ck, count, 4);
     for (int i = 1; i < nr; i++)
         if (radix[i] != radix[0])
-            fail(v, "line %d: switch_radix differs between levels; Warpnet's fat-tree has one radix", rk->line);
+            cv_fail(v, "line %d: switch_radix differs between levels; Warpnet's fat-tree has one radix", rk->line);
     (void)nc;
     long long k = radix[0], leaf = count[0];
     /* CODES uses tapering + 1 as the ratio: 1 (its default) is k/2 nodes per leaf */
-    double taper = num(v, "tapering", 1, &g);
+    double taper = cv_num(v, "tapering", 1, &g);
     if (taper != 1)
-        fail(v, "PARAMS tapering = %g: a tapered fat-tree has no Warpnet equivalent (full bisection, "
+        cv_fail(v, "PARAMS tapering = %g: a tapered fat-tree has no Warpnet equivalent (full bisection, "
              "CODES's tapering = 1, only)", taper);
-    mention(v->ftopo, param(v, "tapering"), "CODES's untapered ratio (k/2 nodes per leaf switch)");
+    cv_mention(v->ftopo, cv_param(v, "tapering"), "CODES's untapered ratio (k/2 nodes per leaf switch)");
     if (k < 2 || k % 2)
-        fail(v, "PARAMS switch_radix = %lld: want an even radix", k);
+        cv_fail(v, "PARAMS switch_radix = %lld: want an even radix", k);
     long long full = levels == 3 ? k * k / 2 : k;
     if (leaf != full)
-        fail(v, "PARAMS switch_count = %lld: a %s-level radix-%lld tree with %lld leaf switches is a pruned "
+        cv_fail(v, "PARAMS switch_count = %lld: a %s-level radix-%lld tree with %lld leaf switches is a pruned "
              "fat-tree (fewer pods); Warpnet builds the full %lld-port %g-tree (switch_count = %lld)",
              leaf, levels == 3 ? "3" : "2", k, leaf, k, levels, full);
     if (v->reps != leaf)
-        fail(v, "%s repetitions = %lld but switch_count = %lld; CODES needs them equal", v->grp, v->reps, leaf);
+        cv_fail(v, "%s repetitions = %lld but switch_count = %lld; CODES needs them equal", v->grp, v->reps, leaf);
     if (v->nics != k / 2)
-        fail(v, "%s modelnet_fattree = %lld; a full radix-%lld fat-tree has %lld nodes per leaf switch",
+        cv_fail(v, "%s modelnet_fattree = %lld; a full radix-%lld fat-tree has %lld nodes per leaf switch",
              v->grp, v->nics, k, k / 2);
     fprintf(v->fnet, "topology = fattree%15s # %s modelnet_fattree, fattree_switch\n", "", v->grp);
-    line(v->fnet, "link_latency", "0ns", "CODES's fat-tree has no wire delay");
+    cv_line(v->fnet, "link_latency", "0ns", "CODES's fat-tree has no wire delay");
     ns_key(v, v->fnet, "router_delay", "router_delay", 0);
     int pg;
-    double packet = num(v, "packet_size", 512, &pg);
+    double packet = cv_num(v, "packet_size", 512, &pg);
     bytes_key(v, v->fnet, "vc_buffer", "vc_size", 8 * packet, "bytes per switch VC");
-    codes_kv *cvc = param(v, "cn_vc_size"), *vc = param(v, "vc_size");
+    codes_kv *cvc = cv_param(v, "cn_vc_size"), *vc = cv_param(v, "vc_size");
     if (cvc && !(vc && !strcmp(vc->val[0], cvc->val[0])))
-        note(v, cvc, "Warpnet's node-side buffers are vc_buffer too; a separate size is not converted");
+        cv_note(v, cvc, "Warpnet's node-side buffers are vc_buffer too; a separate size is not converted");
     else
-        mention(v->fnet, cvc, "the same as vc_size: vc_buffer covers it");
-    mention(v->ftopo, param(v, "ft_type"), "the full fat-tree (CODES's type 0 or 1)");
-    packets(v, 512, 512);
+        cv_mention(v->fnet, cvc, "the same as vc_size: vc_buffer covers it");
+    cv_mention(v->ftopo, cv_param(v, "ft_type"), "the full fat-tree (CODES's type 0 or 1)");
+    cv_packets(v, 512, 512);
     char val[32];
     snprintf(val, sizeof val, "%lld", k);
-    line(v->ftopo, "ports", val, "PARAMS switch_radix");
+    cv_line(v->ftopo, "ports", val, "PARAMS switch_radix");
     snprintf(val, sizeof val, "%g", levels);
-    line(v->ftopo, "levels", val, "PARAMS num_levels; PARAMS switch_count = %lld: the full tree", leaf);
-    codes_kv *r = param(v, "routing");
+    cv_line(v->ftopo, "levels", val, "PARAMS num_levels; PARAMS switch_count = %lld: the full tree", leaf);
+    codes_kv *r = cv_param(v, "routing");
     if (r && !strcmp(r->val[0], "static")) {
-        line(v->ftopo, "routing", "ecmp", "PARAMS routing = static");
-        note(v, r, "CODES's static routing reads OpenSM tables (routing_folder); converted as Warpnet's "
+        cv_line(v->ftopo, "routing", "ecmp", "PARAMS routing = static");
+        cv_note(v, r, "CODES's static routing reads OpenSM tables (routing_folder); converted as Warpnet's "
              "deterministic per-flow ECMP");
     } else {
-        line(v->ftopo, "routing", "adaptive", "PARAMS routing = %s", r ? r->val[0] : "adaptive (CODES's default)");
+        cv_line(v->ftopo, "routing", "adaptive", "PARAMS routing = %s", r ? r->val[0] : "adaptive (CODES's default)");
     }
     bandwidth(v, v->ftopo, "switch_bandwidth", "link_bandwidth", 5, 0);
     bandwidth(v, v->ftopo, "host_bandwidth", "cn_bandwidth", 5, 0);
@@ -357,116 +274,116 @@ static void convert_slimfly(conv *v)
 {
     /* CODES's sf_type: 0 the Slim Fly, 1 the Fit Fly (a Slim Fly per rail,
      * num_rails of them, joined at the nodes). */
-    codes_kv *t = param(v, "sf_type");
-    double type = num(v, "sf_type", 0, NULL);
+    codes_kv *t = cv_param(v, "sf_type");
+    double type = cv_num(v, "sf_type", 0, NULL);
     if (type == 1)
-        fail(v, "line %d: PARAMS sf_type = 1: a Fit Fly (one Slim Fly per rail) is not converted; "
+        cv_fail(v, "line %d: PARAMS sf_type = 1: a Fit Fly (one Slim Fly per rail) is not converted; "
              "Warpnet's Slim Fly has one rail (set sf_type = \"0\" and num_rails = \"1\" to convert one rail)",
              t->line);
     if (type != 0)
-        fail(v, "line %d: PARAMS sf_type = %s: CODES knows 0 (Slim Fly) and 1 (Fit Fly)", t->line, t->val[0]);
-    mention(v->ftopo, t, "the plain Slim Fly, as Warpnet's");
-    double q = num(v, "num_routers", 4, NULL), p = num(v, "num_terminals", 2, NULL);
+        cv_fail(v, "line %d: PARAMS sf_type = %s: CODES knows 0 (Slim Fly) and 1 (Fit Fly)", t->line, t->val[0]);
+    cv_mention(v->ftopo, t, "the plain Slim Fly, as Warpnet's");
+    double q = cv_num(v, "num_routers", 4, NULL), p = cv_num(v, "num_terminals", 2, NULL);
     if (v->reps != (long long)(2 * q * q))
-        fail(v, "%s repetitions = %lld but num_routers = %g needs 2q^2 = %g", v->grp, v->reps, q, 2 * q * q);
+        cv_fail(v, "%s repetitions = %lld but num_routers = %g needs 2q^2 = %g", v->grp, v->reps, q, 2 * q * q);
     if (v->nics != (long long)p)
-        fail(v, "%s modelnet_slimfly = %lld but num_terminals = %g; CODES needs them equal", v->grp, v->nics, p);
+        cv_fail(v, "%s modelnet_slimfly = %lld but num_terminals = %g; CODES needs them equal", v->grp, v->nics, p);
     fprintf(v->fnet, "topology = slimfly%15s # %s modelnet_slimfly\n", "", v->grp);
     int lg, gg, cg;
-    double lb = num(v, "local_bandwidth", 5.25, &lg), gb = num(v, "global_bandwidth", 4.7, &gg),
-           cb = num(v, "cn_bandwidth", 5.25, &cg);
+    double lb = cv_num(v, "local_bandwidth", 5.25, &lg), gb = cv_num(v, "global_bandwidth", 4.7, &gg),
+           cb = cv_num(v, "cn_bandwidth", 5.25, &cg);
     bandwidth(v, v->fnet, "link_bandwidth", "local_bandwidth", 5.25, 1);
     if (gb != lb)
-        note(v, gg ? param(v, "global_bandwidth") : param(v, "local_bandwidth"),
+        cv_note(v, gg ? cv_param(v, "global_bandwidth") : cv_param(v, "local_bandwidth"),
              "Warpnet's Slim Fly has one link bandwidth: global_bandwidth differs from local_bandwidth "
              "and is not converted");
     else
-        mention(v->fnet, param(v, "global_bandwidth"), "the same as local_bandwidth: link_bandwidth");
+        cv_mention(v->fnet, cv_param(v, "global_bandwidth"), "the same as local_bandwidth: link_bandwidth");
     if (cb != lb)
-        note(v, cg ? param(v, "cn_bandwidth") : param(v, "local_bandwidth"),
+        cv_note(v, cg ? cv_param(v, "cn_bandwidth") : cv_param(v, "local_bandwidth"),
              "Warpnet's Slim Fly terminals use link_bandwidth: cn_bandwidth differs and is not converted");
     else
-        mention(v->fnet, param(v, "cn_bandwidth"), "the same as local_bandwidth: link_bandwidth");
-    line(v->fnet, "link_latency", "0ns", "CODES's Slim Fly has no wire delay");
+        cv_mention(v->fnet, cv_param(v, "cn_bandwidth"), "the same as local_bandwidth: link_bandwidth");
+    cv_line(v->fnet, "link_latency", "0ns", "CODES's Slim Fly has no wire delay");
     ns_key(v, v->fnet, "router_delay", "router_delay", 0);
     bytes_key(v, v->fnet, "vc_buffer", "local_vc_size", 1024, "bytes per VC");
     for (int i = 0; i < 2; i++) {
         const char *k = i ? "cn_vc_size" : "global_vc_size";
-        codes_kv *x = param(v, k), *l = param(v, "local_vc_size");
+        codes_kv *x = cv_param(v, k), *l = cv_param(v, "local_vc_size");
         if (x && !(l && !strcmp(x->val[0], l->val[0])))
-            note(v, x, "Warpnet's Slim Fly buffers every VC alike (vc_buffer = local_vc_size)");
+            cv_note(v, x, "Warpnet's Slim Fly buffers every VC alike (vc_buffer = local_vc_size)");
         else
-            mention(v->fnet, x, "the same as local_vc_size: vc_buffer");
+            cv_mention(v->fnet, x, "the same as local_vc_size: vc_buffer");
     }
-    packets(v, 512, 512);
+    cv_packets(v, 512, 512);
     char val[256];
     snprintf(val, sizeof val, "%g", q);
-    line(v->ftopo, "q", val, "PARAMS num_routers (routers per group; 2q^2 = %lld routers)", v->reps);
+    cv_line(v->ftopo, "q", val, "PARAMS num_routers (routers per group; 2q^2 = %lld routers)", v->reps);
     snprintf(val, sizeof val, "%g", p);
-    line(v->ftopo, "p", val, "PARAMS num_terminals");
+    cv_line(v->ftopo, "p", val, "PARAMS num_terminals");
     static const char *const keys[] = {"generator_set_X", "generator_set_X_prime"};
     static const char *const ours[] = {"X", "Xprime"};
     for (int i = 0; i < 2; i++) {
-        codes_kv *x = param(v, keys[i]);
+        codes_kv *x = cv_param(v, keys[i]);
         if (!x)
             continue;
         long long set[256];
-        int n = int_list(v, x, set, 256);
+        int n = cv_int_list(v, x, set, 256);
         val[0] = 0;
         for (int k = 0; k < n; k++)
             snprintf(val + strlen(val), sizeof val - strlen(val), "%s%lld", k ? "," : "", set[k]);
-        line(v->ftopo, ours[i], val, "PARAMS %s", keys[i]);
+        cv_line(v->ftopo, ours[i], val, "PARAMS %s", keys[i]);
     }
-    codes_kv *r = param(v, "routing");
+    codes_kv *r = cv_param(v, "routing");
     const char *how = "minimal";
     if (r && (!strcmp(r->val[0], "nonminimal") || !strcmp(r->val[0], "non-minimal")))
         how = "valiant";
     else if (r && !strcmp(r->val[0], "adaptive"))
         how = "ugal";
     else if (r && strcmp(r->val[0], "minimal"))
-        fail(v, "line %d: PARAMS routing = %s: CODES's Slim Fly knows minimal, nonminimal, adaptive",
+        cv_fail(v, "line %d: PARAMS routing = %s: CODES's Slim Fly knows minimal, nonminimal, adaptive",
              r->line, r->val[0]);
-    line(v->ftopo, "routing", how, "PARAMS routing = %s", r ? r->val[0] : "minimal (CODES's default)");
-    codes_kv *gc = param(v, "global_channels");
+    cv_line(v->ftopo, "routing", how, "PARAMS routing = %s", r ? r->val[0] : "minimal (CODES's default)");
+    codes_kv *gc = cv_param(v, "global_channels");
     if (gc && atof(gc->val[0]) != q)
-        note(v, gc, "CODES's Slim Fly has q global channels per router; Warpnet derives them from q");
+        cv_note(v, gc, "CODES's Slim Fly has q global channels per router; Warpnet derives them from q");
     else
-        mention(v->ftopo, gc, "q global links per router, derived from q");
-    mention(v->ftopo, param(v, "local_channels"), "derived from X and Xprime");
+        cv_mention(v->ftopo, gc, "q global links per router, derived from q");
+    cv_mention(v->ftopo, cv_param(v, "local_channels"), "derived from X and Xprime");
 }
 
 /* CODES's dragonfly.c: a = num_routers routers per group, p = h = a/2,
  * g = a*h + 1 groups, every pair of groups joined by one global link. */
 static void convert_dragonfly(conv *v)
 {
-    double a = num(v, "num_routers", 4, NULL);
+    double a = cv_num(v, "num_routers", 4, NULL);
     long long ia = (long long)a, half = ia / 2, g = ia * half + 1;
     if (a < 2 || a != (double)ia)
-        fail(v, "PARAMS num_routers = %g: want an integer of at least 2 (routers per group)", a);
+        cv_fail(v, "PARAMS num_routers = %g: want an integer of at least 2 (routers per group)", a);
     if (v->reps * v->routers_per_rep != ia * g && v->reps != ia * g)
-        fail(v, "%s repetitions = %lld but num_routers = %lld gives a*g = %lld routers (g = a*a/2 + 1 = %lld "
+        cv_fail(v, "%s repetitions = %lld but num_routers = %lld gives a*g = %lld routers (g = a*a/2 + 1 = %lld "
              "groups); CODES needs them equal", v->grp, v->reps, ia, ia * g, g);
     if (v->nics != half)
-        fail(v, "%s modelnet_dragonfly = %lld but CODES's dragonfly puts num_routers/2 = %lld nodes on a router",
+        cv_fail(v, "%s modelnet_dragonfly = %lld but CODES's dragonfly puts num_routers/2 = %lld nodes on a router",
              v->grp, v->nics, half);
     fprintf(v->fnet, "topology = dragonfly%13s # %s modelnet_dragonfly\n", "", v->grp);
-    line(v->fnet, "link_latency", "0ns", "CODES's dragonfly has no wire delay");
+    cv_line(v->fnet, "link_latency", "0ns", "CODES's dragonfly has no wire delay");
     ns_key(v, v->fnet, "router_delay", "router_delay", 0);
     bytes_key(v, v->fnet, "vc_buffer", "local_vc_size", 1024, "bytes per VC");
-    packets(v, 512, 512);
+    cv_packets(v, 512, 512);
     char val[64];
     snprintf(val, sizeof val, "%lld", ia);
-    line(v->ftopo, "a", val, "PARAMS num_routers (routers per group)");
+    cv_line(v->ftopo, "a", val, "PARAMS num_routers (routers per group)");
     snprintf(val, sizeof val, "%lld", half);
-    line(v->ftopo, "p", val, "CODES's dragonfly: num_routers/2 nodes per router");
-    line(v->ftopo, "h", val, "CODES's dragonfly: num_routers/2 global links per router");
+    cv_line(v->ftopo, "p", val, "CODES's dragonfly: num_routers/2 nodes per router");
+    cv_line(v->ftopo, "h", val, "CODES's dragonfly: num_routers/2 global links per router");
     snprintf(val, sizeof val, "%lld", g);
-    line(v->ftopo, "g", val, "CODES's dragonfly: a*h + 1 groups");
-    line(v->ftopo, "arrangement", "absolute", "every pair of groups joined once, as in CODES");
+    cv_line(v->ftopo, "g", val, "CODES's dragonfly: a*h + 1 groups");
+    cv_line(v->ftopo, "arrangement", "absolute", "every pair of groups joined once, as in CODES");
     fprintf(stderr, "warpnet: %s: CODES's dragonfly.c wires global link k of router r to group r + k*a; "
             "Warpnet's arrangements join the same group pairs once each but through other routers "
             "(converted as absolute)\n", v->c.path);
-    codes_kv *r = param(v, "routing");
+    codes_kv *r = cv_param(v, "routing");
     const char *how = "minimal", *rv = r ? r->val[0] : "minimal";
     if (!strcmp(rv, "nonminimal") || !strcmp(rv, "non-minimal"))
         how = "valiant";
@@ -475,11 +392,11 @@ static void convert_dragonfly(conv *v)
     else if (!strcmp(rv, "prog-adaptive"))
         how = "par";
     else if (strcmp(rv, "minimal"))
-        fail(v, "line %d: PARAMS routing = %s: CODES's dragonfly knows minimal, nonminimal, adaptive, "
+        cv_fail(v, "line %d: PARAMS routing = %s: CODES's dragonfly knows minimal, nonminimal, adaptive, "
              "prog-adaptive", r->line, rv);
-    line(v->ftopo, "routing", how, "PARAMS routing = %s%s", rv, r ? "" : " (CODES's default)");
+    cv_line(v->ftopo, "routing", how, "PARAMS routing = %s%s", rv, r ? "" : " (CODES's default)");
     if (!strcmp(how, "ugal-l") || !strcmp(how, "par"))
-        line(v->ftopo, "ugal_hop_weight", "false", "CODES compares queue occupancies alone");
+        cv_line(v->ftopo, "ugal_hop_weight", "false", "CODES compares queue occupancies alone");
     static const char *const kind[] = {"local", "global", "terminal"};
     static const char *const bw[] = {"local_bandwidth", "global_bandwidth", "cn_bandwidth"};
     static const char *const vc[] = {"local_vc_size", "global_vc_size", "cn_vc_size"};
@@ -500,9 +417,12 @@ static void write_run_file(conv *v)
            "# written out. Parameters without an equivalent were listed on stderr.\n");
     printf("[engine]\n%-32s # CODES configs carry no end time (ROSS's --end): choose one\n", "end = 100us");
     printf("\n[network]\n%s", v->net);
-    printf("\n[%s]\n%s", v->model, v->topo);
+    printf("\n[%s]\n%s", v->section ? v->section : v->model, v->topo);
     printf("\n[workload]\n%-32s # CODES configs carry no workload: choose one\n", "type = traffic");
-    printf("%-32s #\n%-32s #\n", "pattern = uniform", "load = 0.5");
+    if (*v->workload)
+        fputs(v->workload, stdout);
+    else
+        printf("%-32s #\n%-32s #\n", "pattern = uniform", "load = 0.5");
     if (v->hints_n)
         printf("\n# TraceR's MPI parameters, for a replay ([workload] type = replay):\n%s", v->hints);
 }
@@ -512,13 +432,13 @@ static void write_run_file(conv *v)
  * conversion rather than silently becoming one rail. */
 static void one_rail(conv *v)
 {
-    codes_kv *r = param(v, "num_rails");
-    double rails = num(v, "num_rails", 1, NULL);
+    codes_kv *r = cv_param(v, "num_rails");
+    double rails = cv_num(v, "num_rails", 1, NULL);
     if (rails != 1)
-        fail(v, "line %d: PARAMS num_rails = %s: several rails (networks side by side) are not converted; "
+        cv_fail(v, "line %d: PARAMS num_rails = %s: several rails (networks side by side) are not converted; "
              "Warpnet's %s has one rail", r->line, r->val[0], v->model);
-    mention(v->fnet, r, "one rail, as Warpnet's networks");
-    mention(v->fnet, param(v, "rail_select"), "one rail: nothing to select");
+    cv_mention(v->fnet, r, "one rail, as Warpnet's networks");
+    cv_mention(v->fnet, cv_param(v, "rail_select"), "one rail: nothing to select");
 }
 
 /* TraceR's and model-net's MPI-level parameters become [replay] hints. */
@@ -528,7 +448,7 @@ static void replay_hints(conv *v)
         {"soft_delay", "overhead", "ns"}, {"copy_per_byte", "per_byte_ns", ""}, {"eager_limit", "eager_limit", "B"}};
     int any = 0;
     for (size_t i = 0; i < sizeof h / sizeof h[0]; i++) {
-        codes_kv *kv = param(v, h[i].codes);
+        codes_kv *kv = cv_param(v, h[i].codes);
         if (!kv)
             continue;
         if (!any++)
@@ -571,7 +491,7 @@ static void list_unused(conv *v)
             snprintf(buf, sizeof buf, "no equivalent in Warpnet's %s; not converted", v->model);
             why = buf;
         }
-        note(v, kv, why);
+        cv_note(v, kv, why);
         kv->used = 1;
     }
 }
@@ -580,19 +500,26 @@ int wn_convert_codes(const char *path)
 {
     conv v = {0};
     char err[600];
+    if (codes_sniff(path, err, sizeof err))
+        warp_fatal(WARP_EXIT_USAGE, "%s", err);
     if (codes_conf_read(path, &v.c, err, sizeof err))
         warp_fatal(WARP_EXIT_USAGE, "%s", err);
+    int network = 0;
+    for (int i = 0; i < v.c.n; i++)
+        network |= !strncmp(v.c.kv[i].section, "LPGROUPS/", 9) && !strncmp(v.c.kv[i].key, "modelnet_", 9);
+    if (!network)
+        no_network(&v);
     for (int i = 0; i < v.c.n; i++)
         if (strchr(v.c.kv[i].key, '@'))
-            fail(&v, "line %d: %s: annotated parameters (several networks in one run) are not converted; "
+            cv_fail(&v, "line %d: %s: annotated parameters (several networks in one run) are not converted; "
                  "split the file per network", v.c.kv[i].line, v.c.kv[i].key);
     read_groups(&v);
     v.fnet = open_memstream(&v.net, &v.net_n);
     v.ftopo = open_memstream(&v.topo, &v.topo_n);
     v.fhints = open_memstream(&v.hints, &v.hints_n);
     if (!v.fnet || !v.ftopo || !v.fhints)
-        fail(&v, "out of memory");
-    mention(v.fnet, codes_find(&v.c, "PARAMS", "modelnet_order"), "the network named by topology");
+        cv_fail(&v, "out of memory");
+    cv_mention(v.fnet, codes_find(&v.c, "PARAMS", "modelnet_order"), "the network named by topology");
     one_rail(&v);
     if (!strcmp(v.model, "torus"))
         convert_torus(&v);
@@ -600,8 +527,14 @@ int wn_convert_codes(const char *path)
         convert_fattree(&v);
     else if (!strcmp(v.model, "slimfly"))
         convert_slimfly(&v);
-    else
+    else if (!strcmp(v.model, "dragonfly"))
         convert_dragonfly(&v);
+    else if (!strcmp(v.model, "simplenet"))
+        cv_convert_simplenet(&v);
+    else if (!strcmp(v.model, "loggp"))
+        cv_convert_loggp(&v);
+    else
+        cv_convert_simplep2p(&v);
     one_rank_per_node(&v);
     replay_hints(&v);
     fclose(v.fnet);
@@ -619,8 +552,11 @@ int wn_convert_codes(const char *path)
 static const char convert_usage[] =
     "usage: warpnet convert codes FILE.conf > RUN.ini\n"
     "Prints the Warpnet run file equivalent to a CODES network configuration\n"
-    "(LPGROUPS and PARAMS of a torus, fat-tree, Slim Fly or dragonfly) on standard\n"
-    "output; parameters without an equivalent are listed on standard error.\n"
+    "(LPGROUPS and PARAMS of a torus, fat-tree, Slim Fly, dragonfly, simplenet,\n"
+    "simplep2p or LogGP network) on standard output; parameters without an\n"
+    "equivalent are listed on standard error. A network without an equivalent,\n"
+    "or a CODES file that is no network config (an allocation, a workload list,\n"
+    "a simplep2p matrix), stops with exit 2 and one line that says which.\n"
     "options:\n"
     "  -h, --help   this text\n";
 

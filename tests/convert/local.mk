@@ -1,0 +1,9 @@
+# tests/convert/local.mk — `warpnet convert codes` beyond the packet
+# networks of tests/net/test_convert_codes.sh: CODES's files that are not
+# network configs, networks without a Warpnet model, the analytic networks.
+TESTS += tests/convert/test_convert_kinds.sh tests/convert/test_convert_analytic.sh
+dist_check_SCRIPTS += tests/convert/test_convert_kinds.sh tests/convert/test_convert_analytic.sh
+EXTRA_DIST += tests/convert/codes/allocation.conf tests/convert/codes/workloads.conf \
+	tests/convert/codes/latency-matrix.conf tests/convert/codes/storage.conf \
+	tests/convert/codes/simplenet-8.conf tests/convert/codes/loggp-4.conf \
+	tests/convert/codes/loggp-table.dat
