@@ -17,11 +17,32 @@
  * frees at tr + g + (s-1)G; NET_EV_ARRIVE fires at tr with cpu_ns =
  * o + max((s-1)O, (s-1)G), the receive overhead the workload charges its CPU
  * (LogGOPSim also waits for the receiver's CPU before tr; the workload, which
- * owns the CPU, applies that). Workloads read S with net_eager_limit. */
+ * owns the CPU, applies that). Workloads read S with net_eager_limit.
+ *
+ * simplenet with per-pair matrices ([simplenet] latency_matrix = FILE in ns,
+ * bandwidth_matrix = FILE in MiB/s, CODES's simplep2p): a message from node i
+ * to node j uses latency L = lat(i,j) and the sender's bandwidth out(i,j):
+ * t0 as above, the NIC is free at t0 + s/out(i,j), the message is complete
+ * at max(t0 + L, receive free) + s/in(i,j), in(i,j) being the bandwidth the
+ * receiver takes it at. An entry is "x" or "out,in"; a pair whose bandwidth
+ * is 0 has no link, and a message on it stops the run when it commits. A
+ * message to the node itself uses latency and bandwidth. */
 #ifndef SIMPLE_H
 #define SIMPLE_H
 
 #include "net/network.h"
+
+/* A per-pair matrix: n x n entries, row = sender, column = receiver. */
+#define SIMPLE_MATRIX_MAX 2048
+typedef struct simple_matrix {
+    uint64_t n;
+    double *out, *in; /* the "out,in" halves of each entry (equal for a plain "x") */
+} simple_matrix;
+
+/* Reads the matrix file [sec] key names (n = 0 when the key is absent);
+ * stops with the file, line and entry on a malformed one. */
+void simple_matrix_read(warp_ini *ini, const char *sec, const char *key, simple_matrix *m);
+void simple_matrix_free(simple_matrix *m);
 
 /* The two networks, for the catalogue. */
 extern const net_network_ops simplenet_network;

@@ -6,4 +6,5 @@ dist_check_SCRIPTS += tests/convert/test_convert_kinds.sh tests/convert/test_con
 EXTRA_DIST += tests/convert/codes/allocation.conf tests/convert/codes/workloads.conf \
 	tests/convert/codes/latency-matrix.conf tests/convert/codes/storage.conf \
 	tests/convert/codes/simplenet-8.conf tests/convert/codes/loggp-4.conf \
-	tests/convert/codes/loggp-table.dat
+	tests/convert/codes/loggp-table.dat tests/convert/codes/p2p-3.conf \
+	tests/convert/codes/p2p-latency.txt tests/convert/codes/p2p-bandwidth.txt

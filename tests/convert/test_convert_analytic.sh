@@ -4,7 +4,8 @@
 # (a short uniform load), and its timing is CODES's, computed here by
 # CODES's rules and units: simplenet's startup + bytes / (net_bw_mbps MiB/s);
 # loggp's L, g, G (us in the Netgauge table) from the row loggp.c's
-# find_params picks for the run file's 1024-byte messages. What cannot be
+# find_params picks for the run file's 1024-byte messages; simplep2p's
+# per-pair latency and "out,in" bandwidths. What cannot be
 # converted stops with exit 2 and one line naming it.
 . "${top_srcdir:-.}/tests/net/lib.sh"
 C="${top_srcdir:-.}/tests/convert/codes"
@@ -33,9 +34,9 @@ if convert simplenet-8; then
     sb=$(awk 'BEGIN { printf "%.9f", 1000 / (1000 * 1048576 / 1e9) }')
     close "simplenet nodes" "$(json "$TMP/simplenet-8.o/summary.json" nodes)" 8
     close "simplenet last delivery" "$(json "$TMP/simplenet-8.o/summary.json" last_delivery_ns)" \
-        "$(awk -v sb="$sb" 'BEGIN { print 500 + 2 * sb }')" 1e-6
+        "$(awk -v sb="$sb" 'BEGIN { printf "%.9f", 500 + 2 * sb }')" 1e-6
     close "simplenet mean latency" "$(json "$TMP/simplenet-8.o/summary.json" message_latency_ns mean)" \
-        "$(awk -v sb="$sb" 'BEGIN { print (500 + sb + 500 + 2 * sb - 1) / 2 }')" 1e-6
+        "$(awk -v sb="$sb" 'BEGIN { printf "%.9f", (500 + sb + 500 + 2 * sb - 1) / 2 }')" 1e-6
 fi
 
 # loggp: fcfs-full sends whole messages; 1024 bytes take loggp-table.dat's
@@ -51,6 +52,25 @@ if convert loggp-4; then
     close "loggp mean latency" "$(json "$TMP/loggp-4.o/summary.json" message_latency_ns mean)" \
         "$(awk 'BEGIN { print (3000 + 10993) / 2 }')" 1e-9
 fi
+# simplep2p: the matrices as CODES reads them (relative to the config's
+# folder); nodes 0 and 1 have no link, so the run file sends from 0 to 2:
+# L = 3000 ns, out 500 MiB/s at the sender, in 250 MiB/s at the receiver.
+if convert p2p-3; then
+    grep -q "^latency_matrix = .*tests/convert/codes/p2p-latency.txt " "$TMP/p2p-3.ini" \
+        && grep -q "^src = 0 " "$TMP/p2p-3.ini" && grep -q "^dst = 2 " "$TMP/p2p-3.ini" \
+        && grep -q "leaves 2 pairs without a link (0-1, 1-0)" "$TMP/p2p-3.err" \
+        && echo "ok   simplep2p: matrices and a workload on linked nodes" || bad "simplep2p run file: $(cat "$TMP/p2p-3.ini")"
+    sed -e '/^load = /d' -e '/^src = /d' -e '/^dst = /d' -e '/^pattern = /d' "$TMP/p2p-3.ini" > "$TMP/p2p-3.pair.ini"
+    timeout 60 "$WARPNET" "$TMP/p2p-3.pair.ini" --quiet --out="$TMP/p2p.o" --workload.pattern=pair \
+        --workload.src=0 --workload.dst=2 --workload.count=2 --workload.arrivals=fixed \
+        --workload.interval=1ns --workload.message_size=1000B > "$TMP/p2p.log" 2>&1 || bad "simplep2p pair run"
+    close "simplep2p last delivery" "$(json "$TMP/p2p.o/summary.json" last_delivery_ns)" \
+        "$(awk 'BEGIN { printf "%.9f", 3000 + 2 * 1000 / (250 * 1048576 / 1e9) }')" 1e-6
+fi
+sed 's/repetitions="3"/repetitions="4"/' "$C/p2p-3.conf" > "$TMP/p2p4.conf"
+cp "$C/p2p-latency.txt" "$C/p2p-bandwidth.txt" "$TMP/"
+refused "simplep2p matrix size" "the matrices are 3 x 3 .* for 4 simplep2p nodes" "$WARPNET" convert codes "$TMP/p2p4.conf"
+
 # a packet size of 100 bytes makes CODES use the row of size 512
 sed 's/modelnet_scheduler="fcfs-full";/modelnet_scheduler="fcfs"; packet_size="100";/' "$C/loggp-4.conf" \
     > "$TMP/p100.conf"

@@ -144,9 +144,97 @@ void cv_convert_loggp(conv *v)
     free(path);
 }
 
+/* Reads a simplep2p matrix as CODES's parse_mat: lines of "out,in" (or
+ * "x") entries; returns N, the lines, checked square. bw (n x n, may be
+ * NULL) receives the smaller half of each entry: 0 where a pair has no link. */
+static long long read_p2p_matrix(conv *v, const char *key, const char *path, double *bw, long long n)
+{
+    FILE *f = fopen(path, "r");
+    if (!f)
+        cv_fail(v, "PARAMS %s: cannot open %s (CODES opens it relative to the config's folder)", key, path);
+    char buf[1 << 14];
+    long long rows = 0, cols = -1;
+    int line = 0;
+    while (fgets(buf, sizeof buf, f)) {
+        line++;
+        long long c = 0;
+        for (char *save, *t = strtok_r(buf, " \t\r\n", &save); t; t = strtok_r(NULL, " \t\r\n", &save), c++) {
+            char *end, *comma = strchr(t, ',');
+            double out = strtod(t, &end), in = out;
+            if (comma && end == comma)
+                in = strtod(comma + 1, &end);
+            if (*end || !(out >= 0) || !(in >= 0)) {
+                fclose(f);
+                cv_fail(v, "%s:%d: entry %lld is \"%s\"; CODES's simplep2p wants numbers of at least 0, "
+                        "\"out,in\" per pair", path, line, c + 1, t);
+            }
+            if (bw && rows < n && c < n)
+                bw[rows * n + c] = out < in ? out : in;
+        }
+        if (!c)
+            continue;
+        if (cols >= 0 && c != cols) {
+            fclose(f);
+            cv_fail(v, "%s:%d: %lld entries, the first line %lld: CODES's simplep2p reads a square matrix",
+                    path, line, c, cols);
+        }
+        cols = c;
+        rows++;
+    }
+    fclose(f);
+    if (rows != cols || rows < 1)
+        cv_fail(v, "%s: %lld lines of %lld entries: CODES's simplep2p reads a square matrix (one line per "
+                "node)", path, rows, cols);
+    return rows;
+}
+
 void cv_convert_simplep2p(conv *v)
 {
-    cv_fail(v, "modelnet_simplep2p: CODES's per-pair latency and bandwidth matrices (net_latency_ns_file, "
-            "net_bw_mbps_file) have no Warpnet equivalent; Warpnet's simplenet has one latency and one "
-            "bandwidth");
+    v->section = "simplenet";
+    long long nodes = analytic_nodes(v, "simplenet");
+    codes_kv *lk = cv_param(v, "net_latency_ns_file"), *bk = cv_param(v, "net_bw_mbps_file");
+    if (!lk || !bk)
+        cv_fail(v, "PARAMS net_latency_ns_file and net_bw_mbps_file are required by CODES's simplep2p");
+    char *lat = cv_relpath(v, lk), *bwp = cv_relpath(v, bk);
+    long long nl = read_p2p_matrix(v, "net_latency_ns_file", lat, NULL, 0);
+    long long nb = read_p2p_matrix(v, "net_bw_mbps_file", bwp, NULL, 0);
+    if (nl != nb || nl != nodes)
+        cv_fail(v, "the matrices are %lld x %lld (%s) and %lld x %lld (%s) for %lld simplep2p nodes; Warpnet's "
+                "matrices have one line per node", nl, nl, lat, nb, nb, bwp, nodes);
+    double *bw = calloc((size_t)(nodes * nodes), sizeof *bw);
+    if (!bw)
+        cv_fail(v, "out of memory");
+    read_p2p_matrix(v, "net_bw_mbps_file", bwp, bw, nodes);
+    cv_line(v->ftopo, "latency_matrix", lat, "PARAMS net_latency_ns_file (ns; the \"out\" half, as CODES's "
+            "simplep2p)");
+    cv_line(v->ftopo, "bandwidth_matrix", bwp, "PARAMS net_bw_mbps_file (MiB/s; \"out\" at the sender, \"in\" "
+            "at the receiver)");
+    codes_packet(v);
+    long long si = -1, sj = -1, unlinked = 0;
+    char list[256] = "";
+    for (long long i = 0; i < nodes; i++)
+        for (long long j = 0; j < nodes; j++) {
+            if (i == j)
+                continue;
+            if (bw[i * nodes + j] > 0) {
+                if (si < 0)
+                    si = i, sj = j;
+            } else if (unlinked++ < 8) {
+                snprintf(list + strlen(list), sizeof list - strlen(list), "%s%lld-%lld", *list ? ", " : "", i, j);
+            }
+        }
+    free(bw);
+    if (si < 0)
+        cv_fail(v, "%s: no pair of nodes has a bandwidth: CODES's simplep2p would stop on any message", bwp);
+    if (unlinked) {
+        fprintf(stderr, "warpnet: %s: %s leaves %lld pairs without a link (%s%s): CODES stops on a message "
+                "between them, and so does Warpnet; the run file's workload sends from node %lld to %lld only\n",
+                v->c.path, bwp, unlinked, list, unlinked > 8 ? ", ..." : "", si, sj);
+        snprintf(v->workload, sizeof v->workload, "%-32s # uniform traffic would use the pairs without a link\n"
+                 "src = %-26lld #\ndst = %-26lld #\n%-32s #\n", "pattern = pair", si, sj, "load = 0.5");
+    }
+    fprintf(stderr, "warpnet: %s: CODES's simplep2p queues each destination (sender) and each source "
+            "(receiver) apart; Warpnet's NICs queue all of a node's messages together\n", v->c.path);
+    free(lat);
+    free(bwp);
 }
