@@ -8,12 +8,13 @@
 #include <assert.h>
 #include <string.h>
 
-/* A switch id split into its address: level, group (below the top) and the
- * digits w (below the top) or t (top). */
+/* A switch id split into its address: XGFT level L (1 .. h), the a digits A
+ * (the subtree) and the b digits B (which of its equivalent switches). At a
+ * folded top B is (b_h, floor(b_{h-1} / r), b_{h-2} .. b_1). */
 typedef struct sw_addr {
-    uint32_t l;
-    uint64_t g;
-    uint64_t w;
+    uint32_t L;
+    uint64_t a;
+    uint64_t b;
 } sw_addr;
 
 #define FATTREE_MAX_NODES (UINT64_C(1) << 50)
@@ -35,61 +36,134 @@ const char *fattree_init(fattree *ft, uint32_t m, uint32_t n)
         return "ports must be at most 1024";
     if (n < 1 || n > FATTREE_MAX_LEVELS)
         return "levels must be in 1..16";
-    memset(ft, 0, sizeof *ft);
-    ft->m = m;
+    fattree_shape s = fattree_pruned_shape(m, n, 0);
+    const char *why = fattree_init_xgft(ft, &s);
+    if (why)
+        return why;
     ft->k = m / 2;
-    ft->n = n;
-    ft->kpow[0] = 1;
-    for (uint32_t i = 1; i <= n; i++) {
-        if (ft->kpow[i - 1] > FATTREE_MAX_NODES / ft->k)
-            return "tree too large: more than 2^50 nodes (lower ports or levels)";
-        ft->kpow[i] = ft->kpow[i - 1] * ft->k;
+    ft->per_level = n >= 2 ? ft->count[1] : 0;
+    return NULL;
+}
+
+fattree_shape fattree_pruned_shape(uint32_t m, uint32_t n, uint64_t nodes)
+{
+    fattree_shape s;
+    memset(&s, 0, sizeof s);
+    uint32_t k = m / 2;
+    s.h = n;
+    s.fold = 1;
+    s.nodes = nodes;
+    for (uint32_t L = 1; L <= n; L++) {
+        s.down[L - 1] = L < n ? k : m;
+        s.up[L - 1] = L == 1 ? 1 : k;
     }
-    if (ft->kpow[n - 1] > FATTREE_MAX_NODES / m)
-        return "tree too large: more than 2^50 nodes (lower ports or levels)";
-    ft->nodes = (uint64_t)m * ft->kpow[n - 1];
-    ft->top = ft->kpow[n - 1];
-    ft->per_level = n >= 2 ? (uint64_t)m * ft->kpow[n - 2] : 0;
-    ft->switches = (uint64_t)(n - 1) * ft->per_level + ft->top;
-    for (uint32_t i = 0; i <= n; i++)
-        ft->kdiv[i] = fattree_divisor_of(ft->kpow[i]);
-    ft->lvl = fattree_divisor_of(ft->per_level);
+    if (!nodes || n < 1 || !k)
+        return s;
+    uint64_t group = 1; /* nodes per group: k^(n-1) */
+    for (uint32_t L = 1; L < n && group <= nodes; L++)
+        group *= k;
+    uint64_t groups = (nodes + group - 1) / group;
+    if (groups >= m)
+        return s;
+    s.down[n - 1] = (uint32_t)groups;
+    for (uint32_t r = n >= 3 ? k : 1; r >= 1; r--)
+        if (k % r == 0 && r * groups <= m) {
+            s.fold = r;
+            break;
+        }
+    return s;
+}
+
+const char *fattree_init_xgft(fattree *ft, const fattree_shape *s)
+{
+    uint32_t h = s->h;
+    if (h < 1 || h > FATTREE_MAX_LEVELS)
+        return "levels must be in 1..16";
+    memset(ft, 0, sizeof *ft);
+    ft->n = h;
+    ft->fold = s->fold ? s->fold : 1;
+    ft->mprod[0] = ft->wprod[0] = 1;
+    for (uint32_t L = 1; L <= h; L++) {
+        ft->down[L] = s->down[L - 1];
+        ft->up[L] = s->up[L - 1];
+        if (ft->down[L] < 1 || ft->up[L] < 1)
+            return "every down and up count must be at least 1";
+        if (ft->down[L] > FATTREE_MAX_PORTS || ft->up[L] > FATTREE_MAX_PORTS)
+            return "down and up counts must be at most 1024";
+        if (ft->mprod[L - 1] > FATTREE_MAX_NODES / ft->down[L] ||
+            ft->wprod[L - 1] > FATTREE_MAX_NODES / ft->up[L])
+            return "tree too large: more than 2^50 nodes or switches per level";
+        ft->mprod[L] = ft->mprod[L - 1] * ft->down[L];
+        ft->wprod[L] = ft->wprod[L - 1] * ft->up[L];
+    }
+    if (ft->up[1] != 1)
+        return "up must start with 1: a node has one link (w1 = 1)";
+    if (ft->fold > 1 && (h < 3 || ft->up[h - 1] % ft->fold != 0))
+        return "top_fold must divide the next-to-last up count (w(h-1)), and needs 3 levels or more";
+    ft->down[0] = ft->up[0] = 1;
+    ft->up[h + 1] = 0;
+    for (uint32_t L = 1; L <= h; L++) {
+        uint64_t above = ft->mprod[h] / ft->mprod[L], c = above * ft->wprod[L];
+        if (ft->wprod[L] && above > FATTREE_MAX_NODES / ft->wprod[L])
+            return "tree too large: more than 2^50 switches per level";
+        if (L == h)
+            c /= ft->fold;
+        ft->count[L] = c;
+        ft->first[L] = ft->switches;
+        ft->switches += c;
+        uint32_t ports = ft->down[L] * (L == h ? ft->fold : 1) + ft->up[L + 1];
+        if (ports > FATTREE_MAX_PORTS)
+            return "a switch would have more than 1024 ports (lower down, up or top_fold)";
+        if (ports > ft->m)
+            ft->m = ports;
+    }
+    ft->first[h + 1] = ft->switches;
+    ft->nodes = s->nodes ? s->nodes : ft->mprod[h];
+    if (ft->nodes > ft->mprod[h])
+        return "nodes exceeds the full tree (the product of the down counts)";
+    ft->top = ft->count[h];
+    for (uint32_t L = 0; L <= h + 1; L++)
+        ft->by_m[L] = fattree_divisor_of(ft->down[L]);
+    for (uint32_t L = 0; L <= h; L++) {
+        ft->by_mprod[L] = fattree_divisor_of(ft->mprod[L]);
+        ft->by_wprod[L] = fattree_divisor_of(ft->wprod[L]);
+    }
+    ft->by_fold = fattree_divisor_of(ft->fold);
     return NULL;
 }
 
 static sw_addr sw_split(const fattree *ft, uint64_t sw)
 {
     assert(sw < ft->switches && "fattree: switch id within the tree");
-    uint64_t base = (uint64_t)(ft->n - 1) * ft->per_level;
     sw_addr a;
-    if (sw >= base) {
-        a.l = ft->n - 1;
-        a.g = 0;
-        a.w = sw - base;
-        return a;
+    a.L = 1;
+    while (sw >= ft->first[a.L + 1])
+        a.L++;
+    uint64_t i = sw - ft->first[a.L];
+    if (a.L == ft->n) {
+        a.a = 0;
+        a.b = i;
+    } else {
+        a.a = fattree_quot(&ft->by_wprod[a.L], i);
+        a.b = fattree_rem(&ft->by_wprod[a.L], i);
     }
-    uint64_t r = fattree_rem(&ft->lvl, sw);
-    a.l = (uint32_t)fattree_quot(&ft->lvl, sw);
-    a.g = fattree_quot(&ft->kdiv[ft->n - 2], r);
-    a.w = fattree_rem(&ft->kdiv[ft->n - 2], r);
     return a;
 }
 
-static uint64_t sw_join(const fattree *ft, uint32_t l, uint64_t g, uint64_t w)
+static uint64_t sw_join(const fattree *ft, uint32_t L, uint64_t a, uint64_t b)
 {
-    if (l == ft->n - 1)
-        return (uint64_t)l * ft->per_level + w;
-    return (uint64_t)l * ft->per_level + g * ft->kpow[ft->n - 2] + w;
+    return ft->first[L] + a * (L == ft->n ? 0 : ft->wprod[L]) + b;
 }
 
-static uint64_t digit(const fattree *ft, uint64_t v, uint32_t i)
+/* Label B of the top switch above the level-(h-1) switch with digits b (its
+ * B_{h-1}) on up choice u, and the down port a_h r + j there. */
+static uint64_t top_b(const fattree *ft, uint64_t b, uint64_t u)
 {
-    return fattree_rem(&ft->kdiv[1], fattree_quot(&ft->kdiv[i], v));
-}
-
-static uint64_t set_digit(const fattree *ft, uint64_t v, uint32_t i, uint64_t d)
-{
-    return v - digit(ft, v, i) * ft->kpow[i] + d * ft->kpow[i];
+    uint32_t h = ft->n;
+    if (ft->fold == 1)
+        return u * ft->wprod[h - 1] + b;
+    uint64_t hi = fattree_quot(&ft->by_wprod[h - 2], b), lo = fattree_rem(&ft->by_wprod[h - 2], b);
+    return u * (ft->wprod[h - 1] / ft->fold) + fattree_quot(&ft->by_fold, hi) * ft->wprod[h - 2] + lo;
 }
 
 static fattree_end end_of(fattree_kind kind, uint64_t id, uint64_t port)
@@ -100,84 +174,103 @@ static fattree_end end_of(fattree_kind kind, uint64_t id, uint64_t port)
 
 uint32_t fattree_switch_level(const fattree *ft, uint64_t sw)
 {
-    return sw_split(ft, sw).l;
+    return sw_split(ft, sw).L - 1;
 }
 
 void fattree_switch_address(const fattree *ft, uint64_t sw, uint32_t *level, uint64_t *group,
                             uint64_t *digits)
 {
     sw_addr a = sw_split(ft, sw);
-    *level = a.l;
-    *group = a.g;
-    *digits = a.w;
+    *level = a.L - 1;
+    if (a.L == ft->n) {
+        *group = 0;
+        *digits = a.b;
+        return;
+    }
+    uint64_t span = ft->mprod[ft->n - 1] / ft->mprod[a.L]; /* the other a digits */
+    *group = a.a / span;
+    *digits = a.a % span * ft->wprod[a.L] + a.b;
+}
+
+static uint32_t addr_down_ports(const fattree *ft, sw_addr a)
+{
+    return ft->down[a.L] * (a.L == ft->n ? ft->fold : 1);
 }
 
 uint32_t fattree_switch_ports(const fattree *ft, uint64_t sw)
 {
-    (void)sw_split(ft, sw);
-    return ft->m;
+    sw_addr a = sw_split(ft, sw);
+    return addr_down_ports(ft, a) + ft->up[a.L + 1];
 }
 
 uint32_t fattree_down_ports(const fattree *ft, uint64_t sw)
 {
-    return sw_split(ft, sw).l == ft->n - 1 ? ft->m : ft->k;
+    return addr_down_ports(ft, sw_split(ft, sw));
+}
+
+uint32_t fattree_up_ports(const fattree *ft, uint64_t sw)
+{
+    return ft->up[sw_split(ft, sw).L + 1];
 }
 
 int fattree_is_up_port(const fattree *ft, uint64_t sw, uint32_t port)
 {
-    return sw_split(ft, sw).l < ft->n - 1 && port >= ft->k;
+    return port >= addr_down_ports(ft, sw_split(ft, sw));
 }
 
 fattree_end fattree_node_link(const fattree *ft, uint64_t node)
 {
     assert(node < ft->nodes && "fattree: node id within the tree");
-    uint64_t g = fattree_quot(&ft->kdiv[ft->n - 1], node);
-    uint64_t x = fattree_rem(&ft->kdiv[ft->n - 1], node);
-    if (ft->n == 1)
-        return end_of(FATTREE_SWITCH, 0, g);
-    return end_of(FATTREE_SWITCH, sw_join(ft, 0, g, fattree_quot(&ft->kdiv[1], x)),
-                  fattree_rem(&ft->kdiv[1], x));
+    return end_of(FATTREE_SWITCH, sw_join(ft, 1, fattree_quot(&ft->by_m[1], node), 0),
+                  fattree_rem(&ft->by_m[1], node));
 }
 
 fattree_end fattree_switch_link(const fattree *ft, uint64_t sw, uint32_t port)
 {
     sw_addr a = sw_split(ft, sw);
-    uint32_t n = ft->n, k = ft->k;
-    assert(port < ft->m && "fattree: port within the switch");
-    if (a.l == n - 1) { /* top: down port g leads to group g */
-        if (n == 1)
-            return end_of(FATTREE_NODE, port, 0);
-        const fattree_divisor *below = &ft->kdiv[n - 2];
-        return end_of(FATTREE_SWITCH, sw_join(ft, n - 2, port, fattree_rem(below, a.w)),
-                      k + fattree_quot(below, a.w));
+    uint32_t L = a.L, h = ft->n, downs = addr_down_ports(ft, a);
+    if (port >= downs + ft->up[L + 1]) /* past this switch's ports (the network's radix is the largest) */
+        return end_of(FATTREE_NONE, 0, 0);
+    if (port < downs) {
+        if (L == 1) {
+            uint64_t node = a.a * ft->down[1] + port;
+            return node < ft->nodes ? end_of(FATTREE_NODE, node, 0) : end_of(FATTREE_NONE, 0, 0);
+        }
+        uint64_t child_a, child_b, u;
+        if (L == h && ft->fold > 1) { /* port a_h r + j: child b_{h-1} = c r + j */
+            uint64_t g = fattree_quot(&ft->by_fold, port), j = fattree_rem(&ft->by_fold, port);
+            uint64_t per = ft->wprod[h - 1] / ft->fold; /* B values of one u */
+            u = a.b / per;
+            uint64_t rest = a.b % per, c = rest / ft->wprod[h - 2], lo = rest % ft->wprod[h - 2];
+            child_a = g;
+            child_b = (c * ft->fold + j) * ft->wprod[h - 2] + lo;
+        } else {
+            child_a = a.a * ft->down[L] + port;
+            u = fattree_quot(&ft->by_wprod[L - 1], a.b);
+            child_b = fattree_rem(&ft->by_wprod[L - 1], a.b);
+        }
+        return end_of(FATTREE_SWITCH, sw_join(ft, L - 1, child_a, child_b), ft->down[L - 1] + u);
     }
-    if (port < k) { /* down */
-        if (a.l == 0)
-            return end_of(FATTREE_NODE, a.g * ft->kpow[n - 1] + a.w * k + port, 0);
-        uint64_t child = set_digit(ft, a.w, a.l - 1, port);
-        return end_of(FATTREE_SWITCH, sw_join(ft, a.l - 1, a.g, child), k + digit(ft, a.w, a.l - 1));
+    uint64_t u = port - downs; /* the parent's b_{L+1} */
+    uint64_t g = fattree_rem(&ft->by_m[L + 1], a.a); /* our a_{L+1}: the parent's down port */
+    if (L + 1 == h) {
+        uint64_t j = ft->fold > 1 ? fattree_rem(&ft->by_fold, fattree_quot(&ft->by_wprod[h - 2], a.b)) : 0;
+        return end_of(FATTREE_SWITCH, sw_join(ft, h, 0, top_b(ft, a.b, u)), g * ft->fold + j);
     }
-    uint64_t u = port - k; /* up choice u */
-    if (a.l == n - 2)
-        return end_of(FATTREE_SWITCH, sw_join(ft, n - 1, 0, u * ft->kpow[n - 2] + a.w), a.g);
-    return end_of(FATTREE_SWITCH, sw_join(ft, a.l + 1, a.g, set_digit(ft, a.w, a.l, u)),
-                  digit(ft, a.w, a.l));
+    return end_of(FATTREE_SWITCH,
+                  sw_join(ft, L + 1, fattree_quot(&ft->by_m[L + 1], a.a), u * ft->wprod[L] + a.b), g);
 }
 
 static int addr_holds(const fattree *ft, sw_addr a, uint64_t node)
 {
-    if (a.l == ft->n - 1)
-        return 1;
-    uint64_t g = fattree_quot(&ft->kdiv[ft->n - 1], node);
-    uint64_t x = fattree_rem(&ft->kdiv[ft->n - 1], node);
-    return g == a.g && fattree_quot(&ft->kdiv[a.l], a.w) == fattree_quot(&ft->kdiv[a.l + 1], x);
+    return a.L == ft->n || fattree_quot(&ft->by_mprod[a.L], node) == a.a;
 }
 
+/* Digit a_L of a node: its down port at level L (times r at a folded top). */
 static uint32_t addr_down_port(const fattree *ft, sw_addr a, uint64_t dst)
 {
-    if (a.l == ft->n - 1)
-        return (uint32_t)fattree_quot(&ft->kdiv[ft->n - 1], dst);
-    return (uint32_t)digit(ft, fattree_rem(&ft->kdiv[ft->n - 1], dst), a.l);
+    uint64_t d = fattree_rem(&ft->by_m[a.L], fattree_quot(&ft->by_mprod[a.L - 1], dst));
+    return (uint32_t)(a.L == ft->n ? d * ft->fold : d);
 }
 
 int fattree_in_subtree(const fattree *ft, uint64_t sw, uint64_t node)
@@ -189,12 +282,9 @@ int fattree_in_subtree(const fattree *ft, uint64_t sw, uint64_t node)
 uint32_t fattree_nca_height(const fattree *ft, uint64_t a, uint64_t b)
 {
     assert(a < ft->nodes && b < ft->nodes && "fattree: node ids within the tree");
-    uint64_t span = ft->kpow[ft->n - 1];
-    if (a / span != b / span)
-        return ft->n;
-    for (uint32_t h = 1; h < ft->n; h++)
-        if ((a % span) / ft->kpow[h] == (b % span) / ft->kpow[h])
-            return h;
+    for (uint32_t L = 1; L < ft->n; L++)
+        if (fattree_quot(&ft->by_mprod[L], a) == fattree_quot(&ft->by_mprod[L], b))
+            return L;
     return ft->n;
 }
 
@@ -236,15 +326,42 @@ static uint32_t scale(uint64_t h, uint32_t k)
     return (uint32_t)(((unsigned __int128)h * k) >> 64);
 }
 
-uint32_t fattree_ecmp_choice(const fattree *ft, uint64_t sw, const fattree_flow *f)
+/* The D-mod-k digit of node v at XGFT level L: floor(v / W_L) mod w_{L+1}. */
+static uint32_t mod_k(const fattree *ft, uint64_t v, uint32_t L)
 {
-    return scale(fattree_flow_hash(f, fattree_switch_level(ft, sw)), ft->k);
+    return (uint32_t)(fattree_quot(&ft->by_wprod[L], v) % ft->up[L + 1]);
 }
 
-uint32_t fattree_adaptive_choice(const fattree *ft, const uint64_t *occ, uint64_t draw)
+/* Where a packet at a's switch heading to dst has a choice: the first of the
+ * candidate ports, their count, and whether they go up. */
+static uint32_t addr_ways(const fattree *ft, sw_addr a, uint64_t dst, uint32_t *first, int *up)
+{
+    *up = !addr_holds(ft, a, dst);
+    if (*up) {
+        *first = addr_down_ports(ft, a);
+        return ft->up[a.L + 1];
+    }
+    *first = addr_down_port(ft, a, dst);
+    return a.L == ft->n ? ft->fold : 1;
+}
+
+uint32_t fattree_ways(const fattree *ft, uint64_t sw, uint64_t dst, uint32_t *first, int *up)
+{
+    return addr_ways(ft, sw_split(ft, sw), dst, first, up);
+}
+
+uint32_t fattree_ecmp_choice(const fattree *ft, uint64_t sw, const fattree_flow *f)
+{
+    sw_addr a = sw_split(ft, sw);
+    uint32_t first;
+    int up;
+    return scale(fattree_flow_hash(f, a.L - 1), addr_ways(ft, a, f->dst, &first, &up));
+}
+
+uint32_t fattree_least_choice(uint32_t count, const uint64_t *occ, uint64_t draw)
 {
     uint64_t best = occ[0], ties = 0;
-    for (uint32_t u = 0; u < ft->k; u++) {
+    for (uint32_t u = 0; u < count; u++) {
         if (occ[u] < best) {
             best = occ[u];
             ties = 0;
@@ -252,10 +369,10 @@ uint32_t fattree_adaptive_choice(const fattree *ft, const uint64_t *occ, uint64_
         ties += occ[u] == best;
     }
     uint64_t pick = draw % ties;
-    for (uint32_t u = 0; u < ft->k; u++)
+    for (uint32_t u = 0; u < count; u++)
         if (occ[u] == best && pick-- == 0)
             return u;
-    assert(0 && "fattree: the least occupancy occurs among the up ports");
+    assert(0 && "fattree: the least occupancy occurs among the candidates");
     return 0;
 }
 
@@ -271,10 +388,34 @@ int fattree_descend(const fattree *ft, uint64_t sw, uint64_t dst, uint32_t *port
 uint32_t fattree_route(const fattree *ft, uint64_t sw, const fattree_flow *f,
                        fattree_routing routing, const uint64_t *occ, uint64_t draw)
 {
-    uint32_t port;
-    if (fattree_descend(ft, sw, f->dst, &port))
-        return port;
-    uint32_t u = routing == FATTREE_ADAPTIVE ? fattree_adaptive_choice(ft, occ, draw)
-                                             : fattree_ecmp_choice(ft, sw, f);
-    return ft->k + u;
+    sw_addr a = sw_split(ft, sw);
+    uint32_t first;
+    int up;
+    uint32_t ways = addr_ways(ft, a, f->dst, &first, &up);
+    if (ways == 1)
+        return first;
+    uint32_t u;
+    switch (routing) {
+    case FATTREE_ADAPTIVE:
+        u = fattree_least_choice(ways, occ, draw);
+        break;
+    case FATTREE_DMODK:
+    case FATTREE_SMODK: {
+        uint64_t v = routing == FATTREE_DMODK ? f->dst : f->src;
+        /* down from a folded top: the way D-mod-k's climb to v would take */
+        u = up ? mod_k(ft, v, a.L) : mod_k(ft, v, ft->n - 2) % ft->fold;
+        break;
+    }
+    default:
+        u = scale(fattree_flow_hash(f, a.L - 1), ways);
+        break;
+    }
+    return first + u;
+}
+
+uint64_t fattree_links(const fattree *ft, uint32_t level)
+{
+    if (level <= 1)
+        return ft->nodes;
+    return ft->count[level - 1] * ft->up[level];
 }

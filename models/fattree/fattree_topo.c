@@ -8,9 +8,13 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "fattree/fattree.h"
 
+/* Router numbering (see to_router): groups (a_h) in chunks of `chunk`, each
+ * chunk's switches below the top, group by group and level by level, then
+ * its share of the top level. */
 typedef struct ft_topo {
     fattree ft;
     fattree_routing routing;
@@ -19,20 +23,106 @@ typedef struct ft_topo {
     double switch_bw;    /* bytes/ns of switch-switch links */
     double latency;      /* ns of propagation on switch-switch links */
     double term_latency; /* ns on the links to the nodes */
-    uint64_t below;      /* k^(n-2): switches per group and level, top switches per pod pair */
-    uint64_t per_pair;   /* (2n-1) * below: routers of one pod pair */
-    fattree_divisor by_below, by_pair, by_pod; /* by below, per_pair, (n-1) * below */
+    uint64_t chunk;      /* groups per chunk */
+    uint64_t pg[FATTREE_MAX_LEVELS + 1];  /* switches of one group on level L < h */
+    uint64_t off[FATTREE_MAX_LEVELS + 2]; /* routers of one group below level L */
+    uint64_t top_share;  /* top switches per chunk */
+    uint64_t per_chunk;  /* routers of one chunk */
+    fattree_divisor by_pg[FATTREE_MAX_LEVELS + 1], by_group, by_chunk, by_share;
 } ft_topo;
 
-static const char *const routing_names[] = {"ecmp", "adaptive", NULL};
+static const char *const routing_names[] = {"ecmp", "adaptive", "d-mod-k", "s-mod-k", NULL};
 static const char *const ecmp_names[] = {"per-flow", "per-packet", NULL};
 
 #define SEC "fattree"
 
-static void *ft_setup(warp_ini *ini, net_params *params)
+static uint64_t gcd(uint64_t a, uint64_t b)
 {
-    ft_topo *t = warp_xcalloc(1, sizeof *t);
+    while (b) {
+        uint64_t t = a % b;
+        a = b;
+        b = t;
+    }
+    return a;
+}
+
+/* Chunks of at least two groups when the top level splits evenly over them
+ * (the m-port n-tree's pod pairs), so that a block-linear LP map gives
+ * every PE whole groups and an equal share of the top. */
+static void number_routers(ft_topo *t)
+{
+    const fattree *ft = &t->ft;
+    uint32_t h = ft->n;
+    if (h < 2)
+        return;
+    uint64_t groups = ft->down[h], c0 = groups / gcd(groups, ft->top);
+    t->chunk = c0 >= 2 ? c0 : groups % 2 == 0 ? 2 : 1;
+    t->off[1] = 0;
+    for (uint32_t L = 1; L < h; L++) {
+        t->pg[L] = ft->count[L] / groups;
+        t->off[L + 1] = t->off[L] + t->pg[L];
+        t->by_pg[L] = fattree_divisor_of(t->pg[L]);
+    }
+    t->top_share = ft->top * t->chunk / groups;
+    t->per_chunk = t->chunk * t->off[h] + t->top_share;
+    t->by_group = fattree_divisor_of(t->off[h]);
+    t->by_chunk = fattree_divisor_of(t->per_chunk);
+    t->by_share = fattree_divisor_of(t->top_share);
+}
+
+/* The `key` list of [fattree] into out[0 .. h-1], each 1 .. FATTREE_MAX_PORTS;
+ * returns h. */
+static uint32_t read_counts(warp_ini *ini, const char *key, uint32_t *out)
+{
+    int64_t v[FATTREE_MAX_LEVELS + 1];
+    int h = warp_ini_int_list(ini, SEC, key, v, FATTREE_MAX_LEVELS + 1);
+    if (h < 1 || h > FATTREE_MAX_LEVELS)
+        warp_ini_fail(ini, SEC, key, "give 1 to %d counts, one per level from the leaves up "
+                                     "(e.g. %s = 4,4,4)", FATTREE_MAX_LEVELS, key);
+    for (int i = 0; i < h; i++) {
+        if (v[i] < 1 || v[i] > FATTREE_MAX_PORTS)
+            warp_ini_fail(ini, SEC, key, "level %d has %lld; counts are 1 .. %d", i + 1,
+                          (long long)v[i], FATTREE_MAX_PORTS);
+        out[i] = (uint32_t)v[i];
+    }
+    return (uint32_t)h;
+}
+
+/* down = m1,..,mh and up = w1,..,wh: the XGFT form. */
+static fattree_shape xgft_shape(warp_ini *ini)
+{
+    fattree_shape s;
+    memset(&s, 0, sizeof s);
+    const char *other = warp_ini_get(ini, SEC, "ports") ? "ports" : warp_ini_get(ini, SEC, "pods") ? "pods" : NULL;
+    if (other)
+        warp_ini_fail(ini, SEC, other, "give either down and up (the XGFT form) or %s, not both", other);
+    if (!warp_ini_get(ini, SEC, "down") || !warp_ini_get(ini, SEC, "up"))
+        warp_ini_fail(ini, SEC, warp_ini_get(ini, SEC, "down") ? "up" : "down",
+                      "the XGFT form needs both down = m1,..,mh and up = w1,..,wh");
+    s.h = read_counts(ini, "down", s.down);
+    uint32_t w[FATTREE_MAX_LEVELS];
+    if (read_counts(ini, "up", w) != s.h)
+        warp_ini_fail(ini, SEC, "up", "give as many up counts as down counts (%u)", s.h);
+    memcpy(s.up, w, sizeof w);
+    if (s.up[0] != 1)
+        warp_ini_fail(ini, SEC, "up", "w1 = %u: a node has one link, so up must start with 1", s.up[0]);
+    if (warp_ini_get(ini, SEC, "levels") &&
+        warp_ini_int(ini, SEC, "levels", s.h, 1, FATTREE_MAX_LEVELS) != (int64_t)s.h)
+        warp_ini_fail(ini, SEC, "levels", "down and up give %u levels", s.h);
+    s.fold = (uint32_t)warp_ini_int(ini, SEC, "top_fold", 1, 1, FATTREE_MAX_PORTS);
+    if (s.fold > 1 && (s.h < 3 || s.up[s.h - 2] % s.fold != 0))
+        warp_ini_fail(ini, SEC, "top_fold", "top_fold must divide the next-to-last up count "
+                                            "(w%u) in a tree of 3 levels or more", s.h - 1);
+    return s;
+}
+
+/* ports/levels or pods, pruned to `nodes` as CODES prunes it. */
+static fattree_shape mport_shape(warp_ini *ini, const char **key)
+{
     int64_t m, n;
+    if (warp_ini_get(ini, SEC, "top_fold"))
+        warp_ini_fail(ini, SEC, "top_fold", "with ports and levels the fold follows from nodes; "
+                                            "give down and up to choose it");
     if (warp_ini_get(ini, SEC, "pods")) {
         /* the k-ary three-level data-centre fat-tree is the k-port 3-tree */
         if (warp_ini_get(ini, SEC, "ports") || warp_ini_get(ini, SEC, "levels"))
@@ -40,19 +130,46 @@ static void *ft_setup(warp_ini *ini, net_params *params)
                           "give either pods (the k-ary 3-level form) or ports and levels, not both");
         m = warp_ini_int(ini, SEC, "pods", 8, 2, FATTREE_MAX_PORTS);
         n = 3;
+        *key = "pods";
         if (m % 2)
             warp_ini_fail(ini, SEC, "pods", "the pod count k must be even (k-ary fat-tree)");
     } else {
         m = warp_ini_int(ini, SEC, "ports", 8, 2, FATTREE_MAX_PORTS);
         n = warp_ini_int(ini, SEC, "levels", 3, 1, FATTREE_MAX_LEVELS);
+        *key = "ports";
         if (m % 2)
             warp_ini_fail(ini, SEC, "ports", "an m-port n-tree needs an even port count");
     }
-    const char *why = fattree_init(&t->ft, (uint32_t)m, (uint32_t)n);
+    fattree t;
+    const char *why = fattree_init(&t, (uint32_t)m, (uint32_t)n);
+    if (why)
+        warp_ini_fail(ini, SEC, *key, "%s", why);
+    uint64_t nodes = 0;
+    if (warp_ini_get(ini, SEC, "nodes"))
+        nodes = (uint64_t)warp_ini_int(ini, SEC, "nodes", 1, 1, (int64_t)t.nodes);
+    return fattree_pruned_shape((uint32_t)m, (uint32_t)n, nodes == t.nodes ? 0 : nodes);
+}
+
+static void *ft_setup(warp_ini *ini, net_params *params)
+{
+    const char *key = "down";
+    int xgft = warp_ini_get(ini, SEC, "down") || warp_ini_get(ini, SEC, "up");
+    fattree_shape s = xgft ? xgft_shape(ini) : mport_shape(ini, &key);
+    if (xgft && warp_ini_get(ini, SEC, "nodes")) {
+        uint64_t full = 1;
+        for (uint32_t L = 0; L < s.h && full <= (UINT64_C(1) << 50); L++)
+            full *= s.down[L];
+        s.nodes = (uint64_t)warp_ini_int(ini, SEC, "nodes", 1, 1,
+                                         (int64_t)(full < (UINT64_C(1) << 50) ? full : UINT64_C(1) << 50));
+    }
+    ft_topo *t = warp_xcalloc(1, sizeof *t);
+    const char *why = fattree_init_xgft(&t->ft, &s);
     if (why) {
         free(t); /* the run stops here; nothing may look leaked */
-        warp_ini_fail(ini, SEC, warp_ini_get(ini, SEC, "pods") ? "pods" : "ports", "%s", why);
+        warp_ini_fail(ini, SEC, key, "%s", why);
     }
+    if (!xgft && !s.nodes) /* the plain m-port n-tree keeps its k and per_level */
+        fattree_init(&t->ft, s.down[s.h - 1], s.h);
     t->routing = (fattree_routing)warp_ini_choice(ini, SEC, "routing", routing_names, FATTREE_ECMP);
     t->per_packet = warp_ini_choice(ini, SEC, "ecmp", ecmp_names, 0);
     t->host_bw = warp_ini_bandwidth(ini, SEC, "host_bandwidth", params->link_bandwidth);
@@ -63,13 +180,7 @@ static void *ft_setup(warp_ini *ini, net_params *params)
         warp_ini_fail(ini, SEC, "switch_bandwidth", "must be positive");
     t->latency = params->link_latency;
     t->term_latency = params->terminal_latency;
-    if (t->ft.n >= 2) {
-        t->below = t->ft.kpow[t->ft.n - 2];
-        t->per_pair = (2 * (uint64_t)t->ft.n - 1) * t->below;
-        t->by_below = fattree_divisor_of(t->below);
-        t->by_pair = fattree_divisor_of(t->per_pair);
-        t->by_pod = fattree_divisor_of((t->ft.n - 1) * t->below);
-    }
+    number_routers(t);
     return t;
 }
 
@@ -83,35 +194,41 @@ static const fattree *tree(const void *topo)
     return &((const ft_topo *)topo)->ft;
 }
 
-/* Router numbering seen by the network layer: pods in pairs, each pair's
- * 2(n-1)k^(n-2) switches (group by group, level by level) followed by its
- * share of k^(n-2) top switches. The network layer's block-linear LP map
- * then keeps each pod, its nodes and part of the top level on one PE, and
- * gives every PE the same number of pods. */
+/* Router numbering seen by the network layer: groups (a_h) in chunks,
+ * each chunk's switches below the top (group by group, level by level)
+ * followed by its share of the top level (number_routers). The network
+ * layer's block-linear LP map then keeps each group, its nodes and part of
+ * the top level on one PE, and gives every PE the same number of groups.
+ * For the m-port n-tree the chunks are pod pairs. */
 static uint64_t to_router(const ft_topo *t, uint64_t sw)
 {
-    if (t->ft.n == 1)
+    const fattree *ft = &t->ft;
+    uint32_t h = ft->n, L = fattree_switch_level(ft, sw) + 1;
+    if (h == 1)
         return sw;
-    uint32_t l;
-    uint64_t g, w, n1 = t->ft.n - 1;
-    fattree_switch_address(&t->ft, sw, &l, &g, &w);
-    if (l == n1)
-        return fattree_quot(&t->by_below, w) * t->per_pair + 2 * n1 * t->below +
-               fattree_rem(&t->by_below, w);
-    return g / 2 * t->per_pair + (g % 2 * n1 + l) * t->below + w;
+    uint64_t i = sw - ft->first[L];
+    if (L == h)
+        return fattree_quot(&t->by_share, i) * t->per_chunk + t->chunk * t->off[h] +
+               fattree_rem(&t->by_share, i);
+    uint64_t g = fattree_quot(&t->by_pg[L], i), j = fattree_rem(&t->by_pg[L], i);
+    return g / t->chunk * t->per_chunk + g % t->chunk * t->off[h] + t->off[L] + j;
 }
 
 static uint64_t to_switch(const ft_topo *t, uint64_t r)
 {
-    if (t->ft.n == 1)
+    const fattree *ft = &t->ft;
+    uint32_t h = ft->n;
+    if (h == 1)
         return r;
-    uint64_t n1 = t->ft.n - 1;
-    uint64_t pair = fattree_quot(&t->by_pair, r), o = fattree_rem(&t->by_pair, r);
-    if (o >= 2 * n1 * t->below)
-        return n1 * t->ft.per_level + pair * t->below + (o - 2 * n1 * t->below);
-    uint64_t g = 2 * pair + fattree_quot(&t->by_pod, o), j = fattree_rem(&t->by_pod, o);
-    return fattree_quot(&t->by_below, j) * t->ft.per_level + g * t->below +
-           fattree_rem(&t->by_below, j);
+    uint64_t q = fattree_quot(&t->by_chunk, r), o = fattree_rem(&t->by_chunk, r);
+    uint64_t below = t->chunk * t->off[h];
+    if (o >= below)
+        return ft->first[h] + q * t->top_share + (o - below);
+    uint64_t g = q * t->chunk + fattree_quot(&t->by_group, o), j = fattree_rem(&t->by_group, o);
+    uint32_t L = 1;
+    while (j >= t->off[L + 1])
+        L++;
+    return ft->first[L] + g * t->pg[L] + (j - t->off[L]);
 }
 
 static uint64_t ft_nodes(const void *topo)
@@ -144,11 +261,12 @@ static net_peer ft_peer(const void *topo, uint64_t router, int32_t port)
     const ft_topo *t = topo;
     fattree_end e = fattree_switch_link(&t->ft, to_switch(t, router), (uint32_t)port);
     net_peer p;
-    p.kind = e.kind == FATTREE_NODE ? NET_PEER_TERMINAL : NET_PEER_ROUTER;
+    int sw = e.kind == FATTREE_SWITCH;
+    p.kind = sw ? NET_PEER_ROUTER : e.kind == FATTREE_NODE ? NET_PEER_TERMINAL : NET_PEER_NONE;
     p.port = (int32_t)e.port;
-    p.id = e.kind == FATTREE_NODE ? e.id : to_router(t, e.id);
-    p.bandwidth = e.kind == FATTREE_NODE ? t->host_bw : t->switch_bw;
-    p.latency = e.kind == FATTREE_NODE ? t->term_latency : t->latency;
+    p.id = sw ? to_router(t, e.id) : e.id;
+    p.bandwidth = sw ? t->switch_bw : t->host_bw;
+    p.latency = sw ? t->latency : t->term_latency;
     return p;
 }
 
@@ -160,35 +278,33 @@ static net_attach ft_attach(const void *topo, uint64_t terminal)
 }
 
 /* Per-packet ECMP keys come from one draw of the router's stream, made at the
- * packet's first up decision and carried in aux[0] (0 = not drawn yet). */
+ * packet's first free choice and carried in aux[0] (0 = not drawn yet). */
 static net_route_out ft_route(const void *topo, const net_route_in *in)
 {
     const ft_topo *t = topo;
     const fattree *ft = &t->ft;
     net_route_out out = {0, 0, {in->aux[0], in->aux[1]}};
     uint64_t sw = to_switch(t, in->router);
-    uint32_t port;
-    if (fattree_descend(ft, sw, in->dst, &port)) {
-        out.port = (int32_t)port;
+    uint32_t first;
+    int up;
+    uint32_t ways = fattree_ways(ft, sw, in->dst, &first, &up);
+    if (ways == 1 && !up) {
+        out.port = (int32_t)first;
         return out;
     }
     fattree_flow f = {in->src, in->dst, in->flow};
-    if (t->per_packet) {
+    if (t->per_packet && (t->routing == FATTREE_ECMP || t->routing == FATTREE_ADAPTIVE)) {
         if (!out.aux[0])
             out.aux[0] = (uint32_t)warp_rng_integer(in->rng, 1, UINT32_MAX);
         f.key = (uint64_t)out.aux[0] << 32 | in->flow;
     }
-    uint32_t u;
+    uint64_t occ[FATTREE_MAX_PORTS], draw = 0;
     if (t->routing == FATTREE_ADAPTIVE) {
-        uint64_t occ[FATTREE_MAX_PORTS / 2];
-        for (uint32_t i = 0; i < ft->k; i++)
-            occ[i] = net_port_occupancy(in->router_state, (int32_t)(ft->k + i));
-        u = fattree_adaptive_choice(ft, occ,
-                                    fattree_flow_hash(&f, fattree_switch_level(ft, sw)));
-    } else {
-        u = fattree_ecmp_choice(ft, sw, &f);
+        for (uint32_t i = 0; i < ways; i++)
+            occ[i] = net_port_occupancy(in->router_state, (int32_t)(first + i));
+        draw = fattree_flow_hash(&f, fattree_switch_level(ft, sw));
     }
-    out.port = (int32_t)(ft->k + u);
+    out.port = (int32_t)fattree_route(ft, sw, &f, t->routing, occ, draw);
     return out;
 }
 
@@ -197,20 +313,38 @@ static size_t ft_mem_bytes(const void *topo)
     return sizeof(ft_topo);
 }
 
-/* "L1 g3 w0.2" below the top, "L2 t1.3" at the top: level, group, digits. */
+/* Appends the mixed-radix digits of v (radices rad[0..n-1], most significant
+ * first) to buf as "d.d.d". */
+static void put_digits(char *buf, size_t size, int len, uint64_t v, const uint64_t *rad, uint32_t n)
+{
+    uint64_t place = 1;
+    for (uint32_t i = 0; i < n; i++)
+        place *= rad[i];
+    for (uint32_t i = 0; i < n && len >= 0 && (size_t)len < size; i++) {
+        place /= rad[i];
+        len += snprintf(buf + len, size - (size_t)len, "%llu%s", (unsigned long long)(v / place % rad[i]),
+                        i + 1 < n ? "." : "");
+    }
+}
+
+/* "L1 g3 w0.2" below the top, "L2 t1.3" at the top: level, group (a_h), and
+ * the other digits of the label: a_{h-1} .. a_{L+1}, then b_L .. b_2 (b_1 is
+ * always 0); at a folded top b_{h-1} counts groups of r. */
 static void ft_router_label(const void *topo, uint64_t router, char *buf, size_t n)
 {
     const fattree *ft = tree(topo);
-    uint32_t l;
-    uint64_t g, w;
+    uint32_t l, h = ft->n, nd = 0;
+    uint64_t g, w, rad[2 * FATTREE_MAX_LEVELS];
     fattree_switch_address(ft, to_switch(topo, router), &l, &g, &w);
-    int top = l == ft->n - 1;
-    uint32_t digits = top ? ft->n - 1 : ft->n - 2;
-    int len = top ? snprintf(buf, n, "L%u t", l)
-                  : snprintf(buf, n, "L%u g%llu w", l, (unsigned long long)g);
-    for (uint32_t i = digits; i-- > 0 && len >= 0 && (size_t)len < n;)
-        len += snprintf(buf + len, n - (size_t)len, "%llu%s",
-                        (unsigned long long)(w / ft->kpow[i] % ft->k), i ? "." : "");
+    uint32_t L = l + 1;
+    if (L < h)
+        for (uint32_t i = h - 1; i > L; i--)
+            rad[nd++] = ft->down[i];
+    for (uint32_t i = L; i >= 2; i--)
+        rad[nd++] = ft->up[i] / (L == h && i == h - 1 ? ft->fold : 1);
+    int len = L == h ? snprintf(buf, n, "L%u t", l)
+                     : snprintf(buf, n, "L%u g%llu w", l, (unsigned long long)g);
+    put_digits(buf, n, len, w, rad, nd);
 }
 
 /* Router-to-router hops: 2h links minus the two host links. */
@@ -219,28 +353,95 @@ static uint32_t ft_min_hops(const void *topo, uint64_t src, uint64_t dst)
     return fattree_route_hops(tree(topo), src, dst) - 2;
 }
 
-/* Pods stay whole while there are enough pod pairs: the router numbering
- * (to_router) lists each pod pair with its share of top switches. Inside a
- * pod the order alternates levels (switch w of each level in turn), so a
- * run that takes part of a pod takes both ends of its links. */
+/* Groups stay whole while there are enough chunks: the router numbering
+ * (to_router) lists each chunk with its share of top switches. Inside a
+ * group whose levels hold equally many switches the order alternates
+ * levels (switch j of each level in turn), so a run that takes part of a
+ * group takes both ends of its links. */
 static void ft_partition(const void *topo, const double *load, uint32_t parts, uint32_t *part)
 {
     const ft_topo *t = topo;
-    uint64_t routers = t->ft.switches, n1 = t->ft.n - 1, pairs = routers / t->per_pair;
+    uint32_t h = t->ft.n;
+    uint64_t routers = t->ft.switches, chunks = h > 1 ? routers / t->per_chunk : 0;
     uint64_t *order = warp_xcalloc(routers, sizeof *order), i = 0;
-    for (uint64_t pair = 0; pair < pairs; pair++) {
-        uint64_t base = pair * t->per_pair;
-        for (uint64_t pod = 0; pod < 2; pod++)
-            for (uint64_t w = 0; w < t->below; w++)
-                for (uint64_t l = 0; l < n1; l++)
-                    order[i++] = base + (pod * n1 + l) * t->below + w;
-        for (uint64_t w = 0; w < t->below; w++)
-            order[i++] = base + 2 * n1 * t->below + w;
+    int even = 1;
+    for (uint32_t L = 2; L < h; L++)
+        even &= t->pg[L] == t->pg[1];
+    for (uint64_t q = 0; q < chunks; q++) {
+        uint64_t base = q * t->per_chunk;
+        for (uint64_t g = 0; g < t->chunk; g++) {
+            uint64_t gb = base + g * t->off[h];
+            if (even) {
+                for (uint64_t w = 0; w < t->pg[1]; w++)
+                    for (uint32_t L = 1; L < h; L++)
+                        order[i++] = gb + t->off[L] + w;
+            } else {
+                for (uint64_t j = 0; j < t->off[h]; j++)
+                    order[i++] = gb + j;
+            }
+        }
+        for (uint64_t w = 0; w < t->top_share; w++)
+            order[i++] = base + t->chunk * t->off[h] + w;
     }
-    for (; i < routers; i++) /* a one-level tree has no pods */
+    for (; i < routers; i++) /* a one-level tree has no groups */
         order[i] = i;
-    net_partition_runs(load, routers, order, parts <= pairs ? t->per_pair : 1, parts, part);
+    net_partition_runs(load, routers, order, parts <= chunks ? t->per_chunk : 1, parts, part);
     free(order);
+}
+
+/* Shift by the largest subtree below the top: every packet crosses the top
+ * level (an adversary for tapered trees and the folded top). */
+static uint64_t ft_worst_case_dst(const void *topo, uint64_t terminal)
+{
+    const fattree *ft = tree(topo);
+    uint64_t shift = 1;
+    for (uint32_t L = 1; L < ft->n; L++)
+        if (ft->mprod[L] < ft->nodes)
+            shift = ft->mprod[L];
+    return (terminal + shift) % ft->nodes;
+}
+
+/* Half the nodes' links through the narrowest level: host links at the
+ * host bandwidth, switch levels at the switch bandwidth. */
+static double ft_bisection_bandwidth(const void *topo)
+{
+    const ft_topo *t = topo;
+    double best = (double)fattree_links(&t->ft, 1) * t->host_bw;
+    for (uint32_t L = 2; L <= t->ft.n; L++)
+        if ((double)fattree_links(&t->ft, L) * t->switch_bw < best)
+            best = (double)fattree_links(&t->ft, L) * t->switch_bw;
+    return best / 2;
+}
+
+static void put_list(FILE *f, const char *key, const uint64_t *v, uint32_t n)
+{
+    fprintf(f, "%s: ", key);
+    for (uint32_t i = 0; i < n; i++)
+        fprintf(f, "%llu%s", (unsigned long long)v[i], i + 1 < n ? "," : "\n");
+}
+
+/* The XGFT numbers, switches and links per level (formulas, not loops). */
+static void ft_describe(const void *topo, FILE *f)
+{
+    const ft_topo *t = topo;
+    const fattree *ft = &t->ft;
+    uint64_t v[FATTREE_MAX_LEVELS];
+    uint32_t h = ft->n;
+    for (uint32_t L = 1; L <= h; L++)
+        v[L - 1] = ft->down[L];
+    put_list(f, "xgft_down", v, h);
+    for (uint32_t L = 1; L <= h; L++)
+        v[L - 1] = ft->up[L];
+    put_list(f, "xgft_up", v, h);
+    fprintf(f, "top_fold: %u\n", ft->fold);
+    for (uint32_t L = 1; L <= h; L++)
+        v[L - 1] = ft->count[L];
+    put_list(f, "switches_per_level", v, h);
+    for (uint32_t L = 1; L <= h; L++)
+        v[L - 1] = fattree_links(ft, L);
+    put_list(f, "links_per_level", v, h);
+    fprintf(f, "bisection_GBps: %g (%.4g of injection)\n", ft_bisection_bandwidth(t),
+            ft_bisection_bandwidth(t) / ((double)ft->nodes / 2 * t->host_bw));
 }
 
 const net_topology_ops fattree_topology = {
@@ -261,4 +462,7 @@ const net_topology_ops fattree_topology = {
     .router_label = ft_router_label,
     .min_hops = ft_min_hops,
     .partition = ft_partition,
+    .worst_case_dst = ft_worst_case_dst,
+    .bisection_bandwidth = ft_bisection_bandwidth,
+    .describe = ft_describe,
 };

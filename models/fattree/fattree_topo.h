@@ -1,4 +1,4 @@
-/* fattree_topo.h — the m-port n-tree as a topology of the network layer:
+/* fattree_topo.h — m-port n-trees and XGFTs as a topology of the network layer:
  * `[network] topology = fattree` with its `[fattree]` section (see
  * models/fattree/README.md for the keys). */
 #ifndef FATTREE_TOPO_H

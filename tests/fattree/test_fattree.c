@@ -368,15 +368,15 @@ Test(fattree, adaptive_takes_the_least_occupied_up_port)
 {
     fattree ft = make(8, 2);
     uint64_t occ[4] = {5, 2, 7, 2};
-    cr_assert_eq(fattree_adaptive_choice(&ft, occ, 0), 1);
-    cr_assert_eq(fattree_adaptive_choice(&ft, occ, 1), 3);
-    cr_assert_eq(fattree_adaptive_choice(&ft, occ, 2), 1, "ties are picked by draw mod ties");
+    cr_assert_eq(fattree_least_choice(ft.k, occ, 0), 1);
+    cr_assert_eq(fattree_least_choice(ft.k, occ, 1), 3);
+    cr_assert_eq(fattree_least_choice(ft.k, occ, 2), 1, "ties are picked by draw mod ties");
     uint64_t one[4] = {9, 9, 0, 9};
     for (uint64_t d = 0; d < 10; d++)
-        cr_assert_eq(fattree_adaptive_choice(&ft, one, d), 2, "a unique least port always wins");
+        cr_assert_eq(fattree_least_choice(ft.k, one, d), 2, "a unique least port always wins");
     uint64_t flat[4] = {3, 3, 3, 3};
     for (uint64_t d = 0; d < 8; d++)
-        cr_assert_eq(fattree_adaptive_choice(&ft, flat, d), d % 4);
+        cr_assert_eq(fattree_least_choice(ft.k, flat, d), d % 4);
     fattree_flow f = {0, ft.nodes - 1, 0};
     cr_assert_eq(fattree_route(&ft, 0, &f, FATTREE_ADAPTIVE, one, 5), ft.k + 2);
 }

@@ -185,14 +185,20 @@ nodes: 524288
 routers: 20480
 links: 1048576
 radix: 128
+xgft_down: 64,64,128
+xgft_up: 1,64,64
+top_fold: 1
+switches_per_level: 8192,8192,4096
+links_per_level: 524288,524288,524288
+bisection_GBps: 3.2768e+06 (1 of injection)
 ranks: 524288
 vcs: 1
 injection_bandwidth_GBps: 12.5
 router_links_GBps: 12.5 x 1048576
 terminal_links_GBps: 12.5 x 524288
 lookahead_ns: 90.96 (the least delay between groups: --synch=cons's window, the safe bound's step; 0: none)
-memory_state_bytes: 691274304 (659.3 MiB, 1319 bytes per node; LP states, outputs, tables)
-memory_bound_bytes: 4684251712 (4467.3 MiB, 8935 bytes per node; every buffer full of events)
+memory_state_bytes: 691275984 (659.3 MiB, 1319 bytes per node; LP states, outputs, tables)
+memory_bound_bytes: 4684253392 (4467.3 MiB, 8935 bytes per node; every buffer full of events)
 EOF
 described slimfly-q37.ini <<'EOF'
 topology: slimfly
@@ -310,14 +316,20 @@ nodes: 524288
 routers: 20480
 links: 1048576
 radix: 128
+xgft_down: 64,64,128
+xgft_up: 1,64,64
+top_fold: 1
+switches_per_level: 8192,8192,4096
+links_per_level: 524288,524288,524288
+bisection_GBps: 3.2768e+06 (1 of injection)
 ranks: 524288
 vcs: 1
 injection_bandwidth_GBps: 12.5
 router_links_GBps: 12.5 x 1048576
 terminal_links_GBps: 12.5 x 524288
 lookahead_ns: 90.96 (the least delay between groups: --synch=cons's window, the safe bound's step; 0: none)
-memory_state_bytes: 691274304 (659.3 MiB, 1319 bytes per node; LP states, outputs, tables)
-memory_bound_bytes: 4684251712 (4467.3 MiB, 8935 bytes per node; every buffer full of events)
+memory_state_bytes: 691275984 (659.3 MiB, 1319 bytes per node; LP states, outputs, tables)
+memory_bound_bytes: 4684253392 (4467.3 MiB, 8935 bytes per node; every buffer full of events)
 EOF
 described fattree-50p3l-fts.ini <<'EOF'
 topology: fattree
@@ -325,14 +337,20 @@ nodes: 31250
 routers: 3125
 links: 62500
 radix: 50
+xgft_down: 25,25,50
+xgft_up: 1,25,25
+top_fold: 1
+switches_per_level: 1250,1250,625
+links_per_level: 31250,31250,31250
+bisection_GBps: 195312 (1 of injection)
 ranks: 31250
 vcs: 1
 injection_bandwidth_GBps: 12.5
 router_links_GBps: 12.5 x 62500
 terminal_links_GBps: 12.5 x 31250
 lookahead_ns: 90.96 (the least delay between groups: --synch=cons's window, the safe bound's step; 0: none)
-memory_state_bytes: 41325576 (39.4 MiB, 1322 bytes per node; LP states, outputs, tables)
-memory_bound_bytes: 279325576 (266.4 MiB, 8938 bytes per node; every buffer full of events)
+memory_state_bytes: 41327256 (39.4 MiB, 1322 bytes per node; LP states, outputs, tables)
+memory_bound_bytes: 279327256 (266.4 MiB, 8938 bytes per node; every buffer full of events)
 EOF
 phold 1 0f2ae5bfb330c6ff 6336 --total-lps=64 --end=100 --seed=1
 phold 1 7c2c77af1b8f2f1e 12544 --total-lps=256 --end=50 --seed=7 --remote=0.5
