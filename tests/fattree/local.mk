@@ -16,6 +16,6 @@ tests_fattree_test_xgft_SOURCES = tests/fattree/test_xgft.c
 tests_fattree_test_xgft_CFLAGS = $(AM_CFLAGS) $(CRITERION_CFLAGS)
 tests_fattree_test_xgft_LDADD = libwarpnet.la libwarp.la $(CRITERION_LIBS) -lm
 endif
-TESTS += tests/fattree/test_zero_load.sh tests/fattree/test_network.sh tests/fattree/test_xgft.sh
-dist_check_SCRIPTS += tests/fattree/test_zero_load.sh tests/fattree/test_network.sh tests/fattree/test_xgft.sh
+TESTS += tests/fattree/test_zero_load.sh tests/fattree/test_network.sh tests/fattree/test_xgft_run.sh
+dist_check_SCRIPTS += tests/fattree/test_zero_load.sh tests/fattree/test_network.sh tests/fattree/test_xgft_run.sh
 LONG_CHECKS += tests/fattree/test_network.sh

@@ -112,6 +112,9 @@ golden dragonfly-codes-1056.ini 2 "--dragonfly.routing=ugal-g" 9c08cb9659bf0e39 
 golden fattree-8p3l.ini 2 "--end=2us --workload.warmup=0ns" 12745299e27e4af5 36423 2645 1122 229 945.419701 1990.74483
 golden fattree-8p3l-codes.ini 1 "--end=2us" 8cac733ab2c8edef 52542 3076 1380 1380 999.96045 1999.61579
 golden fattree-32p3l.ini 1 "--end=1us --workload.warmup=0ns" fee84cf4c07f793d 667419 59028 4252 4252 860.879582 999.994843
+golden fattree-4ary3tree.ini 2 "--end=2us --workload.warmup=0ns" e59f8d8c5de53670 193483 8149 7937 7937 70.5949849 1999.69133
+golden fattree-summit-codes.ini 1 "--end=2us --workload.warmup=0ns" ff58c83cda3e730f 111118 7157 4332 4332 814.342657 1999.16862
+golden leafspine-3to1.ini 2 "--end=2us --workload.warmup=0ns" 5dc1fb9383438f03 90244 8887 4264 891 800.744332 1999.21618
 # A network read from a file (its path relative to where warpnet runs).
 golden graph-leafspine.ini 2 "--end=2us --workload.warmup=0ns --graph.file=${top_srcdir:-.}/examples/configs/leafspine-8x4.anynet" 6c4577d17b77f4c5 21707 1554 1006 1006 622.697351 1999.97201
 golden hyperx-4x4.ini 2 "--end=2us --workload.warmup=0ns" b7ee57cdf7677a1b 44392 3203 2347 2347 523.986229 1999.2964

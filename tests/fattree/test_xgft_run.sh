@@ -5,7 +5,8 @@
 # one message across a folded top and a leaf-spine against the closed form,
 # 100 % load delivered with every routing, the new keys' errors, and one
 # digest in seq, check, debug and opt on 2 ranks (4 with WARP_LONG=1) for
-# D-mod-k, adaptive and per-packet ECMP on a pruned, folded, tapered tree.
+# D-mod-k, adaptive and per-packet ECMP on a pruned, folded, tapered tree;
+# the shipped XGFT run files in seq and check.
 . "${top_srcdir:-.}/tests/net/lib.sh"
 
 describe() { # name want-nodes want-routers want-links want-radix [switches/level] keys...
@@ -122,5 +123,13 @@ for r in "d-mod-k per-flow" "adaptive per-packet" "ecmp per-packet"; do
     run_ini $1 $2 uniform 0.7 0 6us cut-through "$TREE" > "$TMP/d.ini"
     same_everywhere "$r" "$runs" "$TMP/d.ini"
     echo "ok   $r: $(grep 'committed digest' "$TMP/same.res")"
+done
+
+# ---- the shipped run files: Summit, the 3:1 leaf-spine and BookSim's
+# 4-ary 3-tree, short, in seq and check (every event undone and redone)
+C="${top_srcdir:-.}/examples/configs"
+for ini in fattree-summit-codes.ini leafspine-3to1.ini fattree-4ary3tree.ini; do
+    same_everywhere "$ini" "seq check" "$C/$ini" --end=1us --workload.warmup=0ns
+    echo "ok   $ini: $(grep 'committed digest' "$TMP/same.res")"
 done
 exit $fail
