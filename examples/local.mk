@@ -16,6 +16,7 @@ dist_configs_DATA = examples/configs/README.md \
 	examples/configs/dragonfly-a16p8h8.ini \
 	examples/configs/hyperx-4x4.ini examples/configs/hyperx-8x8x8.ini \
 	examples/configs/graph-leafspine.ini examples/configs/leafspine-8x4.anynet \
+	examples/configs/fattree-16p3l-failed.ini examples/configs/dragonfly-a8-failed.ini \
 	examples/configs/replay-jacobi-torus.ini examples/configs/replay-dimemas-fattree.ini \
 	examples/configs/replay-stencil-512k-torus.ini examples/configs/replay-stencil-512k-simplenet.ini \
 	examples/configs/replay-stencil-32k-torus.ini examples/configs/replay-stencil-32k-simplenet.ini \

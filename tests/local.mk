@@ -20,6 +20,7 @@ include tests/slimfly/local.mk
 include tests/dragonfly/local.mk
 include tests/hyperx/local.mk
 include tests/graph/local.mk
+include tests/failures/local.mk
 include tests/simple/local.mk
 include tests/optical/local.mk
 include tests/replay/local.mk

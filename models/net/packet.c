@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "net/failures.h"
 #include "net/net_impl.h"
 
 static const char *const switching_names[] = {"cut-through", "store-forward", NULL};
@@ -149,7 +150,9 @@ const warp_lp_type *net_fabric_lp_type(const net_model *n, uint64_t index)
 static void *packet_setup(warp_ini *ini, net_model *n)
 {
     read_params(ini, &n->params);
-    net_fabric_use(ini, n, n->topo_ops, n->topo_ops->setup(ini, &n->params));
+    const net_topology_ops *ops = n->topo_ops;
+    void *topo = net_failures_apply(ini, &ops, ops->setup(ini, &n->params));
+    net_fabric_use(ini, n, ops, topo);
     net_attach a = n->topo_ops->attach(n->topo, 0);
     net_declare(n, n->topo_ops->nodes(n->topo), n->routers,
                 n->topo_ops->peer(n->topo, a.router, a.port).bandwidth);

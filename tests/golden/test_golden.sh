@@ -109,6 +109,9 @@ golden dragonfly-a4.ini 2 "--end=2us --workload.warmup=0ns" 56039647e8ed049e 579
 golden dragonfly-a4.ini 2 "--end=2us --workload.warmup=0ns --dragonfly.routing=par --workload.pattern=worst" debc1472932a2f67 65786 3583 1605 1605 948.248815 1999.15092
 golden dragonfly-codes-1056.ini 2 "" 01f04feda5119e2b 96301 5280 5280 5280 310.90936 16087.2194
 golden dragonfly-codes-1056.ini 2 "--dragonfly.routing=ugal-g" 9c08cb9659bf0e39 181611 5280 5280 5280 317.628414 16087.2194
+# With 1 % of the router links failed, routed by table around them.
+golden fattree-16p3l-failed.ini 2 "--end=1us --workload.warmup=0ns" 719aa22360becaf8 100542 7478 1345 1345 758.781874 999.904202
+golden dragonfly-a8-failed.ini 2 "--end=1us --workload.warmup=0ns" 39f2b677798abb4d 185096 15327 4563 4563 667.976051 999.987723
 golden fattree-8p3l.ini 2 "--end=2us --workload.warmup=0ns" 12745299e27e4af5 36423 2645 1122 229 945.419701 1990.74483
 golden fattree-8p3l-codes.ini 1 "--end=2us" 8cac733ab2c8edef 52542 3076 1380 1380 999.96045 1999.61579
 golden fattree-32p3l.ini 1 "--end=1us --workload.warmup=0ns" fee84cf4c07f793d 667419 59028 4252 4252 860.879582 999.994843
