@@ -13,7 +13,8 @@ dist_configs_DATA = examples/configs/README.md \
 	examples/configs/fattree-4ary3tree.ini \
 	examples/configs/slimfly-q13.ini examples/configs/slimfly-q37.ini \
 	examples/configs/dragonfly-a4.ini examples/configs/dragonfly-codes-1056.ini \
-	examples/configs/dragonfly-a16p8h8.ini \
+	examples/configs/dragonfly-a16p8h8.ini examples/configs/dragonflyplus-small.ini \
+	examples/configs/dragonflyplus-1024.ini examples/configs/dragonflyplus-codes-8448.ini \
 	examples/configs/hyperx-4x4.ini examples/configs/hyperx-8x8x8.ini \
 	examples/configs/graph-leafspine.ini examples/configs/leafspine-8x4.anynet \
 	examples/configs/fattree-16p3l-failed.ini examples/configs/dragonfly-a8-failed.ini \

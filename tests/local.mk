@@ -21,6 +21,7 @@ include tests/dragonfly/local.mk
 include tests/hyperx/local.mk
 include tests/graph/local.mk
 include tests/failures/local.mk
+include tests/dragonflyplus/local.mk
 include tests/simple/local.mk
 include tests/optical/local.mk
 include tests/replay/local.mk

@@ -35,9 +35,26 @@
 #ifndef DRAGONFLY_H
 #define DRAGONFLY_H
 
+#include "dragonfly/dragonfly_shape.h"
 #include "net/topology.h"
 
 /* The catalogue entry: name "dragonfly", section "dragonfly". */
 extern const net_topology_ops dragonfly_topology;
+
+/* What a link kind (local, global, terminal) is like. */
+typedef struct dfly_link {
+    double bandwidth, latency;
+    uint64_t vc_buffer; /* 0: [network] vc_buffer */
+} dfly_link;
+
+/* Reads [section] KIND_bandwidth, KIND_latency and KIND_vc_buffer (KIND
+ * local, global or terminal; defaults from [network]), failing with the
+ * key on a bad value. Shared by the dragonfly and Dragonfly+ sections. */
+dfly_link dfly_read_link(warp_ini *ini, const char *section, const char *kind,
+                         const net_params *params);
+
+/* Writes the --describe lines of a dragonfly wiring's global links:
+ * global_links, links_per_group_pair and any unconnected_global_ports. */
+void dfly_describe_global(const dfly_shape *s, FILE *f);
 
 #endif

@@ -54,9 +54,7 @@ static uint32_t hops_via(const dfly_shape *s, uint64_t cur, uint32_t j, uint64_t
     return (j / s->h == dfly_index_of(s, cur) ? 0u : 1u) + 1 + dfly_router_hops(s, landing, dst);
 }
 
-/* A Valiant intermediate group: uniform among the g - 2 groups other than
- * i and d (g >= 3). */
-static uint32_t valiant_group(const dfly_shape *s, uint32_t i, uint32_t d, uint32_t draw)
+uint32_t dfly_valiant_group(const dfly_shape *s, uint32_t i, uint32_t d, uint32_t draw)
 {
     uint32_t lo = i < d ? i : d, hi = i < d ? d : i;
     uint32_t k = warp_rng_pick(draw, s->g - 2);
@@ -90,7 +88,7 @@ static uint32_t ugal_choose(const dfly_shape *s, const dfly_route_cfg *cfg, uint
     *port = dfly_port_towards(s, cur, j);
     double best_cost = path_cost(s, cfg, occ, *port, j, hops_via(s, cur, j, dst)) - cfg->threshold;
     for (int c = 0; c < cfg->n_indirect; c++) {
-        uint32_t inter = valiant_group(s, gi, gy, warp_rng_subdraw(draw, 2 * c + 1));
+        uint32_t inter = dfly_valiant_group(s, gi, gy, warp_rng_subdraw(draw, 2 * c + 1));
         uint32_t ji = dfly_exit(s, cur, inter, warp_rng_subdraw(draw, 2 * c + 2));
         int32_t pi = dfly_port_towards(s, cur, ji);
         double cost = path_cost(s, cfg, occ, pi, ji, hops_via(s, cur, ji, dst));
@@ -116,7 +114,7 @@ dfly_hop dfly_route_hop(const dfly_shape *s, const dfly_route_cfg *cfg, dfly_pkt
     if (gi != gy && s->g >= 3 && st->inter == 0) {
         dfly_routing alg = cfg->alg;
         if (hops == 0 && alg == DFLY_VALIANT)
-            st->inter = valiant_group(s, gi, gy, warp_rng_subdraw(draw, 1)) + 1;
+            st->inter = dfly_valiant_group(s, gi, gy, warp_rng_subdraw(draw, 1)) + 1;
         else if ((hops == 0 && alg != DFLY_MINIMAL && alg != DFLY_VALIANT) ||
                  (alg == DFLY_PAR && hops == 1 && st->ghops == 0))
             st->inter = ugal_choose(s, cfg, cur, dst, draw, occ, &port);

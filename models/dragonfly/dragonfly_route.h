@@ -125,6 +125,9 @@ int dfly_route_max_hops(dfly_routing alg);
 /* The global port j (of cur's group) a packet at router cur takes out of its
  * group towards group t (!= cur's group), chosen by a 32-bit draw. */
 uint32_t dfly_exit(const dfly_shape *s, uint64_t cur, uint32_t t, uint32_t draw);
+/* A Valiant intermediate group: uniform (by a 32-bit draw) among the g - 2
+ * groups other than i and d (g >= 3). */
+uint32_t dfly_valiant_group(const dfly_shape *s, uint32_t i, uint32_t d, uint32_t draw);
 /* cur's output port towards global port j of its group: the global port if
  * cur owns j, else the local port to its owner. */
 int32_t dfly_port_towards(const dfly_shape *s, uint64_t cur, uint32_t j);

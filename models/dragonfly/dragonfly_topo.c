@@ -9,12 +9,6 @@
 #include "dragonfly/dragonfly_route.h"
 #include "dragonfly/dragonfly.h"
 
-/* What a link kind (local, global, terminal) is like. */
-typedef struct dfly_link {
-    double bandwidth, latency;
-    uint64_t vc_buffer; /* 0: [network] vc_buffer */
-} dfly_link;
-
 typedef struct dragonfly {
     dfly_shape s;
     dfly_route_cfg cfg;
@@ -23,31 +17,6 @@ typedef struct dragonfly {
 
 static const char *const arrangement_names[] = {"absolute", "relative", "circulant", NULL};
 static const char *const routing_names[] = {"minimal", "valiant", "ugal-l", "ugal-g", "par", NULL};
-
-static dfly_link read_link(warp_ini *ini, const char *kind, const net_params *params)
-{
-    char key[32];
-    dfly_link l;
-    snprintf(key, sizeof key, "%s_bandwidth", kind);
-    l.bandwidth = warp_ini_bandwidth(ini, "dragonfly", key, params->link_bandwidth);
-    if (!(l.bandwidth > 0))
-        warp_ini_fail(ini, "dragonfly", key, "must be positive (e.g. 5.25GiB/s)");
-    snprintf(key, sizeof key, "%s_latency", kind);
-    l.latency = warp_ini_time_ns(ini, "dragonfly", key,
-                                 strcmp(kind, "terminal") ? params->link_latency
-                                                          : params->terminal_latency);
-    if (l.latency < 0)
-        warp_ini_fail(ini, "dragonfly", key, "must not be negative");
-    snprintf(key, sizeof key, "%s_vc_buffer", kind);
-    l.vc_buffer = warp_ini_bytes(ini, "dragonfly", key, 0);
-    if (warp_ini_string(ini, "dragonfly", key, NULL) && l.vc_buffer < params->packet_size)
-        warp_ini_fail(ini, "dragonfly", key,
-                      "a VC buffer must hold at least one packet ([network] packet_size = %lluB)",
-                      (unsigned long long)params->packet_size);
-    if (l.vc_buffer > NET_VC_BUFFER_MAX)
-        warp_ini_fail(ini, "dragonfly", key, "a VC buffer may hold at most 1 GiB; give a smaller one");
-    return l;
-}
 
 static void *df_setup(warp_ini *ini, net_params *params)
 {
@@ -91,9 +60,9 @@ static void *df_setup(warp_ini *ini, net_params *params)
                       "ugal-g keeps every router informed of its group's global ports, which "
                       "needs a <= %d (a = %lld); use ugal-l or par",
                       NET_MAX_WATCHERS + 1, (long long)a);
-    t->local = read_link(ini, "local", params);
-    t->global = read_link(ini, "global", params);
-    t->terminal = read_link(ini, "terminal", params);
+    t->local = dfly_read_link(ini, "dragonfly", "local", params);
+    t->global = dfly_read_link(ini, "dragonfly", "global", params);
+    t->terminal = dfly_read_link(ini, "dragonfly", "terminal", params);
     return t;
 }
 
@@ -208,14 +177,7 @@ static void df_describe(const void *topo, FILE *f)
     fprintf(f, "global_links_per_router: %u\n", s->h);
     fprintf(f, "arrangement: %s\n", arrangement_names[s->arr]);
     fprintf(f, "local_links: %llu\n", (unsigned long long)dfly_local_links(s));
-    fprintf(f, "global_links: %llu\n", (unsigned long long)dfly_global_links(s));
-    if (s->spare >= 2 || (s->spare == 1 && s->g % 2 == 0))
-        fprintf(f, "links_per_group_pair: %u to %u\n", s->rounds, s->rounds + 1);
-    else
-        fprintf(f, "links_per_group_pair: %u\n", s->rounds);
-    if (dfly_unconnected_ports(s))
-        fprintf(f, "unconnected_global_ports: %llu\n",
-                (unsigned long long)dfly_unconnected_ports(s));
+    dfly_describe_global(s, f);
     fprintf(f, "routing: %s\n", routing_names[t->cfg.alg]);
 }
 
@@ -275,3 +237,41 @@ const net_topology_ops dragonfly_topology = {
     .watchers = df_watchers,
     .partition = df_partition,
 };
+
+dfly_link dfly_read_link(warp_ini *ini, const char *section, const char *kind,
+                         const net_params *params)
+{
+    char key[32];
+    dfly_link l;
+    snprintf(key, sizeof key, "%s_bandwidth", kind);
+    l.bandwidth = warp_ini_bandwidth(ini, section, key, params->link_bandwidth);
+    if (!(l.bandwidth > 0))
+        warp_ini_fail(ini, section, key, "must be positive (e.g. 5.25GiB/s)");
+    snprintf(key, sizeof key, "%s_latency", kind);
+    l.latency = warp_ini_time_ns(ini, section, key,
+                                 strcmp(kind, "terminal") ? params->link_latency
+                                                          : params->terminal_latency);
+    if (l.latency < 0)
+        warp_ini_fail(ini, section, key, "must not be negative");
+    snprintf(key, sizeof key, "%s_vc_buffer", kind);
+    l.vc_buffer = warp_ini_bytes(ini, section, key, 0);
+    if (warp_ini_string(ini, section, key, NULL) && l.vc_buffer < params->packet_size)
+        warp_ini_fail(ini, section, key,
+                      "a VC buffer must hold at least one packet ([network] packet_size = %lluB)",
+                      (unsigned long long)params->packet_size);
+    if (l.vc_buffer > NET_VC_BUFFER_MAX)
+        warp_ini_fail(ini, section, key, "a VC buffer may hold at most 1 GiB; give a smaller one");
+    return l;
+}
+
+void dfly_describe_global(const dfly_shape *s, FILE *f)
+{
+    fprintf(f, "global_links: %llu\n", (unsigned long long)dfly_global_links(s));
+    if (s->spare >= 2 || (s->spare == 1 && s->g % 2 == 0))
+        fprintf(f, "links_per_group_pair: %u to %u\n", s->rounds, s->rounds + 1);
+    else
+        fprintf(f, "links_per_group_pair: %u\n", s->rounds);
+    if (dfly_unconnected_ports(s))
+        fprintf(f, "unconnected_global_ports: %llu\n",
+                (unsigned long long)dfly_unconnected_ports(s));
+}

@@ -15,6 +15,8 @@
 #    uniform bound (N - 1)/(2·(a·p)²) = 0.555 (N = 72 nodes);
 #  - configuration errors: too few VCs, too many groups.
 . "${top_srcdir:-.}/tests/net/lib.sh"
+. "${top_srcdir:-.}/tests/dragonfly/dfly_lib.sh"
+SECTION=dragonfly
 CONF="${top_srcdir:-.}/examples/configs"
 INI="$CONF/dragonfly-a4.ini"
 
@@ -40,23 +42,6 @@ done
 #   terminal 8  router 0 of group 1: H = 2, global then local;
 #   terminal 24 router 0 of group 3: H = 3, local, global, local.
 P=256; B=12.5; G=4.7; LT=10; LL=20; LG=300; D=100
-zero() { # dst packets switching hops locals globals
-    dst=$1 n=$2 sw=$3 H=$4 nl=$5 ng=$6
-    "$WARPNET" --quiet "$INI" --workload.pattern=pair --workload.src=0 --workload.dst="$dst" \
-        --workload.count=1 --workload.message_size=$((n * P))B --workload.start=1us \
-        --workload.warmup=0us --network.switching="$sw" --network.router_delay=${D}ns \
-        --network.vc_buffer=64KiB --dragonfly.terminal_latency=${LT}ns \
-        --dragonfly.local_latency=${LL}ns --dragonfly.global_latency=${LG}ns \
-        --dragonfly.global_bandwidth=${G}GB/s --end=20us --out="$TMP/z" > "$TMP/log" 2>&1 ||
-        { cat "$TMP/log"; fail=1; return; }
-    want=$(awk -v n="$n" -v H="$H" -v nl="$nl" -v ng="$ng" -v sw="$sw" 'BEGIN {
-        s = '$P'; lat = 2 * '$LT' + nl * '$LL' + ng * '$LG'
-        bmin = ng > 0 ? '$G' : '$B'
-        if (sw == "cut-through") print n * s / bmin + lat + (H + 1) * '$D'
-        else print (n - 1) * s / bmin + (2 + nl) * s / '$B' + ng * s / '$G' + lat + (H + 1) * '$D' }')
-    close "$sw to terminal $dst, $n packets, H=$H" "$(json "$TMP/z/summary.json" message_latency_ns mean)" "$want" 1e-5
-    close "  hops" "$(json "$TMP/z/summary.json" hops_mean)" "$H"
-}
 for sw in cut-through store-forward; do
     for n in 1 4; do
         zero 2 $n $sw 1 1 0

@@ -12,20 +12,11 @@
 #  - UGAL-G's status events: per-type buffers and latencies (the CODES run
 #    file) on 1 and 2 ranks give one digest.
 . "${top_srcdir:-.}/tests/net/lib.sh"
+. "${top_srcdir:-.}/tests/dragonfly/dfly_lib.sh"
+SECTION=dragonfly PER_GROUP=8 DRAIN_END=200us
 W=$WARPNET tmp=$TMP
 CONF="${top_srcdir:-.}/examples/configs"
 INI="$CONF/dragonfly-a4.ini"
-
-drain() { # routing pattern groups count
-    out="$tmp/drain-$1-$2-$3"
-    timeout 120 "$W" "$INI" --dragonfly.routing="$1" --workload.pattern="$2" --dragonfly.g="$3" \
-        --workload.load=1.0 --workload.count="$4" --end=200us --workload.warmup=0us \
-        --network.vc_buffer=512B --quiet >"$out" 2>&1 || { bad "$1 $2 g=$3 drain run exits $?"; tail -3 "$out"; return; }
-    want=$(($3 * 8 * $4))
-    grep -q "^packets .*injected $want, delivered $want\$" "$out" &&
-        echo "ok   $1 $2 g=$3: all $want packets delivered" ||
-        bad "$1 $2 g=$3: not all $want packets delivered (deadlock?): $(grep -E '^(packets|conservation)' "$out")"
-}
 
 for routing in minimal valiant ugal-l ugal-g par; do
     for pattern in uniform worst; do
