@@ -10,7 +10,7 @@ dist_configs_DATA = examples/configs/README.md \
 	examples/configs/fattree-8p3l-codes.ini examples/configs/fattree-32p3l.ini \
 	examples/configs/fattree-128p3l.ini examples/configs/slimfly-q5.ini \
 	examples/configs/fattree-summit-codes.ini examples/configs/leafspine-3to1.ini \
-	examples/configs/fattree-4ary3tree.ini \
+	examples/configs/fattree-4ary3tree.ini examples/configs/fattree-dual-plane.ini \
 	examples/configs/slimfly-q13.ini examples/configs/slimfly-q37.ini \
 	examples/configs/dragonfly-a4.ini examples/configs/dragonfly-codes-1056.ini \
 	examples/configs/dragonfly-a16p8h8.ini examples/configs/dragonflyplus-small.ini \

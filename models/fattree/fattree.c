@@ -96,8 +96,8 @@ const char *fattree_init_xgft(fattree *ft, const fattree_shape *s)
         ft->mprod[L] = ft->mprod[L - 1] * ft->down[L];
         ft->wprod[L] = ft->wprod[L - 1] * ft->up[L];
     }
-    if (ft->up[1] != 1)
-        return "up must start with 1: a node has one link (w1 = 1)";
+    if (ft->up[1] > FATTREE_MAX_PLANES)
+        return "w1, the planes (NIC ports per node), must be at most 16";
     if (ft->fold > 1 && (h < 3 || ft->up[h - 1] % ft->fold != 0))
         return "top_fold must divide the next-to-last up count (w(h-1)), and needs 3 levels or more";
     ft->down[0] = ft->up[0] = 1;
@@ -220,8 +220,13 @@ int fattree_is_up_port(const fattree *ft, uint64_t sw, uint32_t port)
 
 fattree_end fattree_node_link(const fattree *ft, uint64_t node)
 {
-    assert(node < ft->nodes && "fattree: node id within the tree");
-    return end_of(FATTREE_SWITCH, sw_join(ft, 1, fattree_quot(&ft->by_m[1], node), 0),
+    return fattree_node_plane_link(ft, node, 0);
+}
+
+fattree_end fattree_node_plane_link(const fattree *ft, uint64_t node, uint32_t plane)
+{
+    assert(node < ft->nodes && plane < ft->up[1] && "fattree: node and plane within the tree");
+    return end_of(FATTREE_SWITCH, sw_join(ft, 1, fattree_quot(&ft->by_m[1], node), plane),
                   fattree_rem(&ft->by_m[1], node));
 }
 
@@ -234,7 +239,8 @@ fattree_end fattree_switch_link(const fattree *ft, uint64_t sw, uint32_t port)
     if (port < downs) {
         if (L == 1) {
             uint64_t node = a.a * ft->down[1] + port;
-            return node < ft->nodes ? end_of(FATTREE_NODE, node, 0) : end_of(FATTREE_NONE, 0, 0);
+            /* the leaf's b_1 is its plane: the node's NIC port */
+            return node < ft->nodes ? end_of(FATTREE_NODE, node, a.b) : end_of(FATTREE_NONE, 0, 0);
         }
         uint64_t child_a, child_b, u;
         if (L == h && ft->fold > 1) { /* port a_h r + j: child b_{h-1} = c r + j */
@@ -416,6 +422,6 @@ uint32_t fattree_route(const fattree *ft, uint64_t sw, const fattree_flow *f,
 uint64_t fattree_links(const fattree *ft, uint32_t level)
 {
     if (level <= 1)
-        return ft->nodes;
+        return ft->nodes * ft->up[1];
     return ft->count[level - 1] * ft->up[level];
 }

@@ -6,7 +6,9 @@
  *
  * Levels. XGFT level 0 holds the nodes; switch level l (0 = leaf, h-1 = top)
  * is XGFT level L = l+1. A level-L switch has m_L children and w_{L+1}
- * parents (none at the top); a node has w_1 parents (w_1 = 1 here).
+ * parents (none at the top); a node has w_1 parents, one per plane: the
+ * digit b_1 of a switch is its plane, and no link joins two planes, so w_1
+ * = P makes P copies of the tree (rails), node port j in plane j.
  * M_L = m_1 .. m_L and W_L = w_1 .. w_L (products; M_0 = W_0 = 1).
  *
  * Labels. A node is (a_h .. a_1), a_i in [0, m_i); its id is the mixed-radix
@@ -51,6 +53,8 @@
 /* Largest supported port count and level count: ids stay far below 2^63. */
 #define FATTREE_MAX_PORTS 1024
 #define FATTREE_MAX_LEVELS 16
+/* Most planes (NIC ports per node, w1). */
+#define FATTREE_MAX_PLANES 16
 
 /* Division by a number fixed at setup: a shift and a mask when it is a power
  * of two (the usual port counts), so per-hop address arithmetic stays cheap. */
@@ -134,8 +138,9 @@ typedef struct fattree_flow {
 const char *fattree_init(fattree *ft, uint32_t m, uint32_t n);
 /* Fills *ft for XGFT(h; m; w) folded by r with `nodes` nodes. Returns NULL,
  * or a static message naming the number that is wrong (a zero m or w, w_1
- * other than 1, r not dividing w_{h-1}, more than FATTREE_MAX_PORTS ports,
- * more nodes than M_h, a tree past 2^50 nodes or switches). */
+ * r not dividing w_{h-1}, more than FATTREE_MAX_PORTS ports,
+ * more nodes than M_h, more than FATTREE_MAX_PLANES planes, a tree past
+ * 2^50 nodes or switches). */
 const char *fattree_init_xgft(fattree *ft, const fattree_shape *s);
 /* The shape CODES builds for an m-port n-tree pruned to `nodes` nodes: the
  * groups (pods) needed, ceil(nodes / k^(n-1)), under a top level folded by
@@ -155,10 +160,13 @@ uint32_t fattree_down_ports(const fattree *ft, uint64_t sw);
 /* Number of up ports of switch sw: w_{L+1} (0 at the top). */
 uint32_t fattree_up_ports(const fattree *ft, uint64_t sw);
 
-/* The leaf switch node attaches to, and its port there. */
+/* The leaf switch node attaches to (in plane 0), and its port there. */
 fattree_end fattree_node_link(const fattree *ft, uint64_t node);
-/* The far end of the link on port `port` of switch sw; kind FATTREE_NONE for
- * a leaf port whose node is pruned and for a port past the switch's own. */
+/* The same in plane `plane` (< w_1): the leaf of NIC port `plane`. */
+fattree_end fattree_node_plane_link(const fattree *ft, uint64_t node, uint32_t plane);
+/* The far end of the link on port `port` of switch sw (a node's port is its
+ * plane); kind FATTREE_NONE for a leaf port whose node is pruned and for a
+ * port past the switch's own. */
 fattree_end fattree_switch_link(const fattree *ft, uint64_t sw, uint32_t port);
 
 /* 1 if node lies in the subtree of switch sw, else 0. */
@@ -203,6 +211,6 @@ int fattree_is_up_port(const fattree *ft, uint64_t sw, uint32_t port);
 uint64_t fattree_flow_hash(const fattree_flow *f, uint32_t level);
 
 /* Closed forms. Links between XGFT levels L-1 and L (L = 1: node links,
- * counting existing nodes only when pruned at the leaves). */
+ * nodes times planes, counting existing nodes only when pruned). */
 uint64_t fattree_links(const fattree *ft, uint32_t level);
 #endif

@@ -33,6 +33,7 @@ typedef struct ft_topo {
 
 static const char *const routing_names[] = {"ecmp", "adaptive", "d-mod-k", "s-mod-k", NULL};
 static const char *const ecmp_names[] = {"per-flow", "per-packet", NULL};
+static const char *const rail_names[] = {"static", "round-robin", "adaptive", NULL}; /* net_rail_select */
 
 #define SEC "fattree"
 
@@ -104,8 +105,9 @@ static fattree_shape xgft_shape(warp_ini *ini)
     if (read_counts(ini, "up", w) != s.h)
         warp_ini_fail(ini, SEC, "up", "give as many up counts as down counts (%u)", s.h);
     memcpy(s.up, w, sizeof w);
-    if (s.up[0] != 1)
-        warp_ini_fail(ini, SEC, "up", "w1 = %u: a node has one link, so up must start with 1", s.up[0]);
+    if (s.up[0] > FATTREE_MAX_PLANES)
+        warp_ini_fail(ini, SEC, "up", "w1 = %u: w1 is the planes (NIC ports per node), 1 .. %d",
+                      s.up[0], FATTREE_MAX_PLANES);
     if (warp_ini_get(ini, SEC, "levels") &&
         warp_ini_int(ini, SEC, "levels", s.h, 1, FATTREE_MAX_LEVELS) != (int64_t)s.h)
         warp_ini_fail(ini, SEC, "levels", "down and up give %u levels", s.h);
@@ -162,13 +164,26 @@ static void *ft_setup(warp_ini *ini, net_params *params)
         s.nodes = (uint64_t)warp_ini_int(ini, SEC, "nodes", 1, 1,
                                          (int64_t)(full < (UINT64_C(1) << 50) ? full : UINT64_C(1) << 50));
     }
+    if (warp_ini_get(ini, SEC, "planes")) {
+        uint32_t planes = (uint32_t)warp_ini_int(ini, SEC, "planes", 1, 1, FATTREE_MAX_PLANES);
+        if (s.up[0] != 1 && s.up[0] != planes)
+            warp_ini_fail(ini, SEC, "planes", "up gives w1 = %u planes; give planes = %u or up = 1,...",
+                          s.up[0], s.up[0]);
+        s.up[0] = planes;
+    }
+    if (s.up[0] > 1) {
+        params->nic_ports = (int32_t)s.up[0];
+        params->rail_select = warp_ini_choice(ini, SEC, "rail_select", rail_names, NET_RAIL_STATIC);
+    } else if (warp_ini_get(ini, SEC, "rail_select")) {
+        warp_ini_fail(ini, SEC, "rail_select", "needs planes = 2 or more (NIC ports per node)");
+    }
     ft_topo *t = warp_xcalloc(1, sizeof *t);
     const char *why = fattree_init_xgft(&t->ft, &s);
     if (why) {
         free(t); /* the run stops here; nothing may look leaked */
         warp_ini_fail(ini, SEC, key, "%s", why);
     }
-    if (!xgft && !s.nodes) /* the plain m-port n-tree keeps its k and per_level */
+    if (!xgft && !s.nodes && s.up[0] == 1) /* the plain m-port n-tree keeps its k and per_level */
         fattree_init(&t->ft, s.down[s.h - 1], s.h);
     t->routing = (fattree_routing)warp_ini_choice(ini, SEC, "routing", routing_names, FATTREE_ECMP);
     t->per_packet = warp_ini_choice(ini, SEC, "ecmp", ecmp_names, 0);
@@ -273,6 +288,13 @@ static net_peer ft_peer(const void *topo, uint64_t router, int32_t port)
 static net_attach ft_attach(const void *topo, uint64_t terminal)
 {
     fattree_end e = fattree_node_link(tree(topo), terminal);
+    net_attach a = {to_router(topo, e.id), (int32_t)e.port};
+    return a;
+}
+
+static net_attach ft_attach_port(const void *topo, uint64_t terminal, int32_t nic_port)
+{
+    fattree_end e = fattree_node_plane_link(tree(topo), terminal, (uint32_t)nic_port);
     net_attach a = {to_router(topo, e.id), (int32_t)e.port};
     return a;
 }
@@ -457,6 +479,7 @@ const net_topology_ops fattree_topology = {
     .vcs = ft_vcs,
     .peer = ft_peer,
     .attach = ft_attach,
+    .attach_port = ft_attach_port,
     .route = ft_route,
     .mem_bytes = ft_mem_bytes,
     .router_label = ft_router_label,

@@ -7,6 +7,7 @@
  * model directly. Invariant: routers are LPs nodes..nodes+routers-1 (for
  * the packet network, its only LPs besides the terminals). Chosen by
  * build.c. */
+#include <assert.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -52,6 +53,8 @@ static void refuse_iq_keys(warp_ini *ini, const net_params *p)
 
 static void read_params(warp_ini *ini, net_params *p)
 {
+    p->nic_ports = 1; /* a topology with planes raises it in its setup */
+    p->rail_select = NET_RAIL_STATIC;
     p->link_bandwidth = warp_ini_bandwidth(ini, "network", "link_bandwidth", 12.5);
     if (!(p->link_bandwidth > 0))
         warp_ini_fail(ini, "network", "link_bandwidth", "must be positive (e.g. 100Gbps)");
@@ -154,8 +157,11 @@ static void *packet_setup(warp_ini *ini, net_model *n)
     void *topo = net_failures_apply(ini, &ops, ops->setup(ini, &n->params));
     net_fabric_use(ini, n, ops, topo);
     net_attach a = n->topo_ops->attach(n->topo, 0);
+    assert(n->params.nic_ports >= 1 && n->params.nic_ports <= NET_MAX_NIC_PORTS &&
+           (n->params.nic_ports == 1 || n->topo_ops->attach_port) && "packet: NIC ports are wired");
+    /* a terminal injects on all its NIC ports (planes) at once */
     net_declare(n, n->topo_ops->nodes(n->topo), n->routers,
-                n->topo_ops->peer(n->topo, a.router, a.port).bandwidth);
+                n->params.nic_ports * n->topo_ops->peer(n->topo, a.router, a.port).bandwidth);
     return n;
 }
 

@@ -7,7 +7,9 @@
  * terminals.csv and summary.json are kept in the state, next to what the
  * forward handler writes anyway (exact under rollback by the log or
  * term_reverse); latencies, eject_busy_ns and paths are written by the
- * commit handler. Built by build.c. */
+ * commit handler. A terminal may have several NIC ports (planes, rails:
+ * net_params.nic_ports), each with its link clock and credits; rail_select
+ * picks the port of each packet. Built by build.c. */
 #include <assert.h>
 #include <stddef.h>
 #include <string.h>
@@ -23,6 +25,7 @@ typedef struct term_msg {
     uint64_t dst;       /* destination terminal */
     uint32_t next;      /* next packet to inject */
     uint32_t count;
+    int32_t rail;       /* its NIC port (static and round-robin rail selection) */
 } term_msg;
 
 /* A message some of whose packets have arrived. */
@@ -36,7 +39,7 @@ typedef struct term_state {
     net_fifo outq;      /* term_msg, FIFO: messages are injected in send order */
     net_fifo partial;   /* term_partial */
     uint64_t seq;       /* messages accepted so far (offered_msgs) */
-    net_port_clock link; /* the injection link */
+    net_port_clock link; /* the injection link (of NIC port 0) */
     uint64_t sent, recv; /* packets onto / off the link */
     /* Statistics (net_term_out's meaning): in a committed block they cost
      * a cache miss per commit of a send or an injection. */
@@ -46,7 +49,9 @@ typedef struct term_state {
     /* Bytes free in the router's input buffer, per injection lane
      * (term_lanes: [network] lanes of VC class 0, or every VC with
      * injection_vcs = all); at most NET_VC_BUFFER_MAX. With up to four
-     * lanes the state is two cache lines. */
+     * lanes the state is two cache lines. With several NIC ports: the
+     * lanes of port 0, of port 1, ..., then the link clocks of ports 1 ..
+     * (term_clock). */
     int32_t credits[];
 } term_state;
 
@@ -56,39 +61,109 @@ static int32_t term_lanes(const net_model *n)
     return n->params.inject_all_vcs ? n->vcs : n->params.lanes > 0 ? n->params.lanes : 1;
 }
 
+/* Where the link clocks of NIC ports 1 .. start (after every port's credits). */
+static size_t clocks_at(const net_model *n)
+{
+    size_t c = offsetof(term_state, credits) + (size_t)n->params.nic_ports * term_lanes(n) * sizeof(int32_t);
+    return (c + 7) / 8 * 8;
+}
+
 /* The state's bytes, its credits included (what a whole-state log saves). */
 static size_t term_bytes(const net_model *n)
 {
-    return offsetof(term_state, credits) + (size_t)term_lanes(n) * sizeof(int32_t);
+    if (n->params.nic_ports == 1)
+        return offsetof(term_state, credits) + (size_t)term_lanes(n) * sizeof(int32_t);
+    return clocks_at(n) + (size_t)(n->params.nic_ports - 1) * sizeof(net_port_clock);
+}
+
+/* The credits (one per lane) and the link clock of NIC port j. */
+static int32_t *term_credits(const net_model *n, term_state *s, int32_t j)
+{
+    return s->credits + (size_t)j * term_lanes(n);
+}
+
+static net_port_clock *term_clock(const net_model *n, term_state *s, int32_t j)
+{
+    return j == 0 ? &s->link : (net_port_clock *)((char *)s + clocks_at(n)) + (j - 1);
+}
+
+/* Where NIC port j of terminal t is wired. */
+static net_attach term_attach(const net_model *n, uint64_t t, int32_t j)
+{
+    return j == 0 || n->params.nic_ports == 1 ? n->topo_ops->attach(n->topo, t)
+                                              : n->topo_ops->attach_port(n->topo, t, j);
+}
+
+/* The lane of port j with the most room (as routers pick). */
+static int32_t best_lane(const net_model *n, term_state *s, int32_t j)
+{
+    int32_t lanes = term_lanes(n), vc = 0, *cr = term_credits(n, s, j);
+    for (int32_t l = 1; l < lanes; l++)
+        if (cr[l] > cr[vc])
+            vc = l;
+    return vc;
 }
 
 /* Facts commit reads: the message completed here; a packet was injected
  * (--sample). */
 enum { BIT_MSG_DONE = 1, BIT_INJECTED = 2, BIT_GOT = 8 /* term_reverse: a partial's got++ */ };
 
-/* saved: the caller has logged all of *s in this event already. */
-static void try_inject(warp_lp *lp, term_state *s, const net_model *n, warp_bits *bits, int saved)
+/* Adaptive rail selection: of the NIC ports whose link is free with a lane
+ * that holds `size`, the one with the most credit in all, ties to the first
+ * from a start that rotates with the packet; -1 when none (a wake-up is
+ * asked of each busy link). */
+static int32_t adaptive_rail(warp_lp *lp, term_state *s, const net_model *n, const term_msg *m,
+                             uint32_t size, int saved)
 {
-    if (!s->outq.head || !net_port_is_free_log(lp, &s->link, 0, 1, !saved))
-        return;
+    int32_t ports = n->params.nic_ports, best = -1, lanes = term_lanes(n);
+    int64_t most = -1;
+    for (int32_t i = 0; i < ports; i++) {
+        int32_t j = (int32_t)((m->msg.seq + m->next + i) % (uint64_t)ports);
+        if (!net_port_is_free_log(lp, term_clock(n, s, j), j, 1, !saved))
+            continue;
+        int32_t *cr = term_credits(n, s, j);
+        if (cr[best_lane(n, s, j)] < (int32_t)size)
+            continue;
+        int64_t room = 0;
+        for (int32_t l = 0; l < lanes; l++)
+            room += cr[l];
+        if (room > most) {
+            most = room;
+            best = j;
+        }
+    }
+    return best;
+}
+
+/* Injects the next packet of the head message if its NIC port is free and
+ * has credit; returns 1 when it did. saved: the caller has logged all of *s
+ * in this event already. */
+static int inject_one(warp_lp *lp, term_state *s, const net_model *n, warp_bits *bits, int saved)
+{
+    if (!s->outq.head)
+        return 0;
     term_msg *m = (term_msg *)s->outq.head;
     uint64_t psz = n->params.packet_size;
     uint64_t off = (uint64_t)m->next * psz;
     uint32_t size = (uint32_t)(m->msg.bytes - off < psz ? m->msg.bytes - off : psz);
+    int32_t j = m->rail;
+    if (n->params.rail_select == NET_RAIL_ADAPTIVE && n->params.nic_ports > 1) {
+        if ((j = adaptive_rail(lp, s, n, m, size, saved)) < 0)
+            return 0;
+    } else if (!net_port_is_free_log(lp, term_clock(n, s, j), j, 1, !saved)) {
+        return 0;
+    }
     /* The injection link is in no cycle of channel dependencies, so with
      * injection_vcs = all a packet may take any VC of it (as in BookSim). */
-    int32_t lanes = term_lanes(n), vc = 0;
-    for (int32_t l = 1; l < lanes; l++) /* the lane with the most room, as routers pick */
-        if (s->credits[l] > s->credits[vc])
-            vc = l;
-    if (s->credits[vc] < (int32_t)size)
-        return;
+    int32_t vc = best_lane(n, s, j), *cr = term_credits(n, s, j);
+    if (cr[vc] < (int32_t)size)
+        return 0;
     uint64_t self = warp_lp_id(lp);
-    net_attach at = n->topo_ops->attach(n->topo, self);
+    net_attach at = term_attach(n, self, j);
 
     if (!saved)
         warp_save(lp, s, term_bytes(n));
-    s->credits[vc] -= size;
+    cr[vc] -= size;
     s->sent++;
     s->sent_bytes += size;
     if (warp_now(lp) >= n->warmup)
@@ -112,7 +187,17 @@ static void try_inject(warp_lp *lp, term_state *s, const net_model *n, warp_bits
         warp_save(lp, &m->next, sizeof m->next);
         m->next++;
     }
-    net_port_take_log(lp, &s->link, 0, ser, s->outq.head != NULL, 0); /* s is logged above */
+    net_port_take_log(lp, term_clock(n, s, j), j, ser, s->outq.head != NULL, 0); /* s is logged above */
+    return 1;
+}
+
+/* One packet onto the link; with several NIC ports as many as find a free
+ * port with credit (after the first, *s is logged). */
+static void try_inject(warp_lp *lp, term_state *s, const net_model *n, warp_bits *bits, int saved)
+{
+    if (inject_one(lp, s, n, bits, saved) && n->params.nic_ports > 1)
+        while (inject_one(lp, s, n, bits, 1))
+            ;
 }
 
 /* Counts a packet of message (src_rank, seq) in; returns 1 when it completes it. */
@@ -157,9 +242,11 @@ static void term_init(warp_lp *lp, void *state)
     term_state *s = state;
     const net_model *n = warp_model_arg(lp);
     memset(s, 0, term_bytes(n));
-    net_attach at = n->topo_ops->attach(n->topo, warp_lp_id(lp));
-    for (int32_t l = 0; l < term_lanes(n); l++)
-        s->credits[l] = (int32_t)net_input_buffer(n, at.router, at.port);
+    for (int32_t j = 0; j < n->params.nic_ports; j++) {
+        net_attach at = term_attach(n, warp_lp_id(lp), j);
+        for (int32_t l = 0; l < term_lanes(n); l++)
+            term_credits(n, s, j)[l] = (int32_t)net_input_buffer(n, at.router, at.port);
+    }
     net_terminal_claim(lp);
 }
 
@@ -207,28 +294,33 @@ static void term_forward(warp_lp *lp, void *state, void *msg, warp_bits *bits)
             s->offered_bytes += m->msg.bytes;
         m->dst = net_term_of_rank(n, m->msg.dst_rank);
         m->next = 0;
+        m->rail = (int32_t)((n->params.rail_select == NET_RAIL_ROUND_ROBIN ? m->msg.seq : m->dst) %
+                            (uint64_t)n->params.nic_ports);
         uint64_t psz = n->params.packet_size;
         m->count = (uint32_t)((m->msg.bytes + psz - 1) / psz);
         net_fifo_push_saved(lp, &s->outq, &m->node);
         try_inject(lp, s, n, bits, 1);
         break;
     }
-    case NET_EV_CREDIT:
+    case NET_EV_CREDIT: {
         assert(e->u.credit.vc < term_lanes(n) && "terminal: a credit comes back for an injection lane");
+        assert(e->u.credit.port < n->params.nic_ports && "terminal: a credit comes back to a NIC port");
+        int32_t *cr = term_credits(n, s, e->u.credit.port) + e->u.credit.vc;
         /* With a message waiting the packet it lets go writes more of s:
          * one log record for all of it. */
         if (s->outq.head)
             warp_save(lp, s, term_bytes(n));
         else
-            warp_save(lp, &s->credits[e->u.credit.vc], sizeof s->credits[0]);
-        s->credits[e->u.credit.vc] += e->u.credit.bytes;
+            warp_save(lp, cr, sizeof *cr);
+        *cr += (int32_t)e->u.credit.bytes;
         try_inject(lp, s, n, bits, s->outq.head != NULL);
         break;
+    }
     case NET_EV_PORT_FREE:
         /* As for a credit: with a message waiting, one log record for all of s. */
         if (s->outq.head)
             warp_save(lp, s, term_bytes(n));
-        net_port_woken_log(lp, &s->link, s->outq.head == NULL);
+        net_port_woken_log(lp, term_clock(n, s, e->port), s->outq.head == NULL);
         try_inject(lp, s, n, bits, s->outq.head != NULL);
         break;
     case NET_EV_PKT:
@@ -314,7 +406,7 @@ static void term_commit(warp_lp *lp, void *out, const void *msg, const warp_bits
     }
     if (e->kind == NET_EV_PKT) {
         const net_packet *p = &e->u.pkt;
-        net_attach at = n->topo_ops->attach(n->topo, warp_lp_id(lp));
+        net_attach at = term_attach(n, warp_lp_id(lp), p->in_port);
         net_peer link = n->topo_ops->peer(n->topo, at.router, at.port);
         double ser = p->size / link.bandwidth;
         if (p->t_tail - ser - link.latency >= w)
@@ -405,7 +497,7 @@ void net_terminal_results(warp_lp *lp, const net_term_out *o, uint64_t sent, uin
     row[3] = (double)o->delivered_bytes;
     row[4] = o->lat_pkts ? (double)o->lat_sum_q / NET_LAT_Q / (double)o->lat_pkts : 0;
     row[5] = o->lat_pkts ? (double)o->hops_sum / (double)o->lat_pkts : 0;
-    row[6] = o->eject_busy_ns;
+    row[6] = o->eject_busy_ns / n->params.nic_ports; /* per NIC port: a link's busy time */
 }
 
 /* The sends whose destination's place is a random entry of the engine's

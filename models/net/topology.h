@@ -9,7 +9,8 @@
  * 0..routers-1; ports of a router are 0..radix(r)-1. A port is wired to one
  * terminal, to one port of another router, or to nothing. Wiring must be
  * symmetric: if peer(r, p) = (router s, port q) then peer(s, q) = (router r,
- * port p); if peer(r, p) = terminal t then attach(t) = (r, p). A port may
+ * port p); if peer(r, p) = terminal t (port j) then attach_port(t, j) = (r, p),
+ * attach(t) for j = 0. A port may
  * also lead to a gateway, an LP of a network that includes the packet
  * network (network.h): it takes packets like a terminal and injects them
  * like one. */
@@ -88,7 +89,24 @@ typedef struct net_params {
                              * per alloc_cycle boundary), 0 on-change */
     double alloc_cycle;     /* [network] alloc_cycle: ns per allocator cycle (0: a credit
                              * unit's, or without credit_unit a packet's, link time) */
+    /* Set by a topology whose terminals have several NIC ports (planes,
+     * rails; 1 by default): each terminal has nic_ports ports, port j wired
+     * where attach_port(t, j) says, and rail_select picks the port a packet
+     * leaves on. */
+    int32_t nic_ports;
+    int32_t rail_select;    /* net_rail_select */
 } net_params;
+
+/* How a terminal with several NIC ports picks one for a packet. */
+typedef enum net_rail_select {
+    NET_RAIL_STATIC = 0,      /* by destination: port dst mod nic_ports */
+    NET_RAIL_ROUND_ROBIN = 1, /* per message: port (message number) mod nic_ports */
+    NET_RAIL_ADAPTIVE = 2,    /* per packet: the free port with the most credit, ties from a
+                               * rotating start */
+} net_rail_select;
+
+/* Most NIC ports a terminal may have. */
+#define NET_MAX_NIC_PORTS 16
 
 /* What a routing function sees about the packet and the router it is at. */
 typedef struct net_route_in {
@@ -162,6 +180,10 @@ typedef struct net_topology_ops {
      * finding the far end costs more than that. */
     net_peer (*link)(const void *topo, uint64_t router, int32_t port);
     net_attach (*attach)(const void *topo, uint64_t terminal);
+    /* Optional (NULL: only port 0, attach()): where NIC port j < nic_ports
+     * of terminal t is wired; port 0 must be attach(t). peer() of that
+     * router port names the terminal with port = j. */
+    net_attach (*attach_port)(const void *topo, uint64_t terminal, int32_t nic_port);
 
     /* Chooses the output port and next VC at in->router. When in->router is
      * the destination terminal's router it must return that terminal's port.

@@ -178,3 +178,65 @@ Test(fattree_topo, block_linear_split_keeps_pods_whole)
         ops->destroy(t);
     }
 }
+
+/* Planes through the ops: setup raises [network]'s NIC ports and rail
+ * selection, every terminal port j of a leaf leads back through
+ * attach_port(t, j), and a route entered in plane j arrives on port j. */
+Test(fattree_topo, planes_wire_one_nic_port_per_plane)
+{
+    warp_ini *ini = warp_ini_new();
+    warp_ini_set(ini, "fattree", "down", "3,4,3", "test");
+    warp_ini_set(ini, "fattree", "up", "1,2,4", "test");
+    warp_ini_set(ini, "fattree", "top_fold", "2", "test");
+    warp_ini_set(ini, "fattree", "planes", "3", "test");
+    warp_ini_set(ini, "fattree", "rail_select", "round-robin", "test");
+    net_params prm;
+    memset(&prm, 0, sizeof prm);
+    prm.link_bandwidth = 12.5;
+    prm.nic_ports = 1;
+    void *t = ops->setup(ini, &prm);
+    warp_ini_free(ini);
+    cr_assert_eq(prm.nic_ports, 3);
+    cr_assert_eq(prm.rail_select, NET_RAIL_ROUND_ROBIN);
+    uint64_t ends = 0;
+    for (uint64_t r = 0; r < ops->routers(t); r++)
+        for (int32_t p = 0; p < ops->max_radix(t); p++) {
+            net_peer e = ops->peer(t, r, p);
+            if (e.kind != NET_PEER_TERMINAL)
+                continue;
+            ends++;
+            cr_assert(e.port >= 0 && e.port < 3);
+            net_attach a = ops->attach_port(t, e.id, e.port);
+            cr_assert(a.router == r && a.port == p, "terminal %llu port %d", (unsigned long long)e.id, e.port);
+            if (e.port == 0) {
+                net_attach z = ops->attach(t, e.id);
+                cr_assert(z.router == r && z.port == p);
+            }
+        }
+    cr_assert_eq(ends, 3 * ops->nodes(t), "every node has a port in each plane");
+    warp_rng rng = warp_rng_stream(3, 3);
+    for (uint64_t a = 0; a < ops->nodes(t); a++)
+        for (uint64_t b = 0; b < ops->nodes(t); b++)
+            for (int32_t j = 0; j < 3; j++) {
+                net_attach at = ops->attach_port(t, a, j);
+                net_route_in in = {.router = at.router, .in_port = at.port, .src = a, .dst = b,
+                                   .flow = (uint32_t)(a * 7 + b), .rng = &rng};
+                for (int hop = 0;; hop++) {
+                    cr_assert_lt(hop, 8);
+                    net_route_out o = ops->route(t, &in);
+                    net_peer e = ops->peer(t, in.router, o.port);
+                    if (e.kind == NET_PEER_TERMINAL) {
+                        cr_assert(e.id == b && e.port == j, "%llu -> %llu in plane %d arrives at %llu port %d",
+                                  (unsigned long long)a, (unsigned long long)b, j,
+                                  (unsigned long long)e.id, e.port);
+                        break;
+                    }
+                    cr_assert_eq(e.kind, NET_PEER_ROUTER);
+                    in.router = e.id;
+                    in.in_port = e.port;
+                    in.aux[0] = o.aux[0];
+                    in.aux[1] = o.aux[1];
+                }
+            }
+    ops->destroy(t);
+}

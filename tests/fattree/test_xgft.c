@@ -1,8 +1,9 @@
-/* test_xgft.c — generalised fat-trees XGFT(h; m; w), folded tops and pruned
- * trees against closed forms: switches per level (M_h / M_L) W_L (/ r at the
- * top), links per level, symmetric wiring using every port, minimal up/down
- * routes with every routing, the D-mod-k digit, CODES's Summit shape, and
- * the m-port n-tree written as an XGFT wired exactly as fattree_init's. */
+/* test_xgft.c — generalised fat-trees XGFT(h; m; w), folded tops, pruned
+ * trees and planes (w1 > 1) against closed forms: switches per level
+ * (M_h / M_L) W_L (/ r at the top), links per level, symmetric wiring using
+ * every port, minimal up/down routes that keep their plane with every
+ * routing, the D-mod-k digit, CODES's Summit shape, and the m-port n-tree
+ * written as an XGFT wired exactly as fattree_init's. */
 #include <criterion/criterion.h>
 #include <stdlib.h>
 
@@ -24,6 +25,8 @@ static const xcase cases[] = {
     {"4 levels mixed", 4, {2, 3, 2, 3}, {1, 2, 3, 2}, 1, 0},
     {"dual-plane tapered shape, one plane", 3, {24, 18, 11}, {1, 12, 18}, 3, 0},
     {"one switch, pruned", 1, {8}, {1}, 1, 5},
+    {"two planes, 4-ary 3-tree", 3, {4, 4, 4}, {2, 4, 4}, 1, 0},
+    {"three planes, pruned and folded", 3, {6, 6, 3}, {3, 6, 6}, 2, 100},
 };
 #define NCASES (sizeof cases / sizeof cases[0])
 
@@ -62,7 +65,7 @@ Test(xgft, switches_and_links_per_level_follow_the_closed_forms)
             cr_assert_eq(count[L - 1], want, "%s: level %u has %llu switches, not %llu", x->name,
                          L, (unsigned long long)count[L - 1], (unsigned long long)want);
             total += want;
-            uint64_t links = L == 1 ? (x->nodes ? x->nodes : prod(x->down, 0, x->h))
+            uint64_t links = L == 1 ? (x->nodes ? x->nodes : prod(x->down, 0, x->h)) * x->up[0]
                                     : count[L - 2] * x->up[L - 1];
             cr_assert_eq(fattree_links(&ft, L), links, "%s: links into level %u", x->name, L);
         }
@@ -98,7 +101,8 @@ Test(xgft, wiring_is_symmetric_and_uses_every_port)
                 }
                 if (e.kind == FATTREE_NODE) {
                     cr_assert(L == 1 && !up);
-                    fattree_end back = fattree_node_link(&ft, e.id);
+                    cr_assert_lt(e.port, x->up[0], "a node's port is a plane");
+                    fattree_end back = fattree_node_plane_link(&ft, e.id, e.port);
                     cr_assert(back.id == sw && back.port == p, "%s: node %llu", x->name,
                               (unsigned long long)e.id);
                     links[1]++;
@@ -120,17 +124,19 @@ Test(xgft, wiring_is_symmetric_and_uses_every_port)
         for (uint32_t L = 1; L <= x->h; L++)
             cr_assert_eq(links[L], fattree_links(&ft, L), "%s: %llu links into level %u", x->name,
                          (unsigned long long)links[L], L);
-        cr_assert_eq(none, prod(x->down, 0, x->h) - ft.nodes);
+        cr_assert_eq(none, (prod(x->down, 0, x->h) - ft.nodes) * x->up[0]);
     }
 }
 
-/* Follows fattree_route from s to d; checks minimal up/down and, for the
- * modulo routings, the up port each level takes. Returns links crossed. */
+/* Follows fattree_route from s to d, entering plane key mod w1; checks
+ * minimal up/down, that the route stays in its plane and, for the modulo
+ * routings, the up port each level takes. Returns links crossed. */
 static uint32_t walk(const fattree *ft, uint64_t s, uint64_t d, uint64_t key, fattree_routing r,
                      warp_rng *rng)
 {
     fattree_flow f = {s, d, key};
-    fattree_end at = fattree_node_link(ft, s);
+    uint32_t plane = (uint32_t)(key % ft->up[1]);
+    fattree_end at = fattree_node_plane_link(ft, s, plane);
     uint32_t hops = 1;
     int down = 0;
     uint64_t occ[FATTREE_MAX_PORTS];
@@ -158,6 +164,7 @@ static uint32_t walk(const fattree *ft, uint64_t s, uint64_t d, uint64_t key, fa
         hops++;
     }
     cr_assert_eq(at.kind, FATTREE_NODE);
+    cr_assert_eq(at.port, plane, "a route leaves its plane");
     cr_assert_eq(at.id, d, "route %llu -> %llu ends at %llu", (unsigned long long)s,
                  (unsigned long long)d, (unsigned long long)at.id);
     return hops;
@@ -260,8 +267,8 @@ Test(xgft, m_port_n_tree_is_the_xgft_it_claims)
 Test(xgft, init_refuses_bad_shapes)
 {
     fattree ft;
-    fattree_shape s = {3, {4, 4, 4}, {2, 4, 4}, 1, 0};
-    cr_assert_not_null(fattree_init_xgft(&ft, &s), "w1 = 2 accepted");
+    fattree_shape s = {3, {4, 4, 4}, {17, 4, 4}, 1, 0};
+    cr_assert_not_null(fattree_init_xgft(&ft, &s), "17 planes accepted");
     s.up[0] = 1;
     s.fold = 3;
     cr_assert_not_null(fattree_init_xgft(&ft, &s), "a fold not dividing w2 accepted");

@@ -68,7 +68,8 @@ top_fold = 2
 nodes = 34"
 
 # ---- zero load: one message of n packets, store-and-forward, all links at
-# B = 10 GB/s: (n-1)P/B + (H+2)P/B + Hλ + 2λt + (H+1)d over H+2 links.
+# B = 10 GB/s: (n-1)P/B + (H+2)P/B + Hλ + 2λt + (H+1)d over H+2 links
+# (PACE, when set, replaces n-1: the packet times before the last leaves).
 zero() { # name src dst n H keys...
     name=$1 s=$2 d=$3 n=$4 H=$5; shift 5
     run_ini d-mod-k per-flow pair 0 1 50us store-forward "$@" > "$TMP/z.ini"
@@ -81,7 +82,7 @@ INI
     sed -i "s/^message_size = .*/message_size = $((n * 256))B/; /^load =/d" "$TMP/z.ini"
     "$WARPNET" --quiet "$TMP/z.ini" --out="$TMP/z" > "$TMP/log" 2>&1 || { cat "$TMP/log"; fail=1; return; }
     close "$name: latency" "$(json "$TMP/z/summary.json" message_latency_ns max)" \
-        "$(awk -v n=$n -v H=$H 'BEGIN { print (n - 1 + H + 2) * 25.6 + H * 50 + 2 * 20 + (H + 1) * 90 }')" 1e-6
+        "$(awk -v k=${PACE:-$((n - 1))} -v H=$H 'BEGIN { print (k + H + 2) * 25.6 + H * 50 + 2 * 20 + (H + 1) * 90 }')" 1e-6
     close "$name: router hops" "$(json "$TMP/z/summary.json" hops_mean)" "$H"
 }
 zero "pruned folded tree, across the top" 0 33 3 4 "$TREE"
@@ -104,7 +105,7 @@ run_ini ecmp per-flow uniform 0.5 1 1us cut-through "$TREE" > "$TMP/e.ini"
 expect() { name=$1 pat=$2; shift 2; refused "$name" "$pat" "$WARPNET" --quiet "$TMP/e.ini" "$@"; }
 expect "up without down" "\[fattree\] down" --fattree.down= 
 expect "up shorter than down" "\[fattree\] up" --fattree.up=1,2
-expect "w1 other than 1" "\[fattree\] up" --fattree.up=2,2,4
+expect "w1 past 16 planes" "\[fattree\] up" --fattree.up=17,2,4
 expect "a zero count" "\[fattree\] down" --fattree.down=3,0,3
 expect "fold not dividing w2" "\[fattree\] top_fold" --fattree.top_fold=3
 expect "ports with down" "\[fattree\] ports" --fattree.ports=8
@@ -125,10 +126,43 @@ for r in "d-mod-k per-flow" "adaptive per-packet" "ecmp per-packet"; do
     echo "ok   $r: $(grep 'committed digest' "$TMP/same.res")"
 done
 
-# ---- the shipped run files: Summit, the 3:1 leaf-spine and BookSim's
-# 4-ary 3-tree, short, in seq and check (every event undone and redone)
+# ---- planes: two copies of the 4-ary 3-tree, every node with a NIC port
+# in each (XGFT w1 = 2): twice the switches and links, the same radix
+describe "two planes" 64 96 256 8 32,32,32 down=4,4,4 up=1,4,4 planes=2
+describe "two planes, written as w1" 64 96 256 8 32,32,32 down=4,4,4 up=2,4,4
+# One message of 4 packets 0 -> 63 across the top (H = 4), store-and-forward:
+# static and round-robin send it on one port, (n-1)P/B + ...; adaptive
+# sends two packets at once, one per plane, (n/2-1)P/B + ...
+PLANES="down = 4,4,4
+up = 1,4,4
+planes = 2"
+for rs in static:3 round-robin:3 adaptive:1; do
+    PACE=${rs#*:}
+    zero "two planes, rail_select = ${rs%:*}" 0 63 4 4 "$PLANES" "rail_select = ${rs%:*}"
+done
+PACE=
+for rs in static round-robin adaptive; do
+    run_ini d-mod-k per-flow uniform 1.0 20 2ms cut-through "$PLANES" "rail_select = $rs" > "$TMP/s.ini"
+    "$WARPNET" --quiet "$TMP/s.ini" --out="$TMP/s" > "$TMP/log" 2>&1 || { cat "$TMP/log"; fail=1; continue; }
+    close "two planes, $rs at 100 %: every packet delivered" "$(json "$TMP/s/summary.json" delivered_packets)" $((64 * 20))
+done
+run_ini ecmp per-flow uniform 0.5 1 1us cut-through "$PLANES" > "$TMP/e.ini"
+expect "planes past 16" "\[fattree\] planes" --fattree.planes=17
+expect "planes against w1" "\[fattree\] planes" --fattree.up=3,4,4
+expect "unknown rail_select" "\[fattree\] rail_select" --fattree.rail_select=random
+expect "rail_select without planes" "\[fattree\] rail_select" --fattree.planes=1 --fattree.rail_select=adaptive
+for r in "adaptive per-flow adaptive" "d-mod-k per-flow round-robin"; do
+    set -- $r
+    run_ini $1 $2 uniform 0.7 0 6us cut-through "$PLANES" "rail_select = $3" > "$TMP/d.ini"
+    same_everywhere "planes, $r" "$runs" "$TMP/d.ini"
+    echo "ok   planes, $r: $(grep 'committed digest' "$TMP/same.res")"
+done
+
+# ---- the shipped run files: Summit, the 3:1 leaf-spine, BookSim's 4-ary
+# 3-tree and the dual-plane tree, short, in seq and check (every event
+# undone and redone)
 C="${top_srcdir:-.}/examples/configs"
-for ini in fattree-summit-codes.ini leafspine-3to1.ini fattree-4ary3tree.ini; do
+for ini in fattree-summit-codes.ini leafspine-3to1.ini fattree-4ary3tree.ini fattree-dual-plane.ini; do
     same_everywhere "$ini" "seq check" "$C/$ini" --end=1us --workload.warmup=0ns
     echo "ok   $ini: $(grep 'committed digest' "$TMP/same.res")"
 done
