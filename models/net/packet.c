@@ -155,6 +155,12 @@ static void *packet_setup(warp_ini *ini, net_model *n)
     read_params(ini, &n->params);
     const net_topology_ops *ops = n->topo_ops;
     void *topo = net_failures_apply(ini, &ops, ops->setup(ini, &n->params));
+    if (n->params.nic_ports > 1 && !ops->attach_port) { /* the failures' table routes to port 0's router */
+        const char *key = warp_ini_get(ini, "network", "failed_links") ? "failed_links" : "failed_fraction";
+        ops->destroy(topo); /* the run stops here; nothing may look leaked */
+        warp_ini_fail(ini, "network", key, "failed links are routed around only for nodes with one NIC "
+                                           "port; drop the planes or the failures");
+    }
     net_fabric_use(ini, n, ops, topo);
     net_attach a = n->topo_ops->attach(n->topo, 0);
     assert(n->params.nic_ports >= 1 && n->params.nic_ports <= NET_MAX_NIC_PORTS &&

@@ -151,6 +151,7 @@ expect "planes past 16" "\[fattree\] planes" --fattree.planes=17
 expect "planes against w1" "\[fattree\] planes" --fattree.up=3,4,4
 expect "unknown rail_select" "\[fattree\] rail_select" --fattree.rail_select=random
 expect "rail_select without planes" "\[fattree\] rail_select" --fattree.planes=1 --fattree.rail_select=adaptive
+expect "planes with failed links" "\[network\] failed_fraction" --network.failed_fraction=0.05
 for r in "adaptive per-flow adaptive" "d-mod-k per-flow round-robin"; do
     set -- $r
     run_ini $1 $2 uniform 0.7 0 6us cut-through "$PLANES" "rail_select = $3" > "$TMP/d.ini"
