@@ -1,7 +1,7 @@
 # bench/local.mk — benchmarks ship with the sources; make check times none of them
 # (tests/bench/test_bundle.sh only checks that bundle.sh and scaling.sh run).
 EXTRA_DIST += bench/huge_pages.sh bench/phold.sh bench/savestyle.sh bench/torus.sh bench/fattree.sh \
-	bench/slimfly.sh bench/slimfly_sweep.sh bench/dragonfly.sh bench/dragonfly_sweep.sh bench/instrumentation.sh bench/soak.sh bench/parallel.sh bench/checkpoint.sh bench/booksim.sh bench/replay_scale.sh bench/cons.sh bench/interleave.sh bench/pair.sh bench/engine_stats.sh bench/bundle.sh bench/scaling.sh bench/scenarios.sh bench/partition_bound.py bench/lib.sh bench/overhead.sh bench/codes_confs.sh bench/RESULTS.md
+	bench/slimfly.sh bench/slimfly_sweep.sh bench/dragonfly.sh bench/dragonfly_sweep.sh bench/fattree_sweep.sh bench/instrumentation.sh bench/soak.sh bench/parallel.sh bench/checkpoint.sh bench/booksim.sh bench/replay_scale.sh bench/cons.sh bench/interleave.sh bench/pair.sh bench/engine_stats.sh bench/bundle.sh bench/scaling.sh bench/scenarios.sh bench/partition_bound.py bench/lib.sh bench/overhead.sh bench/codes_confs.sh bench/RESULTS.md
 # The figures bench/RESULTS.md cites (results/tmp and results/soak are scratch).
 EXTRA_DIST += bench/results/booksim-events.csv bench/results/booksim.csv bench/results/booksim.md \
 	bench/results/booksim.png bench/results/checkpoint.csv \
@@ -17,7 +17,12 @@ EXTRA_DIST += bench/results/booksim-events.csv bench/results/booksim.csv bench/r
 	bench/results/slimfly-q13-worst-throughput.png bench/results/slimfly-q13-worst.csv \
 	bench/results/slimfly-q5-uniform-latency.png bench/results/slimfly-q5-uniform-throughput.png \
 	bench/results/slimfly-q5-uniform.csv bench/results/slimfly-q5-worst-latency.png \
-	bench/results/slimfly-q5-worst-throughput.png bench/results/slimfly-q5-worst.csv
+	bench/results/slimfly-q5-worst-throughput.png bench/results/slimfly-q5-worst.csv \
+	bench/results/fattree-leafspine-3to1-uniform.csv bench/results/fattree-leafspine-3to1-uniform-throughput.png \
+	bench/results/fattree-leafspine-3to1-uniform-latency.png bench/results/fattree-leafspine-3to1-worst.csv \
+	bench/results/fattree-leafspine-3to1-worst-throughput.png bench/results/fattree-leafspine-3to1-worst-latency.png \
+	bench/results/fattree-4ary3tree-uniform.csv bench/results/fattree-4ary3tree-uniform-throughput.png \
+	bench/results/fattree-4ary3tree-uniform-latency.png
 noinst_PROGRAMS += bench/savebench
 bench_savebench_SOURCES = bench/savebench.c
 bench_savebench_LDADD = libwarp.la
