@@ -40,10 +40,15 @@ static char *reserve(uint64_t bytes)
     return p == MAP_FAILED ? NULL : p;
 }
 
+size_t warp_event_footprint(size_t msg_size)
+{
+    return (sizeof(ev_cold) + sizeof(warp_event) + msg_size + 15) & ~(size_t)15;
+}
+
 void pool_init(warp_ctx *w, uint64_t cap, uint64_t mem)
 {
     warp_pool *p = &w->pool;
-    p->ev_size = (sizeof(ev_cold) + sizeof(warp_event) + w->msg_size + 15) & ~(size_t)15;
+    p->ev_size = warp_event_footprint(w->msg_size);
     bool given = cap != 0;
     p->given = given;
     p->work = pool_work_size(w->nlocal);

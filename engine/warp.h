@@ -234,6 +234,9 @@ void warp_poll_interrupt(const char *during);
 uint64_t warp_memory_per_rank(const warp_ctx *w);
 /* Ranks of this run on this rank's node (shared memory). */
 int warp_ranks_on_node(const warp_ctx *w);
+/* Bytes one event takes in the event pool (engine header and payload) for
+ * a model whose messages are msg_size bytes: what sizing estimates count. */
+size_t warp_event_footprint(size_t msg_size);
 
 /* How a model with a placement of its own spreads its LPs over the ranks
  * ([engine] partition, --partition): block keeps index order, topology asks

@@ -223,7 +223,7 @@ static void agree_partition(const net_model *n)
  * analytic networks; up to the departure record where no output-queued
  * router writes one (packet networks of input-queued routers: 136 bytes,
  * with the engine's header four whole cache lines where 160 made five). */
-static size_t event_bytes(const net_model *n)
+size_t net_event_bytes(const net_model *n)
 {
     if (n->net_ops->whole_messages)
         return NET_MSG_EVENT_BYTES;
@@ -254,6 +254,9 @@ net_model *net_model_size(warp_ini *ini, const net_catalog *cat, const warp_ctx 
     n->warmup = warp_ini_time_ns(ini, "workload", "warmup", 0);
     if (n->warmup < 0 || n->warmup >= end)
         warp_ini_fail(ini, "workload", "warmup", "must lie in [0, end) (end is %g ns)", end);
+    net_workload_mem_default(&n->wl_mem);
+    if (n->wl_ops->mem_hint)
+        n->wl_ops->mem_hint(ini, n, &n->wl_mem);
     return n;
 }
 
@@ -298,7 +301,7 @@ void net_model_complete(net_model *n, warp_ini *ini, const net_catalog *cat)
     n->model.total_lps = n->nodes + n->lps + n->ranks;
     /* Slots as large as the events this network sends, digests as the full
      * layout's, so trimming changes no result. */
-    n->model.msg_size = event_bytes(n);
+    n->model.msg_size = net_event_bytes(n);
     n->model.digest_size = sizeof(net_event);
     set_lookahead(n);
     n->model.group = group_of;

@@ -6,7 +6,7 @@
 #include "net/model.h"
 #include "net/net_impl.h"
 
-void net_describe(const net_model *n, FILE *f)
+void net_describe(const net_model *n, int ranks, FILE *f)
 {
     net_memory_estimate m;
     net_memory(n, &m);
@@ -37,18 +37,27 @@ void net_describe(const net_model *n, FILE *f)
     if (n->wl_type) /* the model is complete: its lookahead is set */
         fprintf(f, "lookahead_ns: %.6g (the least delay between groups: --synch=cons's window, the safe "
                    "bound's step; 0: none)\n", n->model.lookahead);
-    double base = m.state + m.replicated, total = base + m.events;
+    double base = m.state + m.replicated;
     fprintf(f, "memory_state_bytes: %.0f (%.1f MiB, %.0f bytes per node; LP states, outputs, tables)\n",
             base, base / 1048576.0, base / (double)n->nodes);
-    fprintf(f, "memory_bound_bytes: %.0f (%.1f MiB, %.0f bytes per node; every buffer full of events)\n",
-            total, total / 1048576.0, total / (double)n->nodes);
-    if (!exact) {
-        const warp_ctx *w = net_engine(n);
-        double need = net_memory_per_rank(&m, warp_nranks(w));
-        fprintf(f, "memory_per_rank_bytes: %.0f (%.1f GiB on %d rank(s); %.1f GiB available per rank)\n",
-                need, need / 1073741824.0, warp_nranks(w),
-                (double)warp_memory_per_rank(w) / 1073741824.0);
-    }
+    fprintf(f, "memory_events_bytes: %.0f (%.1f MiB; %.1f events of %.0f bytes per node in flight at "
+               "load %.2f, %.0f ns zero-load per %s)\n",
+            m.flight, m.flight / 1048576.0, m.flight_per_node, m.event_bytes, m.load, m.zero_load_ns,
+            n->routers ? "packet" : "message");
+    if (m.heap > 0)
+        fprintf(f, "memory_workload_bytes: %.0f (%.1f MiB; the workload's tables beside its LP states)\n",
+                m.heap, m.heap / 1048576.0);
+    fprintf(f, "memory_saturated_bytes: %.0f (%.1f MiB, %.0f bytes per node; every buffer full of events, "
+               "a saturated network's ceiling)\n",
+            m.saturated, m.saturated / 1048576.0, m.saturated / (double)n->nodes);
+    double need = net_memory_expected_per_rank(&m, ranks);
+    fprintf(f, "memory_per_rank_bytes: %.0f (%.2f GiB expected peak on each of %d rank(s), %.0f MiB of them "
+               "the program and MPI: give a rank this much, --mem-per-rank or the job's memory per task)\n",
+            need, need / 1073741824.0, ranks, m.process / 1048576.0);
+    uint64_t have = warp_memory_per_rank(net_engine(n));
+    if (have)
+        fprintf(f, "memory_available_per_rank_bytes: %llu (%.1f GiB per rank here)\n",
+                (unsigned long long)have, (double)have / 1073741824.0);
 }
 
 int net_dump_dot(const net_model *n, const char *path, const char **why)

@@ -62,17 +62,26 @@ net_model *net_model_size(warp_ini *ini, const net_catalog *cat, const warp_ctx 
  * result tables. */
 void net_model_complete(net_model *n, warp_ini *ini, const net_catalog *cat);
 
-/* Memory a run needs, from the counts (bytes): `state` and `lps` (LP states
- * and the engine's records) are spread over the ranks; `replicated` (the
- * description, placement and result tables) is on every rank; `events` is
- * the bound when every buffer is full. */
+/* Memory a run needs, from the counts (bytes). Spread over the ranks:
+ * `state` and `lps` (LP states and the engine's records), `flight` (the
+ * events expected in flight at the workload's offered load) and `heap` (the
+ * workload's own tables). On every rank: `process` (the program, MPI and
+ * the allocator) and `replicated` (the description, placement and result
+ * tables). `saturated` is the events of a saturated network, every buffer
+ * full: a ceiling, not an estimate. */
 typedef struct net_memory_estimate {
-    double state, lps, replicated, events;
+    double state, lps, replicated, process, flight, heap, saturated;
+    double event_bytes;  /* one event in the pool */
+    double flight_per_node; /* events in flight per node (flight / event_bytes / nodes) */
+    double load, zero_load_ns; /* the offered load and a packet's (message's) zero-load time */
 } net_memory_estimate;
 void net_memory(const net_model *n, net_memory_estimate *m);
-/* Bytes each of `ranks` ranks needs (events not counted: the pool is the
- * engine's, sized by --events). */
+/* Bytes each of `ranks` ranks must hold for certain: the tables and
+ * states, no events (the refusal of a run that cannot fit). */
 double net_memory_per_rank(const net_memory_estimate *m, int ranks);
+/* Bytes the busiest of `ranks` ranks is expected to reach (peak RSS):
+ * net_memory_per_rank plus its events and workload tables. */
+double net_memory_expected_per_rank(const net_memory_estimate *m, int ranks);
 /* Networks with more router ports than this are described from formulas
  * (links from the radix) rather than by visiting every port. */
 #define NET_DESCRIBE_EXACT_PORTS (UINT64_C(1) << 22)
@@ -93,8 +102,9 @@ void net_partition_check_ranks(const net_model *n, int64_t parts);
  * usage error for N < 1, N > routers or a network that is not a packet
  * network on a topology. */
 void net_describe_partition(const net_model *n, warp_partition_kind kind, int64_t parts, FILE *f);
-/* Prints the --describe lines: nodes, routers, links, radix, memory. */
-void net_describe(const net_model *n, FILE *f);
+/* Prints the --describe lines: nodes, routers, links, radix, memory (the
+ * expected peak per rank on `ranks` ranks). */
+void net_describe(const net_model *n, int ranks, FILE *f);
 /* The --describe lines router_links_GBps and terminal_links_GBps: each
  * distinct bandwidth (GB/s = bytes/ns) with its number of links. */
 void net_describe_links(const net_model *n, FILE *f);

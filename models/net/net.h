@@ -114,6 +114,20 @@ typedef struct net_event {
 typedef struct net_model net_model;
 
 /* The workload plugin interface: [workload] type = NAME picks one. */
+/* A workload's answer to "how much will you hold?", before it is built. */
+typedef struct net_workload_mem {
+    double load;          /* bytes each node offers per ns over its NIC's injection
+                           * bandwidth (0..1): what sets the packets in flight */
+    double message_bytes; /* its usual message (0: a packet) */
+    double pending;       /* events it keeps pending per node (timers, a burst of
+                           * sends waiting for the NIC, posted receives) */
+    double heap_bytes;    /* its memory beside its LP states, whole run (task graphs,
+                           * per-rank tables), spread over the ranks */
+    double mean_hops;     /* router hops of its average packet where it knows them
+                           * (a replay's neighbours); < 0: net/memory.c samples
+                           * node pairs at random */
+} net_workload_mem;
+
 typedef struct net_workload_ops {
     const char *name;
     /* Reads [workload] (and any sections of its own); returns its read-only
@@ -138,6 +152,10 @@ typedef struct net_workload_ops {
      * jobs), read before the network is built, so that a network without a
      * fixed size can take it as its node count; 0 when unknown. */
     uint64_t (*ranks_hint)(warp_ini *ini);
+    /* Optional: what the workload will keep in memory and in flight, read
+     * from its keys before it is built (net_model_size; --describe's
+     * estimate, net/memory.c). NULL: net_workload_mem_default's figures. */
+    void (*mem_hint)(warp_ini *ini, const net_model *net, net_workload_mem *m);
     /* Optional: nonzero when network rank `rank` has work (a replay job's
      * rank); NULL: every rank has. Read by the partition, which setup
      * precedes, to weigh routers by the traffic their terminals will see. */
@@ -190,6 +208,9 @@ uint64_t net_ranks(const net_model *net);
 const warp_ctx *net_engine(const net_model *net);
 uint64_t net_nodes(const net_model *net);
 double net_injection_bandwidth(const net_model *net); /* bytes/ns of one NIC */
+/* A workload's memory figures when it tells none (mem_hint NULL): half the
+ * injection bandwidth, a few events pending per node, no tables. */
+void net_workload_mem_default(net_workload_mem *m);
 double net_warmup(const net_model *net);
 /* Terminal of a rank (placement). */
 uint64_t net_rank_terminal(const net_model *net, uint64_t rank);

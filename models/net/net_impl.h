@@ -37,6 +37,7 @@ struct net_model {
     const warp_ctx *engine;   /* the engine the run is built for */
     double warmup, end;       /* statistics window [warmup, end] */
     double inj_bandwidth;     /* bytes/ns of a NIC's link */
+    net_workload_mem wl_mem;  /* the workload's mem_hint, read while sizing */
     uint64_t min_packet;      /* the workload's smallest packet, bytes (0: unknown) */
     net_sampling sampling;    /* --sample grid; interval 0 when off */
 
@@ -80,6 +81,8 @@ void net_sampling_read(warp_ini *ini, net_model *n);
  * that would fit, when net_memory's estimate of the sized model n exceeds
  * warp_memory_per_rank (memory.c; build.c calls it before placing). */
 void net_memory_refuse_oversized(const net_model *n);
+/* Payload bytes of the events this network sends (build.c). */
+size_t net_event_bytes(const net_model *n);
 
 /* Bytes of input buffer per VC at port `port` of router r: the topology's
  * vc_buffer hook, or [network] vc_buffer. */

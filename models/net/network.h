@@ -70,6 +70,11 @@ typedef struct net_network_ops {
      * there (NET_MSG_EVENT_BYTES) instead of holding a packet and a
      * departure record none of its events fills. 0: packet events. */
     int whole_messages;
+    /* Its switches hold waiting packets as events, bounded by no credit
+     * (the optical ToR's queues behind a circuit being set up): sizing
+     * (net/memory.c) counts every packet of a workload's burst as held,
+     * where a credit-bounded fabric holds the burst at the NIC. 0: no. */
+    int queues_packets;
 
     /* Optional (NULL: no breakdown): names of the network's paths, path 0
      * first, NULL-terminated, at most NET_PATHS. Packets carry their path

@@ -298,6 +298,7 @@ const net_network_ops optical_network = {
     .lp_type = optical_lp_type,
     .map = optical_map,
     .lookahead = optical_lookahead,
+    .queues_packets = 1,
     .paths = path_names,
     .reduce = optical_reduce,
     .report = optical_report,

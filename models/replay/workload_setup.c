@@ -21,7 +21,7 @@
 
 /* [replay]'s keys of the trace readers (each reader declares its own):
  * every one given goes to every reader that has it. */
-static void reader_settings(warp_ini *ini, replay_opts *o)
+void replay_reader_settings(warp_ini *ini, replay_opts *o)
 {
     *o = replay_opts_default();
     for (const replay_reader *const *r = replay_readers(); *r; r++)
@@ -208,7 +208,7 @@ static void *rp_setup(warp_ini *ini, const net_model *net)
         c->timeline_f = open_output(ini, net, "timeline", "job,rank,task,start_ns,end_ns");
     c->timeline_ranks = (int32_t)warp_ini_int(ini, "replay", "timeline_ranks", 64, 1, INT32_MAX);
     replay_opts o;
-    reader_settings(ini, &o);
+    replay_reader_settings(ini, &o);
     c->rank_job = warp_xcalloc(c->nranks, sizeof *c->rank_job);
     c->rank_local = warp_xcalloc(c->nranks, sizeof *c->rank_local);
     for (uint64_t r = 0; r < c->nranks; r++)
@@ -572,6 +572,7 @@ const net_workload_ops replay_workload = {
     .verdict = rp_verdict,
     .finished_at = rp_finished_at,
     .ranks_hint = rp_ranks_hint,
+    .mem_hint = replay_mem_hint,
     .rank_busy = rp_rank_busy,
     .runs_to_completion = 1,
     .no_lookahead = rp_no_lookahead,

@@ -251,6 +251,43 @@ static uint64_t tr_min_packet(const void *wl, uint64_t packet_size)
     return t->size % packet_size ? t->size % packet_size : packet_size;
 }
 
+/* The mean time between a rank's messages of `size` bytes: [workload]
+ * interval, or the time `load` of the NIC's bandwidth takes to send one. */
+static double mean_interval(warp_ini *ini, const net_model *net, uint64_t size)
+{
+    int has_load = warp_ini_string(ini, "workload", "load", NULL) != NULL;
+    int has_interval = warp_ini_string(ini, "workload", "interval", NULL) != NULL;
+    if (has_load && has_interval)
+        warp_ini_fail(ini, "workload", "interval", "give load or interval, not both");
+    if (has_interval) {
+        double interval = warp_ini_time_ns(ini, "workload", "interval", 0);
+        if (!(interval > 0))
+            warp_ini_fail(ini, "workload", "interval", "must be positive");
+        return interval;
+    }
+    double load = warp_ini_double(ini, "workload", "load", 0.1, 1e-9, 1.0);
+    return (double)size / (load * net_injection_bandwidth(net));
+}
+
+/* Sizing (net/memory.c): every rank offers its load, with its next
+ * message's timer and the message waiting for the NIC pending; one pair
+ * offers it alone; the patterns with a table hold it on every rank. */
+static void tr_mem_hint(warp_ini *ini, const net_model *net, net_workload_mem *m)
+{
+    int pattern = warp_ini_choice(ini, "workload", "pattern", pattern_names, P_UNIFORM);
+    uint64_t size = warp_ini_bytes(ini, "workload", "message_size", 1024);
+    if (size == 0)
+        warp_ini_fail(ini, "workload", "message_size", "must be at least 1B");
+    double load = (double)size / (mean_interval(ini, net, size) * net_injection_bandwidth(net));
+    uint64_t ranks = net_ranks(net);
+    if (pattern == P_PAIR || pattern == P_PINGPONG)
+        load /= (double)(ranks ? ranks : 1);
+    m->load = load > 1 ? 1 : load;
+    m->message_bytes = (double)size;
+    m->pending = 2;
+    m->heap_bytes = pattern == P_PERM || pattern == P_WORST ? 8.0 * (double)ranks : 0;
+}
+
 static void *tr_setup(warp_ini *ini, const net_model *net)
 {
     traffic *t = warp_xcalloc(1, sizeof *t);
@@ -268,18 +305,7 @@ static void *tr_setup(warp_ini *ini, const net_model *net)
                                     (int64_t)t->ranks - 1);
     if ((t->pattern == P_PAIR || t->pattern == P_PINGPONG) && t->src == t->dst)
         warp_ini_fail(ini, "workload", "dst", "pair and pingpong traffic need dst != src");
-    int has_load = warp_ini_string(ini, "workload", "load", NULL) != NULL;
-    int has_interval = warp_ini_string(ini, "workload", "interval", NULL) != NULL;
-    if (has_load && has_interval)
-        warp_ini_fail(ini, "workload", "interval", "give load or interval, not both");
-    if (has_interval) {
-        t->interval = warp_ini_time_ns(ini, "workload", "interval", 0);
-        if (!(t->interval > 0))
-            warp_ini_fail(ini, "workload", "interval", "must be positive");
-    } else {
-        double load = warp_ini_double(ini, "workload", "load", 0.1, 1e-9, 1.0);
-        t->interval = (double)t->size / (load * net_injection_bandwidth(net));
-    }
+    t->interval = mean_interval(ini, net, t->size);
     if (warp_ini_string(ini, "workload", "arrival_slot", NULL) && t->arrivals != A_BERNOULLI)
         warp_ini_fail(ini, "workload", "arrival_slot", "applies to arrivals = bernoulli only (arrivals is %s)",
                       arrival_names[t->arrivals]);
@@ -336,4 +362,5 @@ const net_workload_ops traffic_workload = {
     .destroy = tr_destroy,
     .lp_type = tr_type,
     .min_packet = tr_min_packet,
+    .mem_hint = tr_mem_hint,
 };

@@ -79,10 +79,10 @@ golden() {
 described() {
     ini=$1
     covered="$covered $ini"
-    # the memory_per_rank line names this machine's free memory: not recorded
+    # the available-memory line names this machine's free memory: not recorded
     timeout 60 "$W" --describe "$C/$ini" > "$TMP/describe.all" 2>&1 || {
         echo "FAIL $ini --describe exits $?"; cat "$TMP/describe.all"; fail=1; return; }
-    grep -v '^memory_per_rank_bytes:' "$TMP/describe.all" > "$TMP/describe"
+    grep -v '^memory_available_per_rank_bytes:' "$TMP/describe.all" > "$TMP/describe"
     if [ -n "$print" ]; then
         echo "described $ini <<'EOF'"; cat "$TMP/describe"; echo "EOF"; cat > /dev/null; return
     fi
@@ -188,7 +188,9 @@ router_links_GBps: 12.5 x 23736
 terminal_links_GBps: 12.5 x 16512
 lookahead_ns: 90.96 (the least delay between groups: --synch=cons's window, the safe bound's step; 0: none)
 memory_state_bytes: 26336776 (25.1 MiB, 1595 bytes per node; LP states, outputs, tables)
-memory_bound_bytes: 1445708296 (1378.7 MiB, 87555 bytes per node; every buffer full of events)
+memory_events_bytes: 69871119 (66.6 MiB; 13.2 events of 320 bytes per node in flight at load 0.20, 919 ns zero-load per packet)
+memory_saturated_bytes: 2027673600 (1933.7 MiB, 122800 bytes per node; every buffer full of events, a saturated network's ceiling)
+memory_per_rank_bytes: 125864983 (0.12 GiB expected peak on each of 1 rank(s), 24 MiB of them the program and MPI: give a rank this much, --mem-per-rank or the job's memory per task)
 EOF
 described fattree-128p3l.ini <<'EOF'
 topology: fattree
@@ -209,7 +211,9 @@ router_links_GBps: 12.5 x 1048576
 terminal_links_GBps: 12.5 x 524288
 lookahead_ns: 90.96 (the least delay between groups: --synch=cons's window, the safe bound's step; 0: none)
 memory_state_bytes: 691275984 (659.3 MiB, 1319 bytes per node; LP states, outputs, tables)
-memory_bound_bytes: 4684253392 (4467.3 MiB, 8935 bytes per node; every buffer full of events)
+memory_events_bytes: 1061347868 (1012.2 MiB; 6.3 events of 320 bytes per node in flight at load 0.08, 993 ns zero-load per packet)
+memory_saturated_bytes: 5704253440 (5440.0 MiB, 10880 bytes per node; every buffer full of events, a saturated network's ceiling)
+memory_per_rank_bytes: 1914628844 (1.78 GiB expected peak on each of 1 rank(s), 24 MiB of them the program and MPI: give a rank this much, --mem-per-rank or the job's memory per task)
 EOF
 described slimfly-q37.ini <<'EOF'
 topology: slimfly
@@ -224,7 +228,9 @@ router_links_GBps: 12.5 x 75295
 terminal_links_GBps: 12.5 x 73926
 lookahead_ns: 70.48 (the least delay between groups: --synch=cons's window, the safe bound's step; 0: none)
 memory_state_bytes: 68458996 (65.3 MiB, 926 bytes per node; LP states, outputs, tables)
-memory_bound_bytes: 19848997620 (18929.5 MiB, 268498 bytes per node; every buffer full of events)
+memory_events_bytes: 180386940 (172.0 MiB; 7.6 events of 320 bytes per node in flight at load 0.10, 518 ns zero-load per packet)
+memory_saturated_bytes: 28257912320 (26948.8 MiB, 382246 bytes per node; every buffer full of events, a saturated network's ceiling)
+memory_per_rank_bytes: 293287280 (0.27 GiB expected peak on each of 1 rank(s), 24 MiB of them the program and MPI: give a rank this much, --mem-per-rank or the job's memory per task)
 EOF
 described torus-32k-codes.ini <<'EOF'
 topology: torus
@@ -239,7 +245,9 @@ router_links_GBps: 2.14748 x 98304
 terminal_links_GBps: 2.14748 x 32768
 lookahead_ns: 150 (the least delay between groups: --synch=cons's window, the safe bound's step; 0: none)
 memory_state_bytes: 58327352 (55.6 MiB, 1780 bytes per node; LP states, outputs, tables)
-memory_bound_bytes: 1012531512 (965.6 MiB, 30900 bytes per node; every buffer full of events)
+memory_events_bytes: 237237185 (226.2 MiB; 22.6 events of 320 bytes per node in flight at load 0.38, 3987 ns zero-load per packet)
+memory_saturated_bytes: 1363148800 (1300.0 MiB, 41600 bytes per node; every buffer full of events, a saturated network's ceiling)
+memory_per_rank_bytes: 333313273 (0.31 GiB expected peak on each of 1 rank(s), 24 MiB of them the program and MPI: give a rank this much, --mem-per-rank or the job's memory per task)
 EOF
 # The scale cases of issue 18 (their scaled-down runs: tests/replay/test_scale_cases.sh).
 described replay-stencil-512k-torus.ini <<'EOF'
@@ -255,7 +263,10 @@ router_links_GBps: 11.9 x 1572864
 terminal_links_GBps: 11.9 x 524288
 lookahead_ns: 80 (the least delay between groups: --synch=cons's window, the safe bound's step; 0: none)
 memory_state_bytes: 1021313336 (974.0 MiB, 1948 bytes per node; LP states, outputs, tables)
-memory_bound_bytes: 16288579896 (15534.0 MiB, 31068 bytes per node; every buffer full of events)
+memory_events_bytes: 2786713600 (2657.6 MiB; 16.6 events of 320 bytes per node in flight at load 0.50, 898 ns zero-load per packet)
+memory_workload_bytes: 407488512 (388.6 MiB; the workload's tables beside its LP states)
+memory_saturated_bytes: 21810380800 (20800.0 MiB, 41600 bytes per node; every buffer full of events, a saturated network's ceiling)
+memory_per_rank_bytes: 4442007864 (4.14 GiB expected peak on each of 1 rank(s), 24 MiB of them the program and MPI: give a rank this much, --mem-per-rank or the job's memory per task)
 EOF
 described replay-stencil-512k-simplenet.ini <<'EOF'
 topology: simplenet
@@ -266,7 +277,10 @@ radix: 0
 ranks: 524288
 lookahead_ns: 500 (the least delay between groups: --synch=cons's window, the safe bound's step; 0: none)
 memory_state_bytes: 247463936 (236.0 MiB, 472 bytes per node; LP states, outputs, tables)
-memory_bound_bytes: 717225984 (684.0 MiB, 1368 bytes per node; every buffer full of events)
+memory_events_bytes: 2294648576 (2188.3 MiB; 16.1 events of 272 bytes per node in flight at load 0.50, 11514 ns zero-load per message)
+memory_workload_bytes: 407488512 (388.6 MiB; the workload's tables beside its LP states)
+memory_saturated_bytes: 570425344 (544.0 MiB, 1088 bytes per node; every buffer full of events, a saturated network's ceiling)
+memory_per_rank_bytes: 3108984576 (2.90 GiB expected peak on each of 1 rank(s), 24 MiB of them the program and MPI: give a rank this much, --mem-per-rank or the job's memory per task)
 EOF
 described replay-stencil-32k-torus.ini <<'EOF'
 topology: torus
@@ -281,7 +295,10 @@ router_links_GBps: 11.9 x 98304
 terminal_links_GBps: 11.9 x 32768
 lookahead_ns: 80 (the least delay between groups: --synch=cons's window, the safe bound's step; 0: none)
 memory_state_bytes: 63832376 (60.9 MiB, 1948 bytes per node; LP states, outputs, tables)
-memory_bound_bytes: 1018036536 (970.9 MiB, 31068 bytes per node; every buffer full of events)
+memory_events_bytes: 174169600 (166.1 MiB; 16.6 events of 320 bytes per node in flight at load 0.50, 898 ns zero-load per packet)
+memory_workload_bytes: 13904896 (13.3 MiB; the workload's tables beside its LP states)
+memory_saturated_bytes: 1363148800 (1300.0 MiB, 41600 bytes per node; every buffer full of events, a saturated network's ceiling)
+memory_per_rank_bytes: 289655608 (0.27 GiB expected peak on each of 1 rank(s), 24 MiB of them the program and MPI: give a rank this much, --mem-per-rank or the job's memory per task)
 EOF
 described replay-stencil-32k-simplenet.ini <<'EOF'
 topology: simplenet
@@ -292,7 +309,10 @@ radix: 0
 ranks: 32768
 lookahead_ns: 500 (the least delay between groups: --synch=cons's window, the safe bound's step; 0: none)
 memory_state_bytes: 15466496 (14.8 MiB, 472 bytes per node; LP states, outputs, tables)
-memory_bound_bytes: 44826624 (42.8 MiB, 1368 bytes per node; every buffer full of events)
+memory_events_bytes: 143415536 (136.8 MiB; 16.1 events of 272 bytes per node in flight at load 0.50, 11514 ns zero-load per message)
+memory_workload_bytes: 25577472 (24.4 MiB; the workload's tables beside its LP states)
+memory_saturated_bytes: 35651584 (34.0 MiB, 1088 bytes per node; every buffer full of events, a saturated network's ceiling)
+memory_per_rank_bytes: 218013936 (0.20 GiB expected peak on each of 1 rank(s), 24 MiB of them the program and MPI: give a rank this much, --mem-per-rank or the job's memory per task)
 EOF
 described slimfly-q163.ini <<'EOF'
 topology: slimfly
@@ -304,7 +324,9 @@ ranks: 1009622
 vcs: 2
 injection_bandwidth_GBps: 12.5
 memory_state_bytes: 4130047972 (3938.7 MiB, 4091 bytes per node; LP states, outputs, tables)
-memory_bound_bytes: 1236843226340 (1179545.6 MiB, 1225056 bytes per node; every buffer full of events)
+memory_events_bytes: 2469742354 (2355.3 MiB; 7.6 events of 320 bytes per node in flight at load 0.10, 520 ns zero-load per packet)
+memory_saturated_bytes: 1761018826240 (1679438.4 MiB, 1744236 bytes per node; every buffer full of events, a saturated network's ceiling)
+memory_per_rank_bytes: 6890221046 (6.42 GiB expected peak on each of 1 rank(s), 24 MiB of them the program and MPI: give a rank this much, --mem-per-rank or the job's memory per task)
 EOF
 described slimfly-q41.ini <<'EOF'
 topology: slimfly
@@ -319,7 +341,9 @@ router_links_GBps: 12.5 x 102541
 terminal_links_GBps: 12.5 x 63878
 lookahead_ns: 70.48 (the least delay between groups: --synch=cons's window, the safe bound's step; 0: none)
 memory_state_bytes: 74216988 (70.8 MiB, 1162 bytes per node; LP states, outputs, tables)
-memory_bound_bytes: 23748291356 (22648.1 MiB, 371776 bytes per node; every buffer full of events)
+memory_events_bytes: 155738841 (148.5 MiB; 7.6 events of 320 bytes per node in flight at load 0.10, 518 ns zero-load per packet)
+memory_saturated_bytes: 33820106240 (32253.4 MiB, 529448 bytes per node; every buffer full of events, a saturated network's ceiling)
+memory_per_rank_bytes: 271904757 (0.25 GiB expected peak on each of 1 rank(s), 24 MiB of them the program and MPI: give a rank this much, --mem-per-rank or the job's memory per task)
 EOF
 described fattree-128p3l-fts.ini <<'EOF'
 topology: fattree
@@ -340,7 +364,9 @@ router_links_GBps: 12.5 x 1048576
 terminal_links_GBps: 12.5 x 524288
 lookahead_ns: 90.96 (the least delay between groups: --synch=cons's window, the safe bound's step; 0: none)
 memory_state_bytes: 691275984 (659.3 MiB, 1319 bytes per node; LP states, outputs, tables)
-memory_bound_bytes: 4684253392 (4467.3 MiB, 8935 bytes per node; every buffer full of events)
+memory_events_bytes: 2430444097 (2317.9 MiB; 14.5 events of 320 bytes per node in flight at load 0.20, 993 ns zero-load per packet)
+memory_saturated_bytes: 5704253440 (5440.0 MiB, 10880 bytes per node; every buffer full of events, a saturated network's ceiling)
+memory_per_rank_bytes: 3283725073 (3.06 GiB expected peak on each of 1 rank(s), 24 MiB of them the program and MPI: give a rank this much, --mem-per-rank or the job's memory per task)
 EOF
 described fattree-50p3l-fts.ini <<'EOF'
 topology: fattree
@@ -361,7 +387,9 @@ router_links_GBps: 12.5 x 62500
 terminal_links_GBps: 12.5 x 31250
 lookahead_ns: 90.96 (the least delay between groups: --synch=cons's window, the safe bound's step; 0: none)
 memory_state_bytes: 41327256 (39.4 MiB, 1322 bytes per node; LP states, outputs, tables)
-memory_bound_bytes: 279327256 (266.4 MiB, 8938 bytes per node; every buffer full of events)
+memory_events_bytes: 144065722 (137.4 MiB; 14.4 events of 320 bytes per node in flight at load 0.20, 987 ns zero-load per packet)
+memory_saturated_bytes: 340000000 (324.2 MiB, 10880 bytes per node; every buffer full of events, a saturated network's ceiling)
+memory_per_rank_bytes: 218958802 (0.20 GiB expected peak on each of 1 rank(s), 24 MiB of them the program and MPI: give a rank this much, --mem-per-rank or the job's memory per task)
 EOF
 phold 1 0f2ae5bfb330c6ff 6336 --total-lps=64 --end=100 --seed=1
 phold 1 7c2c77af1b8f2f1e 12544 --total-lps=256 --end=50 --seed=7 --remote=0.5

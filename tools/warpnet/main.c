@@ -222,7 +222,7 @@ int main(int argc, char **argv)
         if (describe && describe_ranks != INT64_MIN)
             net_partition_check_ranks(n, describe_ranks);
         if (describe && rank0)
-            net_describe(n, stdout);
+            net_describe(n, describe_ranks != INT64_MIN ? (int)describe_ranks : warp_nranks(w), stdout);
         if (describe && rank0 && describe_ranks != INT64_MIN)
             net_describe_partition(n, warp_partition(w), describe_ranks, stdout);
         net_model_free(n);
