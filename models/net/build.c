@@ -219,19 +219,6 @@ static void agree_partition(const net_model *n)
     warp_agree_config(n->engine, items, 1);
 }
 
-/* The payload bytes of the run's event slots: a message's for the
- * analytic networks; up to the departure record where no output-queued
- * router writes one (packet networks of input-queued routers: 136 bytes,
- * with the engine's header four whole cache lines where 160 made five). */
-size_t net_event_bytes(const net_model *n)
-{
-    if (n->net_ops->whole_messages)
-        return NET_MSG_EVENT_BYTES;
-    if (n->net_ops == &net_packet_network && n->params.input_queued)
-        return offsetof(net_event, dep);
-    return sizeof(net_event);
-}
-
 net_model *net_model_size(warp_ini *ini, const net_catalog *cat, const warp_ctx *w)
 {
     net_model *n = warp_xcalloc(1, sizeof *n);

@@ -3,6 +3,7 @@
  * fit a rank. Reads only the sized description (net_model_size). Called by
  * build.c (the refusal) and dot.c (--describe). */
 #include <math.h>
+#include <stddef.h>
 #include <stdio.h>
 
 #include "warp_cfg.h"
@@ -32,6 +33,19 @@
 
 /* Node pairs sampled for the mean hop count. */
 #define NET_HOP_SAMPLES 512
+
+/* The payload bytes of the run's event slots: a message's for the
+ * analytic networks; up to the departure record where no output-queued
+ * router writes one (packet networks of input-queued routers: 136 bytes,
+ * with the engine's header four whole cache lines where 160 made five). */
+size_t net_event_bytes(const net_model *n)
+{
+    if (n->net_ops->whole_messages)
+        return NET_MSG_EVENT_BYTES;
+    if (n->net_ops == &net_packet_network && n->params.input_queued)
+        return offsetof(net_event, dep);
+    return sizeof(net_event);
+}
 
 void net_workload_mem_default(net_workload_mem *m)
 {

@@ -81,7 +81,7 @@ void net_sampling_read(warp_ini *ini, net_model *n);
  * that would fit, when net_memory's estimate of the sized model n exceeds
  * warp_memory_per_rank (memory.c; build.c calls it before placing). */
 void net_memory_refuse_oversized(const net_model *n);
-/* Payload bytes of the events this network sends (build.c). */
+/* Payload bytes of the events this network sends (memory.c). */
 size_t net_event_bytes(const net_model *n);
 
 /* Bytes of input buffer per VC at port `port` of router r: the topology's

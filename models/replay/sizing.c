@@ -81,7 +81,7 @@ static int is_linear(warp_ini *ini, const char *sec, const char *key)
 void replay_mem_hint(warp_ini *ini, const net_model *net, net_workload_mem *m)
 {
     replay_opts o;
-    replay_reader_settings(ini, &o);
+    replay_opts_read(ini, &o);
     double heap = 0, most = 0, bytes = 0, msgs = 0, hops = 0, hopped = 0;
     uint64_t first = 0; /* the job's first network rank under linear placement */
     int linear = is_linear(ini, "network", "placement");

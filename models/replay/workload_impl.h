@@ -83,8 +83,6 @@ void replay_graphs_line(const rp_config *c, FILE *f);
  * job's to drop (rp_destroy frees the jobs first). */
 void replay_graphs_free(rp_config *c);
 
-/* [replay]'s settings of the trace readers, checked (workload_setup.c). */
-void replay_reader_settings(warp_ini *ini, replay_opts *o);
 /* The replay's mem_hint (net.h): its graphs, progress arrays and bursts,
  * measured on a few loaded ranks of each job (sizing.c). */
 void replay_mem_hint(warp_ini *ini, const net_model *net, net_workload_mem *m);

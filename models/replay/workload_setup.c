@@ -19,19 +19,6 @@
 #include "warp_error.h"
 #include "replay/workload_impl.h"
 
-/* [replay]'s keys of the trace readers (each reader declares its own):
- * every one given goes to every reader that has it. */
-void replay_reader_settings(warp_ini *ini, replay_opts *o)
-{
-    *o = replay_opts_default();
-    for (const replay_reader *const *r = replay_readers(); *r; r++)
-        for (const warp_cfg_opt *k = (*r)->keys; k && k->name; k++) {
-            const char *v = warp_ini_get(ini, "replay", k->name), *why;
-            if (v && (why = replay_opts_set(o, k->name, v)) != NULL)
-                warp_ini_fail(ini, "replay", k->name, "%s", why);
-        }
-}
-
 /* [sec] format: a reader of the table (or the message of one not built). */
 static const char *job_format(warp_ini *ini, const char *sec, const char *trace)
 {
@@ -208,7 +195,7 @@ static void *rp_setup(warp_ini *ini, const net_model *net)
         c->timeline_f = open_output(ini, net, "timeline", "job,rank,task,start_ns,end_ns");
     c->timeline_ranks = (int32_t)warp_ini_int(ini, "replay", "timeline_ranks", 64, 1, INT32_MAX);
     replay_opts o;
-    replay_reader_settings(ini, &o);
+    replay_opts_read(ini, &o);
     c->rank_job = warp_xcalloc(c->nranks, sizeof *c->rank_job);
     c->rank_local = warp_xcalloc(c->nranks, sizeof *c->rank_local);
     for (uint64_t r = 0; r < c->nranks; r++)
