@@ -1,7 +1,16 @@
 /* dragonfly/dragonfly.h — the dragonfly topology of the network layer.
  *
  * [network] topology = dragonfly, and
- * [dragonfly] a = 8            routers per group (required)
+ * [dragonfly] a = 8            routers per group (required unless rows and
+ *                              columns are given)
+ *             rows = 6, columns = 16  Cascade groups: a rows x columns array
+ *                              (a = rows·columns), all-to-all in each row
+ *                              and each column (dragonfly_shape.h)
+ *             row_links = 1, column_links = 3  links per pair of a row, of
+ *                              a column (default 1, or from intra_file)
+ *             intra_file, inter_file  CODES dragonfly-custom connection files
+ *                              (dragonfly_files.h), relative to the run
+ *                              file; inter_file replaces arrangement
  *             p = 4            terminals per router (default max(1, a/2))
  *             h = 4            global links per router (default max(1, a/2))
  *             g = 33           groups (default and maximum a·h + 1)

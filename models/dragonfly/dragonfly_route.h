@@ -6,8 +6,11 @@
  * Leaving a group towards group t (the exit). A router with global links to
  * t takes one of its own (by the draw); otherwise it takes a local hop to
  * the owner of one of its group's links to t, picked by the draw among all
- * of them. Inside the destination group: one local hop to the destination
- * router.
+ * of them — in a Cascade group, among those whose owner is in its column
+ * when it came in by a row hop (the row hop brought it to that column, so
+ * the next hop is the column hop to the owner and the path never
+ * wanders). Inside the destination group: the local path (one hop, or row
+ * then column) to the destination router.
  *
  * minimal   exit to the destination group, local hop to the destination
  *           router: at most 3 hops (l g l).
@@ -36,12 +39,17 @@
  *
  * VCs (deadlock freedom). A hop's VC class is
  *   global hop: the global hops taken before it (0 or 1);
- *   local hop:  in the source group (no global hop yet) 0, or for par the
- *               local hops already taken there (0 or 1); after G global
- *               hops G, plus 1 for par.
- * Along every path the (port kind, class) pairs strictly rise in the order
+ *   local hop:  in the source group (no global hop yet) 0, or for par 1
+ *               from its second local hop there on; after G global hops G,
+ *               plus 1 for par.
+ * Along every path the (port kind, class) pairs rise in the order
  *   L0 < [L1 par] < G0 < L(1+par) < G1 < L(2+par),
- * so the channel dependency graph is acyclic. Classes needed: minimal 2,
+ * never falling, and so that consecutive hops of one (kind, class) are
+ * local hops inside one group. In a Cascade group (rows x columns, at most
+ * two local hops) those go row first, then column, so inside a class every
+ * local dependency leads from a row channel to a column channel: the
+ * channel dependency graph is acyclic. A canonical group has one local hop
+ * per visit (two in the source group under par, classes 0 and 1). Classes needed: minimal 2,
  * valiant / ugal-l / ugal-g 3, par 4 (dfly_route_vcs). With vcs = V above
  * that need n, class c uses VCs c, c + n, c + 2n, ... < V (its lanes); a
  * message's packets take lane flow mod lanes, so every VC keeps one class.
@@ -49,7 +57,9 @@
  * Random choices. Each call takes one 64-bit draw and derives its choices
  * as sub-draws of it (rng/warp_draw.h): sub-draw 0 picks the exit of the path
  * taken (or of UGAL's minimal path), 1 the Valiant group; UGAL's candidate c
- * takes its group from sub-draw 2c+1 and its exit from 2c+2.
+ * takes its group from sub-draw 2c+1 and its exit from 2c+2; sub-draw
+ * DFLY_LINK_DRAW picks among parallel local links (Cascade row_links,
+ * column_links; none in a canonical group, so no draw changes there).
  */
 #ifndef DRAGONFLY_ROUTE_H
 #define DRAGONFLY_ROUTE_H
@@ -80,17 +90,19 @@ typedef struct dfly_pkt {
     uint8_t ghops;     /* global hops taken */
     uint8_t src_lhops; /* local hops taken in the source group */
     uint8_t reached;   /* the packet has been in its intermediate group */
-    uint8_t pad;
+    uint8_t row;       /* its last hop was a row hop of a Cascade group */
 } dfly_pkt;
 
 static inline void dfly_pkt_pack(dfly_pkt p, uint32_t aux[2])
 {
     aux[0] = p.inter;
-    aux[1] = (uint32_t)p.ghops | (uint32_t)p.src_lhops << 8 | (uint32_t)p.reached << 16;
+    aux[1] = (uint32_t)p.ghops | (uint32_t)p.src_lhops << 8 | (uint32_t)p.reached << 16 |
+             (uint32_t)p.row << 24;
 }
 static inline dfly_pkt dfly_pkt_unpack(const uint32_t aux[2])
 {
-    dfly_pkt p = {aux[0], (uint8_t)aux[1], (uint8_t)(aux[1] >> 8), (uint8_t)(aux[1] >> 16), 0};
+    dfly_pkt p = {aux[0], (uint8_t)aux[1], (uint8_t)(aux[1] >> 8), (uint8_t)(aux[1] >> 16),
+                  (uint8_t)(aux[1] >> 24)};
     return p;
 }
 
@@ -109,6 +121,8 @@ typedef struct dfly_hop {
 } dfly_hop;
 
 #define DFLY_EJECT (-1)
+/* The sub-draw that picks among parallel local links (above UGAL's 2·64+2). */
+#define DFLY_LINK_DRAW 200
 
 /* The next hop of a packet at router cur bound for router dst. `hops` is
  * the router-to-router hops it has taken (0 at its source router), `flow`
@@ -119,17 +133,23 @@ dfly_hop dfly_route_hop(const dfly_shape *s, const dfly_route_cfg *cfg, dfly_pkt
 
 /* VC classes a routing needs (see above). */
 int dfly_route_vcs(dfly_routing alg);
-/* Longest path in router hops a routing takes. */
-int dfly_route_max_hops(dfly_routing alg);
+/* Longest path in router hops a routing takes: with local paths of at most
+ * D = dfly_local_diameter hops, minimal 2D + 1, valiant and the UGALs
+ * 3D + 2, par 3D + 3 (3, 5 and 6 in a canonical group). */
+int dfly_route_max_hops(const dfly_shape *s, dfly_routing alg);
 
 /* The global port j (of cur's group) a packet at router cur takes out of its
- * group towards group t (!= cur's group), chosen by a 32-bit draw. */
+ * group towards group t (!= cur's group), chosen by a 32-bit draw: one of
+ * cur's own if it has any, else any of the group's (column: only those
+ * whose owner is in cur's column, if there are any). */
 uint32_t dfly_exit(const dfly_shape *s, uint64_t cur, uint32_t t, uint32_t draw);
+uint32_t dfly_exit_in(const dfly_shape *s, uint64_t cur, uint32_t t, uint32_t draw, int column);
 /* A Valiant intermediate group: uniform (by a 32-bit draw) among the g - 2
  * groups other than i and d (g >= 3). */
 uint32_t dfly_valiant_group(const dfly_shape *s, uint32_t i, uint32_t d, uint32_t draw);
 /* cur's output port towards global port j of its group: the global port if
- * cur owns j, else the local port to its owner. */
-int32_t dfly_port_towards(const dfly_shape *s, uint64_t cur, uint32_t j);
+ * cur owns j, else the first local port towards its owner (dfly_local_step,
+ * parallel links picked by the draw). */
+int32_t dfly_port_towards(const dfly_shape *s, uint64_t cur, uint32_t j, uint32_t draw);
 
 #endif

@@ -34,6 +34,20 @@
  * g·a·h is odd: some port must). So two groups at cyclic distance
  * d = min((i-i') mod g, (i'-i) mod g) share
  * R + [d <= floor(S/2)] + [S odd, g even, d = g/2] links.
+ *
+ * Cascade groups (Cray XC, dfly_shape_cascade). The a = rows·cols routers
+ * of a group form a rows x cols array, router index r = row·cols + col;
+ * each pair of routers of a row is joined by row_links links, each pair of
+ * a column by col_links links (the canonical group is 1 x a with one link).
+ * Local ports of router (R, C): first the row ports, port (c' < C ? c' :
+ * c' - 1)·row_links + m to column c' (copy m), then the column ports,
+ * (cols - 1)·row_links + (r' < R ? r' : r' - 1)·col_links + m to row r';
+ * then the h global ports and the p terminals. A local path goes along
+ * the row first, then along the column (at most 2 hops).
+ *
+ * File wiring (dfly_wiring, from CODES's inter-group file): when s->wire is
+ * set, the global links come from its table instead of the arrangement;
+ * the functions below answer from it.
  */
 #ifndef DRAGONFLY_SHAPE_H
 #define DRAGONFLY_SHAPE_H
@@ -58,12 +72,32 @@ typedef struct dfly_shape {
     uint32_t others; /* N = g - 1 */
     uint32_t rounds; /* R = floor(a·h / N): links every pair of groups has at least */
     uint32_t spare;  /* S = a·h - R·N: spare global ports per group */
+    uint32_t rows, cols;          /* the group's array (1 x a unless Cascade) */
+    uint32_t row_links, col_links; /* links per pair of a row, of a column */
+    int32_t local_ports;          /* (cols-1)·row_links + (rows-1)·col_links */
+    const struct dfly_wiring *wire; /* global links from a file, or NULL */
 } dfly_shape;
+
+/* Global links read from a file: group i's port j leads to far[i·a·h + j]
+ * = far group · a·h + far port (UINT64_MAX: unconnected); the ports of
+ * group i to group d are port[first[i·g + d] .. first[i·g + d + 1]). */
+typedef struct dfly_wiring {
+    uint64_t *far;
+    uint32_t *first;
+    uint32_t *port;
+    uint32_t min_pair, max_pair; /* fewest and most links between two groups */
+    uint64_t links, unconnected; /* links (each once), unconnected ports */
+} dfly_wiring;
 
 /* Fills *s. Returns NULL, or a static message naming what is wrong (a, p or
  * h outside [1, DFLY_MAX_*], g < 2, or g > a·h + 1). */
 const char *dfly_shape_init(dfly_shape *s, uint32_t a, uint32_t p, uint32_t h, uint32_t g,
                             dfly_arrangement arr);
+/* Makes the groups of an initialised shape rows x cols arrays (rows·cols
+ * = a) with row_links and col_links links per pair. Returns NULL or what
+ * is wrong. */
+const char *dfly_shape_cascade(dfly_shape *s, uint32_t rows, uint32_t cols, uint32_t row_links,
+                               uint32_t col_links);
 
 static inline uint64_t dfly_routers(const dfly_shape *s) { return (uint64_t)s->g * s->a; }
 static inline uint64_t dfly_nodes(const dfly_shape *s) { return dfly_routers(s) * s->p; }
@@ -76,23 +110,34 @@ static inline uint32_t dfly_index_of(const dfly_shape *s, uint64_t router)
     return (uint32_t)(router % s->a);
 }
 /* First global port and first terminal port of every router. */
-static inline int32_t dfly_global_base(const dfly_shape *s) { return (int32_t)s->a - 1; }
+static inline int32_t dfly_global_base(const dfly_shape *s) { return s->local_ports; }
 static inline int32_t dfly_terminal_base(const dfly_shape *s)
 {
-    return (int32_t)(s->a - 1 + s->h);
+    return s->local_ports + (int32_t)s->h;
 }
-static inline int32_t dfly_radix(const dfly_shape *s) { return (int32_t)(s->a - 1 + s->h + s->p); }
+static inline int32_t dfly_radix(const dfly_shape *s)
+{
+    return s->local_ports + (int32_t)(s->h + s->p);
+}
 
-/* The local port of router index r leading to router index r2 (r != r2). */
-static inline int32_t dfly_local_port(uint32_t r, uint32_t r2)
+/* Local hops from router index r to r2 of the same group: 0, 1, or 2 when
+ * they share neither row nor column. */
+static inline uint32_t dfly_local_hops(const dfly_shape *s, uint32_t r, uint32_t r2)
 {
-    return (int32_t)(r2 < r ? r2 : r2 - 1);
+    return (r / s->cols != r2 / s->cols) + (r % s->cols != r2 % s->cols);
 }
-/* The router index local port `port` of router index r leads to. */
-static inline uint32_t dfly_local_peer(uint32_t r, int32_t port)
+/* The most local hops inside a group: 1, or 2 for a Cascade array. */
+static inline uint32_t dfly_local_diameter(const dfly_shape *s)
 {
-    return (uint32_t)port < r ? (uint32_t)port : (uint32_t)port + 1;
+    return (s->rows > 1) + (s->cols > 1);
 }
+/* The first local port of router index r towards r2 (r != r2): along the
+ * row to r2's column if the columns differ, else along the column; among
+ * parallel links the one the 32-bit draw picks. */
+int32_t dfly_local_step(const dfly_shape *s, uint32_t r, uint32_t r2, uint32_t draw);
+/* The far end of local port `port` of router index r: router index *r2
+ * and its port *port2. */
+void dfly_local_far(const dfly_shape *s, uint32_t r, int32_t port, uint32_t *r2, int32_t *port2);
 
 /* The far end of group i's global port j (< a·h): *group and *port (the far
  * group's global port). Returns 0 when the port is an unconnected spare. */
@@ -105,18 +150,21 @@ uint32_t dfly_links_between(const dfly_shape *s, uint32_t i, uint32_t d);
 uint32_t dfly_link_port(const dfly_shape *s, uint32_t i, uint32_t d, uint32_t n);
 
 /* Router-to-router hops of a minimal path from router x to router y: 0 for
- * x = y, 1 inside a group, else the fewest over the links between the
- * groups of (x owns it ? 0 : 1) + 1 + (it lands on y ? 0 : 1). */
+ * x = y, dfly_local_hops inside a group, else the fewest over the links
+ * between the groups of (local hops to its owner) + 1 + (local hops from
+ * where it lands to y). */
 uint32_t dfly_router_hops(const dfly_shape *s, uint64_t x, uint64_t y);
 
 /* Global links of the whole network (each counted once), and unconnected
  * spare ports (g when S and g are odd, else 0). */
 uint64_t dfly_global_links(const dfly_shape *s);
 uint64_t dfly_unconnected_ports(const dfly_shape *s);
-/* Local links of the whole network: g·a·(a-1)/2. */
+/* Local links of the whole network: g·a·(a-1)/2 for canonical groups,
+ * g·(rows·C(cols, 2)·row_links + cols·C(rows, 2)·col_links) for Cascade. */
 static inline uint64_t dfly_local_links(const dfly_shape *s)
 {
-    return (uint64_t)s->g * s->a * (s->a - 1) / 2;
+    return (uint64_t)s->g * ((uint64_t)s->rows * s->cols * (s->cols - 1) / 2 * s->row_links +
+                             (uint64_t)s->cols * s->rows * (s->rows - 1) / 2 * s->col_links);
 }
 
 /* The worst-case shift: terminal k of router index r in group i sends to

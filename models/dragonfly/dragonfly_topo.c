@@ -6,11 +6,14 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "dragonfly/dragonfly_files.h"
 #include "dragonfly/dragonfly_route.h"
 #include "dragonfly/dragonfly.h"
 
 typedef struct dragonfly {
     dfly_shape s;
+    dfly_wiring *wire; /* global links from inter_file, or NULL */
+    int cascade;       /* rows and columns given */
     dfly_route_cfg cfg;
     dfly_link local, global, terminal;
 } dragonfly;
@@ -18,16 +21,81 @@ typedef struct dragonfly {
 static const char *const arrangement_names[] = {"absolute", "relative", "circulant", NULL};
 static const char *const routing_names[] = {"minimal", "valiant", "ugal-l", "ugal-g", "par", NULL};
 
+/* A file key's path: as given when absolute or set on the command line,
+ * else relative to the directory of the run file that sets it. */
+static const char *file_path(warp_ini *ini, const char *key, char *buf, size_t n)
+{
+    const char *v = warp_ini_string(ini, "dragonfly", key, NULL);
+    const char *where = warp_ini_where(ini, "dragonfly", key);
+    const char *slash = where ? strrchr(where, '/') : NULL;
+    if (v[0] == '/' || !where || strncmp(where, "--", 2) == 0 || !slash)
+        snprintf(buf, n, "%s", v);
+    else
+        snprintf(buf, n, "%.*s/%s", (int)(slash - where), where, v);
+    return buf;
+}
+
+/* A reader's message without its leading "PATH: " when PATH is the key's
+ * value as written (warp_ini_fail prints that already). */
+static const char *unprefixed(warp_ini *ini, const char *key, const char *msg)
+{
+    const char *v = warp_ini_string(ini, "dragonfly", key, "");
+    size_t n = strlen(v);
+    return strncmp(msg, v, n) == 0 && msg[n] == ':' && msg[n + 1] == ' ' ? msg + n + 2 : msg;
+}
+
+/* The Cascade keys: row and column link counts, from intra_file when given
+ * (the keys, if set too, must agree with it). */
+static void read_cascade(warp_ini *ini, dragonfly *t, uint32_t rows, uint32_t cols)
+{
+    int64_t rl = warp_ini_int(ini, "dragonfly", "row_links", 1, 1, 64);
+    int64_t cl = warp_ini_int(ini, "dragonfly", "column_links", 1, 1, 64);
+    if (warp_ini_string(ini, "dragonfly", "intra_file", NULL)) {
+        char path[4096], msg[1024];
+        uint32_t frl, fcl;
+        if (dfly_read_codes_intra(file_path(ini, "intra_file", path, sizeof path), rows, cols,
+                                  &frl, &fcl, msg, sizeof msg))
+            warp_ini_fail(ini, "dragonfly", "intra_file", "%s", unprefixed(ini, "intra_file", msg));
+        if (warp_ini_string(ini, "dragonfly", "row_links", NULL) && rl != frl)
+            warp_ini_fail(ini, "dragonfly", "row_links", "%s has %u links per pair of a row; "
+                          "remove row_links or make it agree", path, frl);
+        if (warp_ini_string(ini, "dragonfly", "column_links", NULL) && cl != fcl)
+            warp_ini_fail(ini, "dragonfly", "column_links", "%s has %u links per pair of a "
+                          "column; remove column_links or make it agree", path, fcl);
+        rl = frl;
+        cl = fcl;
+    }
+    const char *why = dfly_shape_cascade(&t->s, rows, cols, (uint32_t)rl, (uint32_t)cl);
+    if (why)
+        warp_ini_fail(ini, "dragonfly", "columns", "%s", why);
+}
+
 static void *df_setup(warp_ini *ini, net_params *params)
 {
     dragonfly *t = calloc(1, sizeof *t);
     if (!t)
         warp_fatal(3, "warpnet: out of memory for the dragonfly description");
-    if (!warp_ini_string(ini, "dragonfly", "a", NULL))
+    int64_t rows = warp_ini_int(ini, "dragonfly", "rows", 1, 1, DFLY_MAX_A);
+    int64_t cols = warp_ini_int(ini, "dragonfly", "columns", 0, 1, DFLY_MAX_A);
+    t->cascade = warp_ini_string(ini, "dragonfly", "rows", NULL) ||
+                 warp_ini_string(ini, "dragonfly", "columns", NULL);
+    if (t->cascade && !warp_ini_string(ini, "dragonfly", "columns", NULL))
+        warp_ini_fail(ini, "dragonfly", "columns",
+                      "missing; a Cascade group is rows x columns routers: give both "
+                      "(e.g. rows = 6, columns = 16 as Cray XC)");
+    if (t->cascade && rows * cols > DFLY_MAX_A)
+        warp_ini_fail(ini, "dragonfly", "columns",
+                      "rows x columns = %lld routers per group; at most %d",
+                      (long long)(rows * cols), DFLY_MAX_A);
+    if (!t->cascade && !warp_ini_string(ini, "dragonfly", "a", NULL))
         warp_ini_fail(ini, "dragonfly", "a",
                       "missing; give the routers per group (e.g. a = 8 for a balanced "
-                      "a = 2p = 2h dragonfly of 33 groups)");
-    int64_t a = warp_ini_int(ini, "dragonfly", "a", 0, 1, DFLY_MAX_A);
+                      "a = 2p = 2h dragonfly of 33 groups) or rows and columns");
+    int64_t a = warp_ini_int(ini, "dragonfly", "a", rows * cols, 1, DFLY_MAX_A);
+    if (t->cascade && a != rows * cols)
+        warp_ini_fail(ini, "dragonfly", "a",
+                      "%lld routers per group, but rows x columns = %lld; remove a or make "
+                      "them agree", (long long)a, (long long)(rows * cols));
     int64_t half = a / 2 > 0 ? a / 2 : 1;
     int64_t p = warp_ini_int(ini, "dragonfly", "p", half, 1, DFLY_MAX_P);
     int64_t h = warp_ini_int(ini, "dragonfly", "h", half, 1, DFLY_MAX_H);
@@ -37,11 +105,28 @@ static void *df_setup(warp_ini *ini, net_params *params)
                       "%lld groups cannot all be joined: a group has a*h = %lld global ports "
                       "for g - 1 others; lower g to at most %lld or raise a or h",
                       (long long)g, (long long)(a * h), (long long)(a * h + 1));
+    const char *inter = warp_ini_string(ini, "dragonfly", "inter_file", NULL);
+    if (inter && warp_ini_string(ini, "dragonfly", "arrangement", NULL))
+        warp_ini_fail(ini, "dragonfly", "arrangement",
+                      "the global links come from inter_file; remove arrangement or inter_file");
     dfly_arrangement arr =
         (dfly_arrangement)warp_ini_choice(ini, "dragonfly", "arrangement", arrangement_names, 0);
     const char *why = dfly_shape_init(&t->s, (uint32_t)a, (uint32_t)p, (uint32_t)h, (uint32_t)g, arr);
     if (why)
         warp_ini_fail(ini, "dragonfly", "g", "%s", why);
+    if (t->cascade)
+        read_cascade(ini, t, (uint32_t)rows, (uint32_t)cols);
+    else if (warp_ini_string(ini, "dragonfly", "intra_file", NULL))
+        warp_ini_fail(ini, "dragonfly", "intra_file",
+                      "describes a rows x columns group; give rows and columns too");
+    if (inter) {
+        char path[4096], msg[1024];
+        t->wire = dfly_read_codes_inter(file_path(ini, "inter_file", path, sizeof path), &t->s,
+                                        msg, sizeof msg);
+        if (!t->wire)
+            warp_ini_fail(ini, "dragonfly", "inter_file", "%s", unprefixed(ini, "inter_file", msg));
+        t->s.wire = t->wire;
+    }
 
     dfly_route_cfg *c = &t->cfg;
     c->alg = (dfly_routing)warp_ini_choice(ini, "dragonfly", "routing", routing_names, 0);
@@ -66,7 +151,11 @@ static void *df_setup(warp_ini *ini, net_params *params)
     return t;
 }
 
-static void df_destroy(void *topo) { free(topo); }
+static void df_destroy(void *topo)
+{
+    dfly_wiring_free(((dragonfly *)topo)->wire);
+    free(topo);
+}
 
 static uint64_t df_nodes(const void *topo) { return dfly_nodes(&((const dragonfly *)topo)->s); }
 static uint64_t df_routers(const void *topo) { return dfly_routers(&((const dragonfly *)topo)->s); }
@@ -90,9 +179,9 @@ static net_peer df_peer(const void *topo, uint64_t r, int32_t port)
     net_peer q = {.kind = NET_PEER_ROUTER, .bandwidth = l->bandwidth, .latency = l->latency};
     uint32_t i = dfly_group_of(s, r), idx = dfly_index_of(s, r);
     if (port < dfly_global_base(s)) {
-        uint32_t other = dfly_local_peer(idx, port);
+        uint32_t other;
+        dfly_local_far(s, idx, port, &other, &q.port);
         q.id = (uint64_t)i * s->a + other;
-        q.port = dfly_local_port(other, idx);
     } else if (port < dfly_terminal_base(s)) {
         uint32_t j = idx * s->h + (uint32_t)(port - dfly_global_base(s)), d, jp;
         if (!dfly_global_peer(s, i, j, &d, &jp))
@@ -149,7 +238,11 @@ static uint32_t df_min_hops(const void *topo, uint64_t src, uint64_t dst)
     return dfly_router_hops(s, src / s->p, dst / s->p);
 }
 
-static size_t df_mem(const void *topo) { return sizeof(dragonfly); }
+static size_t df_mem(const void *topo)
+{
+    const dragonfly *t = topo;
+    return sizeof(dragonfly) + dfly_wiring_bytes(t->wire, &t->s);
+}
 
 static void df_label(const void *topo, uint64_t r, char *buf, size_t n)
 {
@@ -175,7 +268,14 @@ static void df_describe(const void *topo, FILE *f)
     fprintf(f, "routers_per_group: %u\n", s->a);
     fprintf(f, "terminals_per_router: %u\n", s->p);
     fprintf(f, "global_links_per_router: %u\n", s->h);
-    fprintf(f, "arrangement: %s\n", arrangement_names[s->arr]);
+    if (t->cascade) {
+        fprintf(f, "rows: %u\n", s->rows);
+        fprintf(f, "columns: %u\n", s->cols);
+        fprintf(f, "row_links: %u\n", s->row_links);
+        fprintf(f, "column_links: %u\n", s->col_links);
+        fprintf(f, "local_ports: %d\n", s->local_ports);
+    }
+    fprintf(f, "arrangement: %s\n", t->wire ? "inter_file" : arrangement_names[s->arr]);
     fprintf(f, "local_links: %llu\n", (unsigned long long)dfly_local_links(s));
     dfly_describe_global(s, f);
     fprintf(f, "routing: %s\n", routing_names[t->cfg.alg]);
@@ -201,7 +301,7 @@ static int32_t df_watchers(const void *topo, uint64_t r, int32_t port, net_watch
         if (k != idx)
             w[n++] = (net_watcher){.router = (uint64_t)i * s->a + k,
                                    .slot = slot,
-                                   .delay = t->local.latency};
+                                   .delay = t->local.latency * dfly_local_hops(s, idx, k)};
     return n;
 }
 
@@ -267,7 +367,11 @@ dfly_link dfly_read_link(warp_ini *ini, const char *section, const char *kind,
 void dfly_describe_global(const dfly_shape *s, FILE *f)
 {
     fprintf(f, "global_links: %llu\n", (unsigned long long)dfly_global_links(s));
-    if (s->spare >= 2 || (s->spare == 1 && s->g % 2 == 0))
+    if (s->wire && s->wire->min_pair != s->wire->max_pair)
+        fprintf(f, "links_per_group_pair: %u to %u\n", s->wire->min_pair, s->wire->max_pair);
+    else if (s->wire)
+        fprintf(f, "links_per_group_pair: %u\n", s->wire->min_pair);
+    else if (s->spare >= 2 || (s->spare == 1 && s->g % 2 == 0))
         fprintf(f, "links_per_group_pair: %u to %u\n", s->rounds, s->rounds + 1);
     else
         fprintf(f, "links_per_group_pair: %u\n", s->rounds);

@@ -16,3 +16,5 @@ dist_check_SCRIPTS += tests/dragonfly/test_dragonfly_closed_forms.sh \
 	tests/dragonfly/test_dragonfly_run.sh
 TESTS += tests/dragonfly/test_dragonfly_closed_forms.sh tests/dragonfly/test_dragonfly_run.sh
 EXTRA_DIST += tests/dragonfly/dfly_lib.sh
+dist_check_SCRIPTS += tests/dragonfly/test_dragonfly_cascade.sh
+TESTS += tests/dragonfly/test_dragonfly_cascade.sh

@@ -20,26 +20,36 @@ typedef struct net {
     void *t; /* the topology with the same shape, for peer() */
 } net;
 
-static net make(unsigned a, unsigned p, unsigned h, unsigned g, dfly_arrangement arr)
+/* A dragonfly of g groups (0: a·h + 1); a Cascade one when rows > 0: rows
+ * x cols routers per group with rl and cl links per row and column pair. */
+static net make_cascade(unsigned rows, unsigned cols, unsigned rl, unsigned cl, unsigned a,
+                        unsigned p, unsigned h, unsigned g, dfly_arrangement arr)
 {
     static const char *const arr_names[] = {"absolute", "relative", "circulant"};
     net n;
+    if (rows)
+        a = rows * cols;
     cr_assert_null(dfly_shape_init(&n.s, a, p, h, g ? g : a * h + 1, arr));
+    if (rows)
+        cr_assert_null(dfly_shape_cascade(&n.s, rows, cols, rl, cl));
     warp_ini *ini = warp_ini_new();
-    char v[4][16];
-    snprintf(v[0], 16, "%u", a);
-    snprintf(v[1], 16, "%u", p);
-    snprintf(v[2], 16, "%u", h);
-    snprintf(v[3], 16, "%u", n.s.g);
-    warp_ini_set(ini, "dragonfly", "a", v[0], "test");
-    warp_ini_set(ini, "dragonfly", "p", v[1], "test");
-    warp_ini_set(ini, "dragonfly", "h", v[2], "test");
-    warp_ini_set(ini, "dragonfly", "g", v[3], "test");
+    const char *keys[] = {"a", "p", "h", "g", "rows", "columns", "row_links", "column_links"};
+    unsigned vals[] = {a, p, h, n.s.g, rows, cols, rl, cl};
+    char v[8][16];
+    for (int k = 0; k < (rows ? 8 : 4); k++) {
+        snprintf(v[k], 16, "%u", vals[k]);
+        warp_ini_set(ini, "dragonfly", keys[k], v[k], "test");
+    }
     warp_ini_set(ini, "dragonfly", "arrangement", arr_names[arr], "test");
     net_params params = {.link_bandwidth = 12.5, .link_latency = 50, .packet_size = 256};
     n.t = dragonfly_topology.setup(ini, &params);
     warp_ini_free(ini);
     return n;
+}
+
+static net make(unsigned a, unsigned p, unsigned h, unsigned g, dfly_arrangement arr)
+{
+    return make_cascade(0, 0, 0, 0, a, p, h, g, arr);
 }
 
 static dfly_route_cfg cfg_of(dfly_routing alg)
@@ -82,7 +92,7 @@ static int position(int global, int cls, int par)
 
 typedef struct path {
     uint32_t hops, globals, src_locals;
-    uint32_t group[8]; /* group of each router visited */
+    uint32_t group[16]; /* group of each router visited */
 } path;
 
 /* Routes a packet from router src to router dst; checks each hop. */
@@ -94,7 +104,7 @@ static path walk(const net *n, const dfly_route_cfg *cfg, uint64_t src, uint64_t
     dfly_pkt st = {0};
     path pa = {0};
     uint64_t cur = src;
-    int last = -1, par = cfg->alg == DFLY_PAR, need = dfly_route_vcs(cfg->alg);
+    int last = -1, last_row = 0, par = cfg->alg == DFLY_PAR, need = dfly_route_vcs(cfg->alg);
     for (;;) {
         pa.group[pa.hops] = dfly_group_of(s, cur);
         if (f->noise)
@@ -108,11 +118,15 @@ static path walk(const net *n, const dfly_route_cfg *cfg, uint64_t src, uint64_t
         }
         cr_assert(h.vc >= 0 && h.vc < cfg->vcs, "VC %d of %d", h.vc, cfg->vcs);
         int global = h.port >= dfly_global_base(s);
+        int row = !global && h.port < (int32_t)((s->cols - 1) * s->row_links);
         int pos = position(global, h.vc % need, par);
-        cr_assert_gt(pos, last, "%s %llu -> %llu: hop %u (%s, class %d) does not rise",
-                     routings[cfg->alg], (unsigned long long)src, (unsigned long long)dst, pa.hops,
-                     global ? "global" : "local", h.vc % need);
+        /* Equal positions only for a row hop then a column hop (Cascade). */
+        cr_assert(pos > last || (pos == last && last_row && !global && !row),
+                  "%s %llu -> %llu: hop %u (%s, class %d) does not rise", routings[cfg->alg],
+                  (unsigned long long)src, (unsigned long long)dst, pa.hops,
+                  global ? "global" : row ? "row" : "column", h.vc % need);
         last = pos;
+        last_row = row;
         net_peer q = dragonfly_topology.peer(n->t, cur, h.port);
         cr_assert_eq(q.kind, NET_PEER_ROUTER, "a route leads to a router");
         if (global)
@@ -122,7 +136,7 @@ static path walk(const net *n, const dfly_route_cfg *cfg, uint64_t src, uint64_t
         cur = q.id;
         st = h.next;
         pa.hops++;
-        cr_assert_leq(pa.hops, (uint32_t)dfly_route_max_hops(cfg->alg), "%s: %u hops",
+        cr_assert_leq(pa.hops, (uint32_t)dfly_route_max_hops(s, cfg->alg), "%s: %u hops",
                       routings[cfg->alg], pa.hops);
     }
 }
@@ -315,4 +329,54 @@ Test(dfly_route, extra_vcs_become_lanes_of_each_class)
         }
     }
     dragonfly_topology.destroy(n.t);
+}
+
+/* Cascade groups (rows x columns, parallel row and column links): the
+ * wiring is symmetric with the link counts asked for, and every routing
+ * reaches its destination within its hop bound, local hops going row then
+ * column inside one VC class; inside a group every routing takes the
+ * dfly_local_hops of the shortest path, and with one link per pair of
+ * groups minimal routing takes the minimal route. */
+Test(dfly_route, cascade_groups_route_row_then_column)
+{
+    const unsigned shapes[][6] = {{2, 3, 1, 2, 1, 0}, {3, 2, 2, 1, 1, 4}, {2, 2, 1, 3, 2, 5}};
+    for (size_t k = 0; k < 3; k++)
+        for (int arr = 0; arr < 3; arr++) {
+            const unsigned *sh = shapes[k];
+            net n = make_cascade(sh[0], sh[1], sh[2], sh[3], 0, 1, sh[4], sh[5], (dfly_arrangement)arr);
+            const dfly_shape *s = &n.s;
+            uint64_t routers = dfly_routers(s);
+            for (uint64_t r = 0; r < routers; r++) {
+                uint32_t count[16] = {0};
+                for (int32_t port = 0; port < dfly_global_base(s); port++) {
+                    net_peer q = dragonfly_topology.peer(n.t, r, port);
+                    net_peer b = dragonfly_topology.peer(n.t, q.id, q.port);
+                    cr_assert(q.kind == NET_PEER_ROUTER && b.id == r && b.port == port,
+                              "router %llu local port %d does not lead back", (unsigned long long)r, port);
+                    cr_assert_eq(dfly_group_of(s, q.id), dfly_group_of(s, r));
+                    count[dfly_index_of(s, q.id)]++;
+                }
+                uint32_t idx = dfly_index_of(s, r);
+                for (uint32_t o = 0; o < s->a; o++)
+                    cr_assert_eq(count[o], o == idx ? 0
+                                           : idx / s->cols == o / s->cols ? s->row_links
+                                           : idx % s->cols == o % s->cols ? s->col_links : 0,
+                                 "router index %u to %u: %u links", idx, o, count[o]);
+            }
+            for (int alg = 0; alg < 5; alg++) {
+                dfly_route_cfg c = cfg_of((dfly_routing)alg);
+                for (uint64_t x = 0; x < routers; x++)
+                    for (uint64_t y = 0; y < routers; y++)
+                        for (uint64_t seed = 1; seed <= 2; seed++) {
+                            fake f = {.noise = 1};
+                            path p = walk(&n, &c, x, y, seed + 5 * (x * routers + y), (uint32_t)seed, &f);
+                            if (dfly_group_of(s, x) == dfly_group_of(s, y))
+                                cr_assert_eq(p.hops, dfly_router_hops(s, x, y),
+                                             "inside a group: the shortest local path");
+                            if (alg == DFLY_MINIMAL && s->rounds == 1 && s->spare == 0)
+                                cr_assert_eq(p.hops, dfly_router_hops(s, x, y), "minimal route");
+                        }
+            }
+            dragonfly_topology.destroy(n.t);
+        }
 }

@@ -109,6 +109,8 @@ golden dragonfly-a4.ini 2 "--end=2us --workload.warmup=0ns" 56039647e8ed049e 579
 golden dragonfly-a4.ini 2 "--end=2us --workload.warmup=0ns --dragonfly.routing=par --workload.pattern=worst" debc1472932a2f67 65786 3583 1605 1605 948.248815 1999.15092
 golden dragonfly-codes-1056.ini 2 "" 01f04feda5119e2b 96301 5280 5280 5280 310.90936 16087.2194
 golden dragonfly-codes-1056.ini 2 "--dragonfly.routing=ugal-g" 9c08cb9659bf0e39 181611 5280 5280 5280 317.628414 16087.2194
+golden dragonfly-xc.ini 1 "--end=1us --workload.warmup=0ns" b9a6fab9133b6442 302295 29326 5806 484 667.890825 999.88077
+golden dragonfly-theta.ini 2 "--end=5us" e011e823c8622a43 246230 14251 6563 6563 1884.11571 4999.78646
 golden dragonflyplus-small.ini 2 "--end=2us --workload.warmup=0ns" 8a8def44bcb39b28 113778 6966 3717 3717 809.363343 1999.24235
 golden dragonflyplus-small.ini 2 "--end=2us --workload.warmup=0ns --dragonflyplus.routing=par --workload.pattern=worst" 06806fcedde54712 99785 6875 1553 1553 1195.44788 1999.80787
 golden dragonflyplus-1024.ini 1 "--end=3us --workload.warmup=0ns" 2a10c84567747be6 84558 6484 2315 327 1692.85598 2997.63333
@@ -187,10 +189,10 @@ injection_bandwidth_GBps: 12.5
 router_links_GBps: 12.5 x 23736
 terminal_links_GBps: 12.5 x 16512
 lookahead_ns: 90.96 (the least delay between groups: --synch=cons's window, the safe bound's step; 0: none)
-memory_state_bytes: 26336776 (25.1 MiB, 1595 bytes per node; LP states, outputs, tables)
+memory_state_bytes: 26336824 (25.1 MiB, 1595 bytes per node; LP states, outputs, tables)
 memory_events_bytes: 69871119 (66.6 MiB; 13.2 events of 320 bytes per node in flight at load 0.20, 919 ns zero-load per packet)
 memory_saturated_bytes: 2027673600 (1933.7 MiB, 122800 bytes per node; every buffer full of events, a saturated network's ceiling)
-memory_per_rank_bytes: 125864983 (0.12 GiB expected peak on each of 1 rank(s), 24 MiB of them the program and MPI: give a rank this much, --mem-per-rank or the job's memory per task)
+memory_per_rank_bytes: 125865031 (0.12 GiB expected peak on each of 1 rank(s), 24 MiB of them the program and MPI: give a rank this much, --mem-per-rank or the job's memory per task)
 EOF
 described fattree-128p3l.ini <<'EOF'
 topology: fattree
