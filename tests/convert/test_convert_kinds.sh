@@ -30,7 +30,7 @@ network() { # LP-NAME: a one-group config of that CODES network
         "$1" "$1" > "$TMP/$1.conf"
 }
 for case in "modelnet_dragonfly_custom:Cray Cascade groups" "modelnet_dragonfly_plus:leaf and spine routers" \
-    "modelnet_dragonfly_dally:reads its wiring from connection files" "modelnet_express_mesh:HyperX-like" \
+    "modelnet_dragonfly_dally:reads its wiring from connection files" \
     "modelnet_dragonfly_torus:a CODES network that warpnet convert does not know"; do
     lp=${case%%:*}
     network "$lp"

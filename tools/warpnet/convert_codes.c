@@ -1,11 +1,11 @@
 /* convert_codes.c — `warpnet convert codes FILE.conf`: prints the Warpnet run
  * file equivalent to a CODES network configuration (torus, fat-tree, Slim
- * Fly, dragonfly), every key with its unit and a comment naming the CODES
- * parameter it came from. Invariant: every key of the CODES file is either
+ * Fly, dragonfly, express mesh; the analytic networks in codes_simple.c),
+ * every key with its unit and a comment naming the CODES parameter it came from. Invariant: every key of the CODES file is either
  * converted (and named in a comment) or listed on stderr with the reason; a
  * file that cannot be converted prints nothing on stdout and exits 2.
  * Called by the warpnet driver (main.c). Units as the CODES models use
- * them: torus, Slim Fly and dragonfly bandwidths in GiB/s, fat-tree
+ * them: torus, Slim Fly, dragonfly and express-mesh bandwidths in GiB/s, fat-tree
  * bandwidths in GB/s (1/bandwidth ns per byte), delays in ns, sizes in
  * bytes. */
 #define _POSIX_C_SOURCE 200809L
@@ -43,8 +43,6 @@ static const struct { const char *lp, *why; } missing[] = {
     {"modelnet_dragonfly_dally", "CODES's dragonfly-dally reads its wiring from connection files "
      "(intra-group-connections, inter-group-connections); Warpnet's dragonfly builds its global links by "
      "an arrangement and reads no wiring files"},
-    {"modelnet_express_mesh", "CODES's express mesh (routers of each dimension joined to those gap hops "
-     "away, HyperX-like) has no Warpnet equivalent; Warpnet has no HyperX topology"},
 };
 
 /* Refuses a file without a network, naming the LP kinds it has. */
@@ -58,7 +56,7 @@ static void no_network(conv *v)
             if (!strncmp(kv->key, missing[k].lp, strlen(missing[k].lp)))
                 cv_fail(v, "line %d: %s: %s", kv->line, kv->key, missing[k].why);
         cv_fail(v, "line %d: %s is a CODES network that warpnet convert does not know; it converts "
-                "modelnet_torus, _fattree, _slimfly, _dragonfly, _simplenet, _simplep2p and _loggp",
+                "modelnet_torus, _fattree, _slimfly, _dragonfly, _express_mesh, _simplenet, _simplep2p and _loggp",
                 kv->line, kv->key);
     }
     char kinds[512] = "";
@@ -80,9 +78,9 @@ static void read_groups(conv *v)
 {
     static const char *const nic_keys[] = {"modelnet_torus", "modelnet_fattree", "modelnet_slimfly",
                                            "modelnet_dragonfly", "modelnet_simplenet", "modelnet_loggp",
-                                           "modelnet_simplep2p", NULL};
+                                           "modelnet_simplep2p", "modelnet_express_mesh", NULL};
     static const char *const names[] = {"torus", "fattree", "slimfly", "dragonfly", "simplenet", "loggp",
-                                        "simplep2p"};
+                                        "simplep2p", "express_mesh"};
     for (int i = 0; i < v->c.n && !v->model; i++) {
         codes_kv *kv = &v->c.kv[i];
         if (strncmp(kv->section, "LPGROUPS/", 9))
@@ -151,6 +149,34 @@ static void ns_key(conv *v, FILE *f, const char *key, const char *codes_key, dou
     cv_line(f, key, val, "%s", cv_from(g, codes_key, b, sizeof b, "ns"));
 }
 
+/* dim_length (n_dims of them) of a torus or mesh: "a,b,c" into val and
+ * *n; returns their product. */
+static long long grid(conv *v, const codes_kv *dl, double nd, char *val, size_t len, int *n)
+{
+    long long dims[32], prod = 1;
+    *n = cv_int_list(v, dl, dims, 32);
+    if (*n != (int)nd)
+        cv_fail(v, "line %d: dim_length has %d lengths but n_dims is %g", dl->line, *n, nd);
+    val[0] = 0;
+    for (int i = 0; i < *n; i++) {
+        if (dims[i] < 1)
+            cv_fail(v, "line %d: dim_length %lld is not a length", dl->line, dims[i]);
+        prod *= dims[i];
+        snprintf(val + strlen(val), len - strlen(val), "%s%lld", i ? "," : "", dims[i]);
+    }
+    return prod;
+}
+
+/* cn_vc_size: Warpnet's node-side buffers are vc_buffer (vc_size) too. */
+static void node_buffers(conv *v)
+{
+    codes_kv *cvc = cv_param(v, "cn_vc_size"), *vc = cv_param(v, "vc_size");
+    if (cvc && !(vc && !strcmp(vc->val[0], cvc->val[0])))
+        cv_note(v, cvc, "Warpnet's node-side buffers are vc_buffer too; a separate size is not converted");
+    else
+        cv_mention(v->fnet, cvc, "the same as vc_size: vc_buffer covers it");
+}
+
 /* The NIC-per-rank check every model shares. */
 static void one_rank_per_node(conv *v)
 {
@@ -170,17 +196,9 @@ static void convert_torus(conv *v)
     codes_kv *dl = cv_param(v, "dim_length");
     if (!dl)
         cv_fail(v, "PARAMS dim_length is missing (CODES's torus needs it), e.g. dim_length=\"8,8,8\";");
-    long long dims[32], prod = 1;
-    int n = cv_int_list(v, dl, dims, 32);
-    if (n != (int)nd)
-        cv_fail(v, "line %d: dim_length has %d lengths but n_dims is %g", dl->line, n, nd);
-    char val[256] = "";
-    for (int i = 0; i < n; i++) {
-        if (dims[i] < 1)
-            cv_fail(v, "line %d: dim_length %lld is not a length", dl->line, dims[i]);
-        prod *= dims[i];
-        snprintf(val + strlen(val), sizeof val - strlen(val), "%s%lld", i ? "," : "", dims[i]);
-    }
+    char val[256];
+    int n;
+    long long prod = grid(v, dl, nd, val, sizeof val, &n);
     if (prod != v->reps * v->routers_per_rep && prod != v->reps)
         cv_fail(v, "dim_length gives %lld torus nodes but %s has %lld repetitions; CODES needs them equal",
              prod, v->grp, v->reps);
@@ -246,11 +264,7 @@ static void convert_fattree(conv *v)
     int pg;
     double packet = cv_num(v, "packet_size", 512, &pg);
     bytes_key(v, v->fnet, "vc_buffer", "vc_size", 8 * packet, "bytes per switch VC");
-    codes_kv *cvc = cv_param(v, "cn_vc_size"), *vc = cv_param(v, "vc_size");
-    if (cvc && !(vc && !strcmp(vc->val[0], cvc->val[0])))
-        cv_note(v, cvc, "Warpnet's node-side buffers are vc_buffer too; a separate size is not converted");
-    else
-        cv_mention(v->fnet, cvc, "the same as vc_size: vc_buffer covers it");
+    node_buffers(v);
     cv_mention(v->ftopo, cv_param(v, "ft_type"), "the full fat-tree (CODES's type 0 or 1)");
     cv_packets(v, 512, 512);
     char val[32];
@@ -350,6 +364,56 @@ static void convert_slimfly(conv *v)
     else
         cv_mention(v->ftopo, gc, "q global links per router, derived from q");
     cv_mention(v->ftopo, cv_param(v, "local_channels"), "derived from X and Xprime");
+}
+
+/* CODES's express-mesh.cxx: routers on an n_dims grid, each joined along a
+ * dimension to 2 + (length-3)/gap others; gap = 1 joins every pair of the
+ * dimension, a HyperX with one link per pair. */
+static void convert_express_mesh(conv *v)
+{
+    v->section = "hyperx";
+    codes_kv *dl = cv_param(v, "dim_length"), *gp = cv_param(v, "gap");
+    if (!dl || !cv_param(v, "num_cn"))
+        cv_fail(v, "PARAMS dim_length and num_cn are required by CODES's express mesh");
+    double gap = cv_num(v, "gap", 1, NULL), nd = cv_num(v, "n_dims", 0, NULL), cn = cv_num(v, "num_cn", 0, NULL);
+    char val[256];
+    int n;
+    long long routers = grid(v, dl, nd, val, sizeof val, &n);
+    if (gap != 1)
+        cv_fail(v, "line %d: PARAMS gap = %s: an express mesh with gap > 1 (each router joined to its neighbours "
+                "and to those gap hops away) has no Warpnet equivalent; gap = 1 (every pair of a dimension "
+                "joined) converts to a HyperX", gp->line, gp->val[0]);
+    if (routers != v->reps * (v->routers_per_rep ? v->routers_per_rep : 1))
+        cv_fail(v, "dim_length gives %lld routers but %s has %lld repetitions of %lld; CODES needs them equal",
+                routers, v->grp, v->reps, v->routers_per_rep);
+    if (v->nics != (long long)cn)
+        cv_fail(v, "%s modelnet_express_mesh = %lld but num_cn = %g; CODES needs them equal", v->grp, v->nics, cn);
+    fprintf(v->fnet, "topology = hyperx%15s # %s modelnet_express_mesh: gap = 1 joins every pair of a dimension\n",
+            "", v->grp);
+    bandwidth(v, v->fnet, "link_bandwidth", "link_bandwidth", 5.25, 1);
+    int lg, cg;
+    double lb = cv_num(v, "link_bandwidth", 5.25, &lg), cb = cv_num(v, "cn_bandwidth", lb, &cg);
+    if (cb != lb)
+        cv_note(v, cv_param(v, "cn_bandwidth"), "Warpnet's HyperX terminals use link_bandwidth: cn_bandwidth "
+                "differs and is not converted");
+    else
+        cv_mention(v->fnet, cv_param(v, "cn_bandwidth"), "the same as link_bandwidth");
+    cv_line(v->fnet, "link_latency", "0ns", "CODES's express mesh has no wire delay");
+    ns_key(v, v->fnet, "router_delay", "router_delay", 50);
+    bytes_key(v, v->fnet, "vc_buffer", "vc_size", 32768, "bytes per VC");
+    node_buffers(v);
+    cv_packets(v, 512, 512);
+    cv_line(v->ftopo, "dims", val, "PARAMS n_dims = %d, PARAMS dim_length", n);
+    cv_mention(v->ftopo, gp, "every pair of a dimension joined once");
+    cv_line(v->ftopo, "trunking", "1", "one link per pair, as CODES's express mesh");
+    snprintf(val, sizeof val, "%g", cn);
+    cv_line(v->ftopo, "terminals", val, "PARAMS num_cn");
+    codes_kv *r = cv_param(v, "routing");
+    const char *rv = r ? r->val[0] : "static";
+    if (strcmp(rv, "static") && strcmp(rv, "adaptive"))
+        cv_fail(v, "line %d: PARAMS routing = %s: CODES's express mesh knows static and adaptive", r->line, rv);
+    cv_line(v->ftopo, "routing", strcmp(rv, "static") ? "dal" : "dor", "PARAMS routing = %s%s", rv,
+            r ? "" : " (CODES's default)");
 }
 
 /* CODES's dragonfly.c: a = num_routers routers per group, p = h = a/2,
@@ -533,6 +597,8 @@ int wn_convert_codes(const char *path)
         cv_convert_simplenet(&v);
     else if (!strcmp(v.model, "loggp"))
         cv_convert_loggp(&v);
+    else if (!strcmp(v.model, "express_mesh"))
+        convert_express_mesh(&v);
     else
         cv_convert_simplep2p(&v);
     one_rank_per_node(&v);
@@ -552,8 +618,8 @@ int wn_convert_codes(const char *path)
 static const char convert_usage[] =
     "usage: warpnet convert codes FILE.conf > RUN.ini\n"
     "Prints the Warpnet run file equivalent to a CODES network configuration\n"
-    "(LPGROUPS and PARAMS of a torus, fat-tree, Slim Fly, dragonfly, simplenet,\n"
-    "simplep2p or LogGP network) on standard output; parameters without an\n"
+    "(LPGROUPS and PARAMS of a torus, fat-tree, Slim Fly, dragonfly, express mesh,\n"
+    "simplenet, simplep2p or LogGP network) on standard output; parameters without an\n"
     "equivalent are listed on standard error. A network without an equivalent,\n"
     "or a CODES file that is no network config (an allocation, a workload list,\n"
     "a simplep2p matrix), stops with exit 2 and one line that says which.\n"
