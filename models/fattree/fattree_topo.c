@@ -447,7 +447,7 @@ static void ft_describe(const void *topo, FILE *f)
 {
     const ft_topo *t = topo;
     const fattree *ft = &t->ft;
-    uint64_t v[FATTREE_MAX_LEVELS];
+    uint64_t v[FATTREE_MAX_LEVELS] = {0}; /* h <= FATTREE_MAX_LEVELS; zeroed for -O2 -fsanitize builds, which cannot see that */
     uint32_t h = ft->n;
     for (uint32_t L = 1; L <= h; L++)
         v[L - 1] = ft->down[L];
