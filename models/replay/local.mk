@@ -16,7 +16,7 @@ LIBWARPNET_SOURCES += \
 	models/replay/critpath.c models/replay/critpath.h \
 	models/replay/workload.c models/replay/workload.h \
 	models/replay/workload_setup.c models/replay/workload_impl.h \
-	models/replay/sizing.c \
+	models/replay/sizing.c models/replay/reader_opts.c \
 	models/replay/placement.c models/replay/placement.h \
 	models/replay/locality.c models/replay/locality.h \
 	models/replay/tracer_config.c models/replay/tracer_config.h \

@@ -83,6 +83,10 @@ void replay_graphs_line(const rp_config *c, FILE *f);
  * job's to drop (rp_destroy frees the jobs first). */
 void replay_graphs_free(rp_config *c);
 
+/* Every key of [replay] that a reader declares, from the run file into o
+ * (after replay_opts_default); a bad value stops naming the key
+ * (reader_opts.c). */
+void replay_opts_read(warp_ini *ini, replay_opts *o);
 /* The replay's mem_hint (net.h): its graphs, progress arrays and bursts,
  * measured on a few loaded ranks of each job (sizing.c). */
 void replay_mem_hint(warp_ini *ini, const net_model *net, net_workload_mem *m);

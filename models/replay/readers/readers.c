@@ -11,7 +11,6 @@
 
 #include "replay/readers/readers.h"
 #include "warp_error.h"
-#include "warp_ini.h"
 
 #define REPLAY_READER(desc) extern const replay_reader desc;
 #define REPLAY_READER_UNBUILT(name, package)
@@ -181,17 +180,4 @@ int replay_source_open(const char *path, const char *format, const replay_opts *
     int rc = r->open(path, ro, out, err);
     free(ro);
     return rc;
-}
-
-/* [replay]'s keys of the trace readers (each reader declares its own):
- * every one given goes to every reader that has it. */
-void replay_opts_read(warp_ini *ini, replay_opts *o)
-{
-    *o = replay_opts_default();
-    for (const replay_reader *const *r = replay_readers(); *r; r++)
-        for (const warp_cfg_opt *k = (*r)->keys; k && k->name; k++) {
-            const char *v = warp_ini_get(ini, "replay", k->name), *why;
-            if (v && (why = replay_opts_set(o, k->name, v)) != NULL)
-                warp_ini_fail(ini, "replay", k->name, "%s", why);
-        }
 }

@@ -6,7 +6,6 @@
 #define REPLAY_READERS_H
 
 #include "replay/readers/source.h"
-#include "warp_ini.h"
 
 /* The readers built in, in table order, ending with NULL. */
 const replay_reader *const *replay_readers(void);
@@ -25,9 +24,6 @@ const char *replay_guess_format(const char *path);
  * (naming the readers' keys), a value the key refuses, or too many or too
  * long settings. */
 const char *replay_opts_set(replay_opts *o, const char *key, const char *value);
-/* Every key of [replay] that a reader declares, from the run file into o
- * (after replay_opts_default); a bad value stops naming the key. */
-void replay_opts_read(warp_ini *ini, replay_opts *o);
 
 /* Opens a trace; format NULL or "" guesses. opts NULL: the defaults.
  * Returns 0, or -1 with err set. */
