@@ -32,7 +32,7 @@
 # of its throughput beyond saturation). Also the input-queued router's
 # cost per committed event against the output-queued one (16x16 torus).
 # Writes bench/results/booksim.csv, bench/results/booksim.md (the table
-# for bench/RESULTS.md and the README) and, with gnuplot, booksim.png.
+# for bench/RESULTS.md and docs/routers.md) and, with gnuplot, booksim.png.
 # Usage: BOOKSIM=/path/to/booksim bench/booksim.sh [BUILD_DIR]
 #   TABLE_ONLY=1 redraws booksim.md and booksim.png from the CSVs, no runs.
 #   COST_ONLY=1 reruns only the cost per event (COST_REPS rounds, default 5;

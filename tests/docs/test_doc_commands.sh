@@ -63,7 +63,7 @@ skip() {
     *bench/*sweep*.sh*) echo "a sweep of many minutes (the scripts are checked with sh -n)" ;;
     *tune*--budget=*) echo "a probe budget of a minute (the run file is checked with --describe)" ;;
     *512k*|*q163*|*128p3l-fts*) echo "runs of minutes to hours (the run file is checked with --describe)" ;;
-    *"warpnet run.ini"*) [ "$2" = README.md ] && echo "README's run.ini stands in TraceR's examples/jacobi2d-bigsim (tests/replay/test_tracer_config.sh runs that)" ;;
+    *"warpnet run.ini"*) [ "$2" = docs/coming-from.md ] && echo "docs/coming-from.md's run.ini stands in TraceR's examples/jacobi2d-bigsim (tests/replay/test_tracer_config.sh runs that)" ;;
     esac
 }
 

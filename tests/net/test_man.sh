@@ -2,7 +2,7 @@
 # test_man.sh — warpnet(1) and warpnet-trace(1) are built from the programs'
 # --help: each has a NAME and SYNOPSIS, every option --help lists appears as
 # an option paragraph whose tag holds the option alone, warpnet(1) names
-# every exit code of the README, and groff formats them without warnings.
+# every exit code of docs/errors.md, and groff formats them without warnings.
 set -u
 B="${top_builddir:-.}"
 fail=0
@@ -28,9 +28,11 @@ check() { # PROGRAM PAGE
     fi
 }
 check "$B/tools/warpnet/warpnet" "$B/tools/man/warpnet.1"
-# warpnet(1) names every exit code of the README's table (6 was missing).
+# warpnet(1) names every exit code of docs/errors.md's table (6 was missing).
 status=$(sed -n '/^\.SH EXIT STATUS/,/^\.SH SEE/p' "$B/tools/man/warpnet.1" | tr '\n' ' ')
-for code in $(sed -n '/^### Exit codes/,/^## /s/^| \([0-9]\) | .*/\1/p' "${top_srcdir:-.}/README.md"); do
+codes=$(sed -n '/^## Exit codes/,/^## /s/^| \([0-9]\) | .*/\1/p' "${top_srcdir:-.}/docs/errors.md")
+[ "$(echo $codes | wc -w)" -ge 7 ] || { echo "FAIL docs/errors.md: the exit-code table not found (codes: $codes)"; fail=1; }
+for code in $codes; do
     case " $status" in *[\ \;]"$code "*) ;; *) echo "FAIL warpnet.1: exit code $code missing from EXIT STATUS"; fail=1 ;; esac
 done
 check "$B/tools/trace/warpnet-trace" "$B/tools/man/warpnet-trace.1"

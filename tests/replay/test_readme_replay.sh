@@ -1,6 +1,6 @@
 #!/bin/sh
-# test_readme_replay.sh — every command of the README's "Replaying
-# application traces" block works in a plain clone (issue 13: they needed
+# test_readme_replay.sh — every command of docs/replay.md's "A first
+# replay" block (once the README's) works in a plain clone (issue 13: they needed
 # ../shared/traces): each runs from the source tree with _build/ replaced by
 # the build tree and exits 0; the traces they read ship in examples/traces.
 # The shipped stencil's replay completes every task.
@@ -11,9 +11,9 @@ B=$(cd "${top_builddir:-.}" && pwd)
 tmp=$(mktemp -d /tmp/warpnet-readme-replay.XXXXXX)
 trap 'rm -rf "$tmp"' EXIT
 fail=0
-awk '/^## Replaying application traces/ { f = 1; next } f && /^```/ { if (b) exit; b = 1; next } b' \
-    "$S/README.md" > "$tmp/cmds"
-[ "$(grep -c . "$tmp/cmds")" -ge 4 ] || { echo "FAIL: README replay block not found"; exit 1; }
+awk '/^## A first replay/ { f = 1; next } f && /^```/ { if (b) exit; b = 1; next } b' \
+    "$S/docs/replay.md" > "$tmp/cmds"
+[ "$(grep -c . "$tmp/cmds")" -ge 4 ] || { echo "FAIL: docs/replay.md: the first replay block not found"; exit 1; }
 while IFS= read -r line; do
     cmd=$(printf '%s\n' "$line" | sed -e 's/ *#.*//' -e "s|_build/|$B/|g" -e "s| -o \([^ ]*\)| -o $tmp/\1|")
     [ -n "$cmd" ] || continue
