@@ -1,6 +1,6 @@
 # tests/docs/local.mk — the commands and run files the docs give work as
 # written in a plain checkout.
-TESTS += tests/docs/test_doc_commands.sh tests/docs/test_doc_links.sh
-EXTRA_DIST += tests/docs/test_doc_commands.sh tests/docs/test_doc_links.sh
+TESTS += tests/docs/test_doc_commands.sh tests/docs/test_doc_links.sh tests/docs/test_current_figures.sh
+EXTRA_DIST += tests/docs/test_doc_commands.sh tests/docs/test_doc_links.sh tests/docs/test_current_figures.sh
 LONG_CHECKS += tests/docs/test_quickstart_inplace.sh
 EXTRA_DIST += tests/docs/test_quickstart_inplace.sh
