@@ -34,6 +34,15 @@ static double neighbour_mean(const net_model *n, uint64_t r, const double *val)
     return cnt > 0 ? sum / cnt : -1;
 }
 
+/* LPs a terminal brings to its router's rank: itself, and its application
+ * rank's LP when one is placed there. A network described from its sizes
+ * alone (too large to build here) has no placement yet: every terminal
+ * counts as holding a rank, as the default placement gives it one. */
+static int terminal_lps(const net_model *n, uint64_t t)
+{
+    return !n->term_rank || n->term_rank[t] >= 0 ? 2 : 1;
+}
+
 /* The load of each router for balancing (heap): itself, five per terminal
  * that holds a workload rank with work (its NIC's and rank's events; a
  * terminal the workload leaves idle sends and receives nothing), and per other connected
@@ -152,7 +161,7 @@ static router_graph router_csr(const net_model *n)
     }
     for (uint64_t t = 0; t < n->nodes; t++) {
         uint64_t r = n->topo_ops->attach(n->topo, t).router;
-        idx_t lps = n->term_rank && n->term_rank[t] >= 0 ? 2 : 1;
+        idx_t lps = terminal_lps(n, t);
         g.vwgt[2 * r] += lps;
         g.vwgt[2 * r + 1] += lps;
     }
@@ -291,7 +300,7 @@ static quality measure(const net_model *n, const double *load, const uint32_t *p
         }
     }
     for (uint64_t t = 0; t < n->nodes; t++)
-        lps[part[n->topo_ops->attach(n->topo, t).router]] += n->term_rank[t] >= 0 ? 2 : 1;
+        lps[part[n->topo_ops->attach(n->topo, t).router]] += terminal_lps(n, t);
     double lmax = 0, lsum = 0, emax = 0, esum = 0;
     for (uint32_t p = 0; p < parts; p++) {
         lmax = lps[p] > lmax ? lps[p] : lmax;

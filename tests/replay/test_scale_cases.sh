@@ -26,6 +26,21 @@ for fn in replay-stencil-512k-torus:524288:524288 replay-stencil-512k-simplenet:
     [ "$n:$r" = "$rest" ] && echo "ok   $f: $n nodes, $r routers" || die "$f: $n nodes, $r routers; want $rest"
 done
 
+# The partition's quality of a network described from its sizes alone (the
+# q = 163 Slim Fly has too many ports to build for --describe): it used to
+# crash reading the placement the unbuilt network does not have.
+if "$W" --describe --ranks=16 "$C/slimfly-q163.ini" > "$tmp/desc" 2>&1; then
+    share=$(sed -n 's/^expected_remote_share: \([0-9.]*\) %.*/\1/p' "$tmp/desc")
+    imb=$(sed -n 's/^event_imbalance: \([0-9.]*\) .*/\1/p' "$tmp/desc")
+    if [ -n "$share" ] && [ -n "$imb" ] && awk -v s="$share" -v i="$imb" 'BEGIN { exit !(s > 0 && s < 100 && i >= 1 && i < 2) }'; then
+        echo "ok   slimfly-q163 --describe --ranks=16: remote share $share %, event imbalance $imb"
+    else
+        die "slimfly-q163 --describe --ranks=16: remote share '$share', imbalance '$imb'"
+    fi
+else
+    die "slimfly-q163 --describe --ranks=16: exit $?: $(tail -2 "$tmp/desc")"
+fi
+
 [ "${WARP_LONG:-0}" = 1 ] || exit $fail
 # each run takes a minute or two on an idle box, several on a busy one
 WARP_TEST_TIMEOUT=${WARP_TEST_TIMEOUT:-900}
