@@ -3,7 +3,8 @@
 # config (examples/configs/codes/*.conf) converts to a run file whose
 # --describe gives the CODES network: nodes, routers and link bandwidths
 # computed here from the CODES parameters by CODES's own formulas and units
-# (GiB/s for torus, Slim Fly and dragonfly, GB/s for the fat-tree); every
+# (GiB/s for torus, Slim Fly and dragonfly, GB/s for the fat-tree) and the
+# output-queued router CODES's models have; every
 # PARAMS key is either named in a comment of the run file or listed on
 # stderr; the shipped *-codes.ini run files describe the same networks; and
 # what cannot be converted stops with exit 2 and nothing on stdout.
@@ -56,6 +57,9 @@ for conf in "$D"/codes/*.conf; do
         want_r="$(gib "$(val "$conf" local_bandwidth)") x $((g * a * (a - 1) / 2)), $(gib "$(val "$conf" global_bandwidth)") x $((g * (g - 1) / 2))"
         want_t="$(gib "$(val "$conf" cn_bandwidth)") x $nodes" ;;
     esac
+    # CODES's routers queue at the output port: the converted run says so
+    grep -q "^router = output-queued  *# CODES's .* queues each packet at its output port" "$TMP/$name.ini" \
+        || { echo "FAIL $name: router is not output-queued"; fail=1; }
     [ $rc -eq 0 ] || { echo "FAIL $name: --describe exits $rc: $(tail -2 "$TMP/$name.desc")"; fail=1; continue; }
     check "$name nodes" "$(desc "$TMP/$name.desc" nodes)" "$nodes"
     check "$name routers" "$(desc "$TMP/$name.desc" routers)" "$routers"
@@ -71,6 +75,14 @@ for pair in torus-32k-codes.ini:torus-32k fattree-8p3l-codes.ini:fattree-8p3l \
     for k in nodes routers links radix router_links_GBps terminal_links_GBps; do
         check "$ini $k as converted" "$(desc "$TMP/shipped.desc" $k)" "$(desc "$TMP/$conv.desc" $k)"
     done
+done
+
+# A router_delay left out is CODES's default: 50 ns in dragonfly.c and
+# fattree.c (issue 48: the dragonfly's was written as 0).
+for m in dragonfly-a8 fattree-8p3l; do
+    sed '/router_delay/d' "$D/codes/$m.conf" > "$TMP/nodelay.conf"
+    timeout 30 "$WARPNET" convert codes "$TMP/nodelay.conf" > "$TMP/nodelay.ini" 2> /dev/null
+    check "$m router_delay default" "$(sed -n 's/^router_delay = \([^ ]*\) .*CODES.s default.*/\1/p' "$TMP/nodelay.ini")" 50ns
 done
 
 # What has no equivalent stops the conversion: exit 2, nothing on stdout.

@@ -41,6 +41,17 @@ int cv_int_list(conv *v, const codes_kv *kv, long long *out, int max);
 /* packet_size, chunk_size and the scheduler of the packet networks. */
 void cv_packets(conv *v, double dflt_packet, double dflt_chunk);
 
+/* A bandwidth key from PARAMS codes_key (dflt when absent), in GiB/s (gib) or GB/s. */
+void cv_bandwidth(conv *v, FILE *f, const char *key, const char *codes_key, double dflt, int gib);
+/* A size key in bytes from PARAMS codes_key (dflt when absent); what is the comment's unit. */
+void cv_bytes(conv *v, FILE *f, const char *key, const char *codes_key, double dflt, const char *what);
+/* A time key in ns from PARAMS codes_key (dflt, CODES's default, when absent). */
+void cv_ns(conv *v, FILE *f, const char *key, const char *codes_key, double dflt);
+/* cn_vc_size against vc_size: named when equal, listed on stderr when not. */
+void cv_node_buffers(conv *v);
+/* [network] router = output-queued, the router CODES's model what is (its queues are per output port). */
+void cv_router(conv *v, const char *what);
+
 /* The analytic networks (codes_simple.c): modelnet_simplenet, modelnet_loggp
  * and modelnet_simplep2p onto Warpnet's simplenet and loggp. */
 void cv_convert_simplenet(conv *v);

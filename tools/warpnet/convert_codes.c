@@ -119,36 +119,6 @@ static void read_groups(conv *v)
         }
 }
 
-static void bandwidth(conv *v, FILE *f, const char *key, const char *codes_key, double dflt, int gib)
-{
-    int g;
-    double bw = cv_num(v, codes_key, dflt, &g);
-    if (!(bw > 0))
-        cv_fail(v, "PARAMS %s = %g: a bandwidth must be positive", codes_key, bw);
-    char b[160], val[64];
-    snprintf(val, sizeof val, "%.10g%s", bw, gib ? "GiB/s" : "GB/s");
-    cv_line(f, key, val, "%s", cv_from(g, codes_key, b, sizeof b, gib ? "GiB/s in this CODES model" :
-                                                                  "GB/s = bytes/ns in CODES's fat-tree"));
-}
-
-static void bytes_key(conv *v, FILE *f, const char *key, const char *codes_key, double dflt, const char *what)
-{
-    int g;
-    double x = cv_num(v, codes_key, dflt, &g);
-    char b[200], val[64];
-    snprintf(val, sizeof val, "%.0fB", x);
-    cv_line(f, key, val, "%s", cv_from(g, codes_key, b, sizeof b, what));
-}
-
-static void ns_key(conv *v, FILE *f, const char *key, const char *codes_key, double dflt)
-{
-    int g;
-    double x = cv_num(v, codes_key, dflt, &g);
-    char b[160], val[64];
-    snprintf(val, sizeof val, "%.10gns", x);
-    cv_line(f, key, val, "%s", cv_from(g, codes_key, b, sizeof b, "ns"));
-}
-
 /* dim_length (n_dims of them) of a torus or mesh: "a,b,c" into val and
  * *n; returns their product. */
 static long long grid(conv *v, const codes_kv *dl, double nd, char *val, size_t len, int *n)
@@ -165,16 +135,6 @@ static long long grid(conv *v, const codes_kv *dl, double nd, char *val, size_t 
         snprintf(val + strlen(val), len - strlen(val), "%s%lld", i ? "," : "", dims[i]);
     }
     return prod;
-}
-
-/* cn_vc_size: Warpnet's node-side buffers are vc_buffer (vc_size) too. */
-static void node_buffers(conv *v)
-{
-    codes_kv *cvc = cv_param(v, "cn_vc_size"), *vc = cv_param(v, "vc_size");
-    if (cvc && !(vc && !strcmp(vc->val[0], cvc->val[0])))
-        cv_note(v, cvc, "Warpnet's node-side buffers are vc_buffer too; a separate size is not converted");
-    else
-        cv_mention(v->fnet, cvc, "the same as vc_size: vc_buffer covers it");
 }
 
 /* The NIC-per-rank check every model shares. */
@@ -203,13 +163,14 @@ static void convert_torus(conv *v)
         cv_fail(v, "dim_length gives %lld torus nodes but %s has %lld repetitions; CODES needs them equal",
              prod, v->grp, v->reps);
     fprintf(v->fnet, "topology = torus%17s # %s modelnet_torus\n", "", v->grp);
-    bandwidth(v, v->fnet, "link_bandwidth", "link_bandwidth", 2.0, 1);
+    cv_router(v, "torus.c");
+    cv_bandwidth(v, v->fnet, "link_bandwidth", "link_bandwidth", 2.0, 1);
     cv_line(v->fnet, "link_latency", "0ns", "CODES's torus has no wire delay: a hop costs bytes/bandwidth + 50 ns");
     codes_kv *rd = cv_param(v, "router_delay");
     if (rd)
         cv_note(v, rd, "CODES's torus does not read router_delay (it fixes 50 ns per hop); converted as 50ns");
     cv_line(v->fnet, "router_delay", "50ns", "CODES's torus: router_delay fixed at 50 ns in torus.c");
-    bytes_key(v, v->fnet, "vc_buffer", "buffer_size", 2048, "bytes per port in CODES; each of Warpnet's 2 "
+    cv_bytes(v, v->fnet, "vc_buffer", "buffer_size", 2048, "bytes per port in CODES; each of Warpnet's 2 "
               "dateline VCs gets it");
     cv_packets(v, 512, 128);
     cv_line(v->ftopo, "dims", val, "PARAMS n_dims = %d%s, PARAMS dim_length", n, g ? "" : " (CODES's default)");
@@ -259,12 +220,13 @@ static void convert_fattree(conv *v)
         cv_fail(v, "%s modelnet_fattree = %lld; a full radix-%lld fat-tree has %lld nodes per leaf switch",
              v->grp, v->nics, k, k / 2);
     fprintf(v->fnet, "topology = fattree%15s # %s modelnet_fattree, fattree_switch\n", "", v->grp);
+    cv_router(v, "fattree.c");
     cv_line(v->fnet, "link_latency", "0ns", "CODES's fat-tree has no wire delay");
-    ns_key(v, v->fnet, "router_delay", "router_delay", 0);
+    cv_ns(v, v->fnet, "router_delay", "router_delay", 50);
     int pg;
     double packet = cv_num(v, "packet_size", 512, &pg);
-    bytes_key(v, v->fnet, "vc_buffer", "vc_size", 8 * packet, "bytes per switch VC");
-    node_buffers(v);
+    cv_bytes(v, v->fnet, "vc_buffer", "vc_size", 8 * packet, "bytes per switch VC");
+    cv_node_buffers(v);
     cv_mention(v->ftopo, cv_param(v, "ft_type"), "the full fat-tree (CODES's type 0 or 1)");
     cv_packets(v, 512, 512);
     char val[32];
@@ -280,8 +242,8 @@ static void convert_fattree(conv *v)
     } else {
         cv_line(v->ftopo, "routing", "adaptive", "PARAMS routing = %s", r ? r->val[0] : "adaptive (CODES's default)");
     }
-    bandwidth(v, v->ftopo, "switch_bandwidth", "link_bandwidth", 5, 0);
-    bandwidth(v, v->ftopo, "host_bandwidth", "cn_bandwidth", 5, 0);
+    cv_bandwidth(v, v->ftopo, "switch_bandwidth", "link_bandwidth", 5, 0);
+    cv_bandwidth(v, v->ftopo, "host_bandwidth", "cn_bandwidth", 5, 0);
 }
 
 static void convert_slimfly(conv *v)
@@ -303,10 +265,11 @@ static void convert_slimfly(conv *v)
     if (v->nics != (long long)p)
         cv_fail(v, "%s modelnet_slimfly = %lld but num_terminals = %g; CODES needs them equal", v->grp, v->nics, p);
     fprintf(v->fnet, "topology = slimfly%15s # %s modelnet_slimfly\n", "", v->grp);
+    cv_router(v, "slimfly.c");
     int lg, gg, cg;
     double lb = cv_num(v, "local_bandwidth", 5.25, &lg), gb = cv_num(v, "global_bandwidth", 4.7, &gg),
            cb = cv_num(v, "cn_bandwidth", 5.25, &cg);
-    bandwidth(v, v->fnet, "link_bandwidth", "local_bandwidth", 5.25, 1);
+    cv_bandwidth(v, v->fnet, "link_bandwidth", "local_bandwidth", 5.25, 1);
     if (gb != lb)
         cv_note(v, gg ? cv_param(v, "global_bandwidth") : cv_param(v, "local_bandwidth"),
              "Warpnet's Slim Fly has one link bandwidth: global_bandwidth differs from local_bandwidth "
@@ -319,8 +282,8 @@ static void convert_slimfly(conv *v)
     else
         cv_mention(v->fnet, cv_param(v, "cn_bandwidth"), "the same as local_bandwidth: link_bandwidth");
     cv_line(v->fnet, "link_latency", "0ns", "CODES's Slim Fly has no wire delay");
-    ns_key(v, v->fnet, "router_delay", "router_delay", 0);
-    bytes_key(v, v->fnet, "vc_buffer", "local_vc_size", 1024, "bytes per VC");
+    cv_ns(v, v->fnet, "router_delay", "router_delay", 0);
+    cv_bytes(v, v->fnet, "vc_buffer", "local_vc_size", 1024, "bytes per VC");
     for (int i = 0; i < 2; i++) {
         const char *k = i ? "cn_vc_size" : "global_vc_size";
         codes_kv *x = cv_param(v, k), *l = cv_param(v, "local_vc_size");
@@ -390,7 +353,8 @@ static void convert_express_mesh(conv *v)
         cv_fail(v, "%s modelnet_express_mesh = %lld but num_cn = %g; CODES needs them equal", v->grp, v->nics, cn);
     fprintf(v->fnet, "topology = hyperx%15s # %s modelnet_express_mesh: gap = 1 joins every pair of a dimension\n",
             "", v->grp);
-    bandwidth(v, v->fnet, "link_bandwidth", "link_bandwidth", 5.25, 1);
+    cv_router(v, "express-mesh.cxx");
+    cv_bandwidth(v, v->fnet, "link_bandwidth", "link_bandwidth", 5.25, 1);
     int lg, cg;
     double lb = cv_num(v, "link_bandwidth", 5.25, &lg), cb = cv_num(v, "cn_bandwidth", lb, &cg);
     if (cb != lb)
@@ -399,9 +363,9 @@ static void convert_express_mesh(conv *v)
     else
         cv_mention(v->fnet, cv_param(v, "cn_bandwidth"), "the same as link_bandwidth");
     cv_line(v->fnet, "link_latency", "0ns", "CODES's express mesh has no wire delay");
-    ns_key(v, v->fnet, "router_delay", "router_delay", 50);
-    bytes_key(v, v->fnet, "vc_buffer", "vc_size", 32768, "bytes per VC");
-    node_buffers(v);
+    cv_ns(v, v->fnet, "router_delay", "router_delay", 50);
+    cv_bytes(v, v->fnet, "vc_buffer", "vc_size", 32768, "bytes per VC");
+    cv_node_buffers(v);
     cv_packets(v, 512, 512);
     cv_line(v->ftopo, "dims", val, "PARAMS n_dims = %d, PARAMS dim_length", n);
     cv_mention(v->ftopo, gp, "every pair of a dimension joined once");
@@ -431,9 +395,10 @@ static void convert_dragonfly(conv *v)
         cv_fail(v, "%s modelnet_dragonfly = %lld but CODES's dragonfly puts num_routers/2 = %lld nodes on a router",
              v->grp, v->nics, half);
     fprintf(v->fnet, "topology = dragonfly%13s # %s modelnet_dragonfly\n", "", v->grp);
+    cv_router(v, "dragonfly.c");
     cv_line(v->fnet, "link_latency", "0ns", "CODES's dragonfly has no wire delay");
-    ns_key(v, v->fnet, "router_delay", "router_delay", 0);
-    bytes_key(v, v->fnet, "vc_buffer", "local_vc_size", 1024, "bytes per VC");
+    cv_ns(v, v->fnet, "router_delay", "router_delay", 50);
+    cv_bytes(v, v->fnet, "vc_buffer", "local_vc_size", 1024, "bytes per VC");
     cv_packets(v, 512, 512);
     char val[64];
     snprintf(val, sizeof val, "%lld", ia);
@@ -468,9 +433,9 @@ static void convert_dragonfly(conv *v)
     for (int k = 0; k < 3; k++) {
         char key[40];
         snprintf(key, sizeof key, "%s_bandwidth", kind[k]);
-        bandwidth(v, v->ftopo, key, bw[k], bw_dflt[k], 1);
+        cv_bandwidth(v, v->ftopo, key, bw[k], bw_dflt[k], 1);
         snprintf(key, sizeof key, "%s_vc_buffer", kind[k]);
-        bytes_key(v, v->ftopo, key, vc[k], vc_dflt[k], "bytes per VC");
+        cv_bytes(v, v->ftopo, key, vc[k], vc_dflt[k], "bytes per VC");
     }
 }
 
