@@ -123,7 +123,7 @@ golden fattree-8p3l-codes.ini 1 "--end=2us" 8cac733ab2c8edef 52542 3076 1380 138
 golden fattree-32p3l.ini 1 "--end=1us --workload.warmup=0ns" fee84cf4c07f793d 667419 59028 4252 4252 860.879582 999.994843
 golden fattree-4ary3tree.ini 2 "--end=2us --workload.warmup=0ns" e59f8d8c5de53670 193483 8149 7937 7937 70.5949849 1999.69133
 golden fattree-dual-plane.ini 1 "--end=2us --workload.warmup=0ns" 523ea034286dc3cd 233954 15892 3016 3016 1419.3879 1999.84996
-golden fattree-summit-codes.ini 1 "--end=2us --workload.warmup=0ns" ff58c83cda3e730f 111118 7157 4332 4332 814.342657 1999.16862
+golden fattree-summit-codes.ini 1 "--end=2us --workload.warmup=0ns" 741d7151dce3abdb 96486 7157 6026 6026 331.877491 1999.72318
 golden leafspine-3to1.ini 2 "--end=2us --workload.warmup=0ns" 5dc1fb9383438f03 90244 8887 4264 891 800.744332 1999.21618
 # A network read from a file (its path relative to where warpnet runs).
 golden graph-leafspine.ini 2 "--end=2us --workload.warmup=0ns --graph.file=${top_srcdir:-.}/examples/configs/leafspine-8x4.anynet" 6c4577d17b77f4c5 21707 1554 1006 1006 622.697351 1999.97201

@@ -94,7 +94,10 @@ refuse() { # NAME WANT-IN-MESSAGE FILE
 }
 sed 's/switch_count="32"/switch_count="16"/; s/repetitions="32"/repetitions="16"/' \
     "$D/codes/fattree-8p3l.conf" > "$TMP/pruned.conf"
-refuse "pruned fat-tree" "pruned" "$TMP/pruned.conf"
+# a pruned tree (4 of 8 pods) is CODES's: 16 + 16 + 8 switches (each top takes 2 links from every pod)
+timeout 30 "$WARPNET" convert codes "$TMP/pruned.conf" > "$TMP/pruned.ini" 2> /dev/null \
+    && timeout 30 "$WARPNET" --describe "$TMP/pruned.ini" > "$TMP/pruned.desc" 2>&1
+check "pruned fat-tree nodes, switches" "$(desc "$TMP/pruned.desc" nodes) $(desc "$TMP/pruned.desc" routers)" "64 40"
 sed 's/n_dims="3"/n_dims=3/' "$D/codes/torus-32k.conf" > "$TMP/unquoted.conf"
 refuse "unquoted value" "unquoted.conf:[0-9]*: .*quoted" "$TMP/unquoted.conf"
 sed "s/modelnet_torus/modelnet_simplewan/" "$D/codes/torus-32k.conf" > "$TMP/other.conf"

@@ -52,6 +52,9 @@ void cv_node_buffers(conv *v);
 /* [network] router = output-queued, the router CODES's model what is (its queues are per output port). */
 void cv_router(conv *v, const char *what);
 
+/* CODES's fat-tree, pruned, tapered and multi-rail (codes_fattree.c). */
+void cv_convert_fattree(conv *v);
+
 /* The analytic networks (codes_simple.c): modelnet_simplenet, modelnet_loggp
  * and modelnet_simplep2p onto Warpnet's simplenet and loggp. */
 void cv_convert_simplenet(conv *v);

@@ -1,6 +1,7 @@
 /* convert_codes.c — `warpnet convert codes FILE.conf`: prints the Warpnet run
  * file equivalent to a CODES network configuration (torus, fat-tree, Slim
- * Fly, dragonfly, express mesh; the analytic networks in codes_simple.c),
+ * Fly, dragonfly, express mesh; the fat-tree in codes_fattree.c, the
+ * analytic networks in codes_simple.c),
  * every key with its unit and a comment naming the CODES parameter it came from. Invariant: every key of the CODES file is either
  * converted (and named in a comment) or listed on stderr with the reason; a
  * file that cannot be converted prints nothing on stdout and exits 2.
@@ -180,70 +181,6 @@ static void convert_torus(conv *v)
     if (cn)
         cv_note(v, cn, "CODES's torus injects at link_bandwidth (model-net uses cn_bandwidth only for messages "
              "a node sends itself); not converted");
-}
-
-static void convert_fattree(conv *v)
-{
-    int g;
-    double type = cv_num(v, "ft_type", 0, &g);
-    if (type == 2)
-        cv_fail(v, "PARAMS ft_type = 2 (one plane per NIC) has no Warpnet equivalent; Warpnet builds one plane");
-    double levels = cv_num(v, "num_levels", 0, NULL);
-    if (levels != 2 && levels != 3)
-        cv_fail(v, "PARAMS num_levels = %g: CODES's fat-tree has 2 or 3 levels", levels);
-    codes_kv *rk = cv_param(v, "switch_radix"), *ck = cv_param(v, "switch_count");
-    if (!rk || !ck)
-        cv_fail(v, "PARAMS switch_radix and switch_count are required by CODES's fat-tree");
-    long long radix[4], count[4];
-    int nr = cv_int_list(v, rk, radix, 4), nc = cv_int_list(v, ck, count, 4);
-    for (int i = 1; i < nr; i++)
-        if (radix[i] != radix[0])
-            cv_fail(v, "line %d: switch_radix differs between levels; Warpnet's fat-tree has one radix", rk->line);
-    (void)nc;
-    long long k = radix[0], leaf = count[0];
-    /* CODES uses tapering + 1 as the ratio: 1 (its default) is k/2 nodes per leaf */
-    double taper = cv_num(v, "tapering", 1, &g);
-    if (taper != 1)
-        cv_fail(v, "PARAMS tapering = %g: a tapered fat-tree has no Warpnet equivalent (full bisection, "
-             "CODES's tapering = 1, only)", taper);
-    cv_mention(v->ftopo, cv_param(v, "tapering"), "CODES's untapered ratio (k/2 nodes per leaf switch)");
-    if (k < 2 || k % 2)
-        cv_fail(v, "PARAMS switch_radix = %lld: want an even radix", k);
-    long long full = levels == 3 ? k * k / 2 : k;
-    if (leaf != full)
-        cv_fail(v, "PARAMS switch_count = %lld: a %s-level radix-%lld tree with %lld leaf switches is a pruned "
-             "fat-tree (fewer pods); Warpnet builds the full %lld-port %g-tree (switch_count = %lld)",
-             leaf, levels == 3 ? "3" : "2", k, leaf, k, levels, full);
-    if (v->reps != leaf)
-        cv_fail(v, "%s repetitions = %lld but switch_count = %lld; CODES needs them equal", v->grp, v->reps, leaf);
-    if (v->nics != k / 2)
-        cv_fail(v, "%s modelnet_fattree = %lld; a full radix-%lld fat-tree has %lld nodes per leaf switch",
-             v->grp, v->nics, k, k / 2);
-    fprintf(v->fnet, "topology = fattree%15s # %s modelnet_fattree, fattree_switch\n", "", v->grp);
-    cv_router(v, "fattree.c");
-    cv_line(v->fnet, "link_latency", "0ns", "CODES's fat-tree has no wire delay");
-    cv_ns(v, v->fnet, "router_delay", "router_delay", 50);
-    int pg;
-    double packet = cv_num(v, "packet_size", 512, &pg);
-    cv_bytes(v, v->fnet, "vc_buffer", "vc_size", 8 * packet, "bytes per switch VC");
-    cv_node_buffers(v);
-    cv_mention(v->ftopo, cv_param(v, "ft_type"), "the full fat-tree (CODES's type 0 or 1)");
-    cv_packets(v, 512, 512);
-    char val[32];
-    snprintf(val, sizeof val, "%lld", k);
-    cv_line(v->ftopo, "ports", val, "PARAMS switch_radix");
-    snprintf(val, sizeof val, "%g", levels);
-    cv_line(v->ftopo, "levels", val, "PARAMS num_levels; PARAMS switch_count = %lld: the full tree", leaf);
-    codes_kv *r = cv_param(v, "routing");
-    if (r && !strcmp(r->val[0], "static")) {
-        cv_line(v->ftopo, "routing", "ecmp", "PARAMS routing = static");
-        cv_note(v, r, "CODES's static routing reads OpenSM tables (routing_folder); converted as Warpnet's "
-             "deterministic per-flow ECMP");
-    } else {
-        cv_line(v->ftopo, "routing", "adaptive", "PARAMS routing = %s", r ? r->val[0] : "adaptive (CODES's default)");
-    }
-    cv_bandwidth(v, v->ftopo, "switch_bandwidth", "link_bandwidth", 5, 0);
-    cv_bandwidth(v, v->ftopo, "host_bandwidth", "cn_bandwidth", 5, 0);
 }
 
 static void convert_slimfly(conv *v)
@@ -549,11 +486,12 @@ int wn_convert_codes(const char *path)
     if (!v.fnet || !v.ftopo || !v.fhints)
         cv_fail(&v, "out of memory");
     cv_mention(v.fnet, codes_find(&v.c, "PARAMS", "modelnet_order"), "the network named by topology");
-    one_rail(&v);
+    if (strcmp(v.model, "fattree")) /* the fat-tree converts its rails to planes */
+        one_rail(&v);
     if (!strcmp(v.model, "torus"))
         convert_torus(&v);
     else if (!strcmp(v.model, "fattree"))
-        convert_fattree(&v);
+        cv_convert_fattree(&v);
     else if (!strcmp(v.model, "slimfly"))
         convert_slimfly(&v);
     else if (!strcmp(v.model, "dragonfly"))
