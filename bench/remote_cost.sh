@@ -1,0 +1,82 @@
+#!/usr/bin/env bash
+# bench/remote_cost.sh — what a remote event costs against a local one on 2
+# ranks (issue 49's goal: at most 1.5x). Runs PHOLD on 2 optimistic ranks
+# with the share of remote events raised on purpose (--remote, default
+# 0 0.1 0.3 0.5 0.7 0.9) and a network model under partitions that cut more
+# or fewer links (fattree-codes: topology, block), and fits, per case, the
+# busiest rank's time per committed event against the share of events that
+# crossed ranks:
+#     time / event = local + extra x remote share
+# so a remote event costs local + extra, and the ratio is (local + extra) /
+# local. The same fit of each part of the time split (forward, queue,
+# network, GVT) says where the extra goes: send (forward: the handler's
+# sends), receive and MPI (network), queue, GVT. Writes
+# bench/results/remote_cost.csv; prints the fits.
+#   bench/remote_cost.sh [phold] [fattree]   (default both; REPS=N, default 1)
+# Time it on an idle machine: the fit is of wall-clock times.
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+reps=${REPS:-1}
+mpiexec=${MPIEXEC:-mpiexec}
+out=$here/results
+mkdir -p "$out"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+. "$here/scenarios.sh"
+
+csv=$out/remote_cost.csv
+echo "case,knob,rep,committed,remote_share,run_s,per_event_ns,forward_ns,queue_ns,network_ns,gvt_ns,efficiency,digest,load,command" | tee "$csv"
+measure() { # CASE KNOB COMMAND...
+    local case=$1 knob=$2 j="$tmp/s.json"
+    shift 2
+    for r in $(seq 1 "$reps"); do
+        local l; l=$(load)
+        timeout 1200 "$@" --stats-json="$j" --quiet >/dev/null
+        # The busiest rank's time over its share of the committed events.
+        awk -v c="$(json committed "$j")" -v rs="$(json remote_sent "$j")" -v p="$(json processed "$j")" \
+            -v run="$(json run_s "$j")" -v f="$(split forward "$j")" -v q="$(split queue "$j")" \
+            -v n="$(split network "$j")" -v g="$(split gvt "$j")" -v e="$(json efficiency "$j")" \
+            -v d="$(json committed_digest "$j")" -v l="$l" -v cs="$case" -v k="$knob" -v r="$r" -v cmd="$*" \
+            'BEGIN { pe = c / 2; printf "%s,%s,%s,%d,%.4f,%.4f,%.1f,%.1f,%.1f,%.1f,%.1f,%s,%s,%s,\"%s\"\n",
+                     cs, k, r, c, (p > 0) ? rs / p : 0, run, run / pe * 1e9, f / pe * 1e9, q / pe * 1e9,
+                     n / pe * 1e9, g / pe * 1e9, e, d, l, cmd }' | tee -a "$csv"
+    done
+}
+
+cases=${*:-phold fattree}
+for c in $cases; do
+    case $c in
+    phold)
+        for r in ${REMOTES:-0 0.1 0.3 0.5 0.7 0.9}; do
+            measure phold "remote=$r" $mpiexec -n 2 "$phold" --remote="$r" --mean=1.0 --lookahead=0.1 \
+                --start-events=1 --total-lps=1048576 --end=2 --synch=opt
+        done ;;
+    fattree)
+        for p in topology block; do
+            measure fattree-codes "partition=$p" $mpiexec -n 2 "$warpnet" "$cfg/fattree-8p3l-codes.ini" \
+                --synch=opt --partition="$p"
+        done ;;
+    *) echo "bench/remote_cost.sh: unknown case $c (phold, fattree)" >&2; exit 2 ;;
+    esac
+done
+
+# Least-squares line of each time column against the remote share, per case.
+echo "# per case: time per committed event (busiest rank) = local + extra x remote share"
+tail -n +2 "$csv" | awk -F, '
+    { k = $1; n[k]++; x = $5; sx[k] += x; sxx[k] += x * x
+      for (i = 7; i <= 11; i++) { sy[k, i] += $i; sxy[k, i] += x * $i } }
+    END {
+        split("per_event,forward,queue,network,gvt", name, ",")
+        for (k in n) {
+            d = n[k] * sxx[k] - sx[k] * sx[k]
+            if (n[k] < 2 || d <= 0) { printf "# %s: needs two remote shares at least\n", k; continue }
+            line = ""
+            for (i = 7; i <= 11; i++) {
+                b[i] = (n[k] * sxy[k, i] - sx[k] * sy[k, i]) / d
+                a[i] = (sy[k, i] - b[i] * sx[k]) / n[k]
+                if (i > 7) line = line sprintf(" %s %+.0f", name[i - 6], b[i])
+            }
+            printf "# %s: local %.0f ns, remote %.0f ns an event: %.2fx a local one; the extra by part (ns):%s\n",
+                   k, a[7], a[7] + b[7], (a[7] > 0) ? (a[7] + b[7]) / a[7] : 0, line
+        }
+    }'
