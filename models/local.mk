@@ -24,8 +24,8 @@ include models/traffic/local.mk
 include models/replay/local.mk
 libwarpnet_la_SOURCES = $(LIBWARPNET_SOURCES)
 libwarpnet_la_CPPFLAGS = $(AM_CPPFLAGS) -I$(builddir)/models/catalog -I$(builddir)/models/replay/readers
-libwarpnet_la_CFLAGS = $(AM_CFLAGS) $(OTF2_CFLAGS)
-libwarpnet_la_LIBADD = libwarp.la $(OTF2_LIBS) $(METIS_LIBS)
+libwarpnet_la_CFLAGS = $(AM_CFLAGS) $(OTF2_CFLAGS) $(PCAP_CFLAGS)
+libwarpnet_la_LIBADD = libwarp.la $(OTF2_LIBS) $(PCAP_LIBS) $(METIS_LIBS)
 
 # The catalogue's list, rewritten whenever a local.mk (hence Makefile) changes.
 nodist_libwarpnet_la_SOURCES = models/catalog/catalog_list.h models/replay/readers/reader_list.h

@@ -110,7 +110,7 @@ static void start_task(cp_sim *s, int32_t rank, uint32_t i, uint64_t now);
 static void make_ready(cp_sim *s, int32_t rank, uint32_t i, uint64_t now)
 {
     cp_rank *r = &s->r[rank];
-    if (!s->serialize) {
+    if (!s->serialize || (s->g[rank].tasks[i].flags & REPLAY_WAIT)) { /* a wait needs no CPU */
         start_task(s, rank, i, now);
         return;
     }
@@ -159,7 +159,8 @@ static void start_task(cp_sim *s, int32_t rank, uint32_t i, uint64_t now)
 {
     const replay_rank *g = &s->g[rank];
     cp_rank *r = &s->r[rank];
-    r->busy = 1;
+    int wait = (g->tasks[i].flags & REPLAY_WAIT) != 0;
+    r->busy |= !wait;
     r->state[i] |= 1;
     for (uint32_t k = replay_msg_begin(g, i); k < g->tasks[i].msg_end; k++) {
         const replay_msg *m = &g->msgs[k];
@@ -181,8 +182,9 @@ static void on_end(cp_sim *s, int32_t rank, uint32_t i, uint64_t now)
     if (now > r->finish)
         r->finish = now;
     /* TraceR's order: free the CPU, queue newly ready dependants, then run
-     * the oldest ready task (the replay LP does the same). */
-    r->busy = 0;
+     * the oldest ready task (the replay LP does the same). A wait held no CPU. */
+    if (!(s->g[rank].tasks[i].flags & REPLAY_WAIT))
+        r->busy = 0;
     release(s, rank, i, 0, now);
     if (s->serialize && !r->busy && r->ready.head < r->ready.n)
         start_task(s, rank, r->ready.v[r->ready.head++], now);

@@ -22,7 +22,9 @@ LIBWARPNET_SOURCES += \
 	models/replay/tracer_config.c models/replay/tracer_config.h \
 	models/replay/workload_tracer.c \
 	models/replay/timeline.c models/replay/timeline.h
-LIBWARPNET_SOURCES += models/replay/readers/otf2map.c models/replay/readers/otf2map.h
+LIBWARPNET_SOURCES += models/replay/readers/otf2map.c models/replay/readers/otf2map.h \
+	models/replay/readers/pcap_msgs.c models/replay/readers/pcap_msgs.h models/replay/capture.h \
+	models/replay/capture_stats.c
 # The trace readers' table (readers.c), in this order: where two readers are
 # equally sure of a path's format, the first wins. A format this build has
 # no reader for is FORMAT:PACKAGE in REPLAY_READERS_UNBUILT.
@@ -32,6 +34,12 @@ LIBWARPNET_SOURCES += models/replay/readers/otf2.c
 REPLAY_READERS += replay_reader_otf2
 else
 REPLAY_READERS_UNBUILT += otf2:libotf2-trace-dev
+endif
+if HAVE_PCAP
+LIBWARPNET_SOURCES += models/replay/readers/pcap.c
+REPLAY_READERS += replay_reader_pcap
+else
+REPLAY_READERS_UNBUILT += pcap:libpcap-dev
 endif
 REPLAY_READERS += replay_reader_goal replay_reader_dimemas replay_reader_bigsim replay_reader_native
 CATALOG_WORKLOADS += replay_workload

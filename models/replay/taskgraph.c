@@ -246,9 +246,13 @@ int replay_rank_validate(const replay_rank *r, const char *place, replay_err *er
         if (t->dep_end < dprev || t->dep_end > r->ndeps || t->msg_end < mprev || t->msg_end > r->nmsgs)
             return replay_errf(err, "%s: rank %d: edge lists of task %u are out of bounds; "
                                "the trace is corrupt", place, r->rank, i);
-        if (t->flags & ~REPLAY_TRIGGERED)
+        if (t->flags & ~(REPLAY_TRIGGERED | REPLAY_WAIT))
             return replay_errf(err, "%s: rank %d: task %u has unknown flags 0x%x; "
                                "the trace is corrupt or newer than this reader", place, r->rank, i, t->flags);
+        if ((t->flags & REPLAY_WAIT) && ((t->flags & REPLAY_TRIGGERED) || t->msg_end != mprev))
+            return replay_errf(err, "%s: rank %d: task %u is a wait that %s; a wait only passes time, so "
+                               "move the receive or the sends to a task after it", place, r->rank, i,
+                               (t->flags & REPLAY_TRIGGERED) ? "waits for a message" : "sends messages");
         for (uint32_t k = dprev; k < t->dep_end; k++) {
             uint32_t d = REPLAY_DEP_INDEX(r->deps[k]);
             if (d >= r->ntasks || d == i)

@@ -30,6 +30,8 @@
 /* replay_task.flags */
 enum {
     REPLAY_TRIGGERED = 1u << 0, /* waits for a message matching (trig_src, trig_tag) */
+    REPLAY_WAIT = 1u << 1,      /* dur_ns passes without the rank's CPU (a timer: captures' gaps);
+                                 * never triggered, sends nothing */
 };
 
 typedef struct replay_task {

@@ -126,11 +126,20 @@ static void send_ack(warp_lp *lp, rp_state *s, int32_t to)
     }
 }
 
-/* Dependencies of i are met: post its receive or make it ready. */
+static void release(warp_lp *lp, rp_state *s, uint32_t i, int started_only);
+static void schedule_end(warp_lp *lp, uint32_t i, double start, double delay);
+
+/* Dependencies of i are met: start its wait, post its receive or make it ready. */
 static void deps_met(warp_lp *lp, rp_state *s, uint32_t i)
 {
     const replay_task *t = &s->gr->g.tasks[i];
     set_flag(lp, s, i, T_DEPSMET);
+    if (t->flags & REPLAY_WAIT) { /* a timer: it starts now and holds no CPU */
+        set_flag(lp, s, i, T_STARTED);
+        schedule_end(lp, i, warp_now(lp), (double)t->dur_ns);
+        release(lp, s, i, 1);
+        return;
+    }
     if (!(t->flags & REPLAY_TRIGGERED)) {
         push_ready(lp, s, i);
         return;
@@ -241,7 +250,8 @@ static void on_end(warp_lp *lp, rp_state *s, uint32_t i)
     }
     set_flag(lp, s, i, T_DONE);
     s->done++;
-    s->busy = 0;
+    if (!(s->gr->g.tasks[i].flags & REPLAY_WAIT))
+        s->busy = 0;
     release(lp, s, i, 0);
     if (!s->busy && s->ready_head < s->ready_tail)
         start_task(lp, s, s->ready[s->ready_head++]);
@@ -633,10 +643,11 @@ static void rp_commit(warp_lp *lp, void *out, const void *msg, const warp_bits *
     int32_t rank = c->rank_local[net_rank_of(lp)];
     if (e->kind == EV_KICK) {
         o->kickoff = u.t;
-    } else if (e->kind == NET_EV_ARRIVE && c->tl) {
+    } else if (e->kind == NET_EV_ARRIVE && (c->tl || c->jobs[o->gr->job].cap_times)) {
         rp_payload p;
         memcpy(&p, e->u.msg.payload, sizeof p);
-        if (p.src_local < c->timeline_ranks && rank < c->timeline_ranks)
+        rp_capture_note(c, o->gr->job, (int32_t)e->u.msg.tag, e->u.msg.t_send, warp_now(lp));
+        if (c->tl && p.src_local < c->timeline_ranks && rank < c->timeline_ranks)
             replay_timeline_msg(c->tl, o->gr->job, p.src_local, rank, e->u.msg.bytes, e->u.msg.tag,
                                 e->u.msg.t_send, warp_now(lp));
     } else if (e->kind == EV_END) {
@@ -653,7 +664,8 @@ static void rp_commit(warp_lp *lp, void *out, const void *msg, const warp_bits *
         if (u.task >= g->ntasks)
             return;
         o->tasks++;
-        o->compute_ns += g->tasks[u.task].dur_ns;
+        if (!(g->tasks[u.task].flags & REPLAY_WAIT))
+            o->compute_ns += g->tasks[u.task].dur_ns;
         for (uint32_t k = replay_msg_begin(g, u.task); k < g->tasks[u.task].msg_end; k++) {
             o->msgs++;
             o->bytes += g->msgs[k].bytes;

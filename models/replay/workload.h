@@ -1,11 +1,13 @@
 /* workload.h — the `replay` workload of the network layer:
  *   [workload] type = replay
- *   [job.N]    trace = PATH | gen:KIND:...   format = bigsim|otf2|goal|native|gen|dimemas
+ *   [job.N]    trace = PATH | gen:KIND:...   format = bigsim|otf2|goal|native|gen|dimemas|pcap
  *              placement = linear|random|FILE   ranks = N (check)   iterations = K
  *   [replay]   overhead = 0ns (per message sent)   per_byte_ns = 0
  *              ampi_overhead = 100ns (BigSim AMPI_ tasks)   eager_limit = 64KiB (OTF2, Dimemas)
  *              dimemas_rendezvous = size|trace (Dimemas: by eager_limit, or the send records' flag)
  *              placement_seed = 1   ranks_csv = FILE (job,rank,finish_ns)
+ *              pcap_mode = causal|open-loop   pcap_map = FILE   pcap_coalesce = 1ms
+ *              flows_csv = FILE   messages_csv = FILE (captures: docs/pcap-replay.md)
  * One LP per network rank; ranks no job uses stay idle. */
 #ifndef REPLAY_WORKLOAD_H
 #define REPLAY_WORKLOAD_H

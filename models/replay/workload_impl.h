@@ -22,6 +22,9 @@ typedef struct rp_job {
      * without being built, hashed and compared. Borrowed from
      * rp_config.shapes; cleared by the job's teardown (rp_job_free). */
     const struct rp_graph *shape_memo[REPLAY_SHAPE_CLASSES];
+    /* A packet capture's messages: simulated send, arrival, noted
+     * (capture_stats.c); NULL for other traces. */
+    double *cap_times;
 } rp_job;
 
 /* Committed per-rank results, filled by finish on the owning process. */
@@ -48,6 +51,7 @@ typedef struct rp_config {
     int loggops; /* loggp network: charge LogGOPS CPU time (see above) */
     uint64_t loggp_S; /* its eager limit: rendezvous above it is not modelled */
     char ranks_csv[4096]; /* job,rank,finish_ns rows, written after a whole run (rp_reduce); "": none */
+    char flows_csv[4096], messages_csv[4096]; /* capture statistics (capture_stats.c); "": none */
     FILE *timeline_f; /* job,rank,task,start_ns,end_ns rows, written by commit */
     replay_timeline *tl; /* timeline = FILE.json / FILE.prv: records kept by commit */
     int32_t timeline_ranks;
@@ -87,6 +91,14 @@ void replay_graphs_free(rp_config *c);
  * (after replay_opts_default); a bad value stops naming the key
  * (reader_opts.c). */
 void replay_opts_read(warp_ini *ini, replay_opts *o);
+/* Packet captures (capture_stats.c): the per-message arrays of the jobs
+ * whose trace is a capture and the CSV keys; noting a committed arrival;
+ * the sums over processes and the CSVs (rank 0); the report's lines. */
+void rp_capture_setup(warp_ini *ini, rp_config *c);
+void rp_capture_note(const rp_config *c, int32_t job, int32_t tag, double t_send, double t_arrive);
+void rp_capture_reduce(const rp_config *c, const warp_ctx *w);
+void rp_capture_report(const rp_config *c, int j, FILE *f);
+
 /* The replay's mem_hint (net.h): its graphs, progress arrays and bursts,
  * measured on a few loaded ranks of each job (sizing.c). */
 void replay_mem_hint(warp_ini *ini, const net_model *net, net_workload_mem *m);

@@ -208,6 +208,7 @@ static void *rp_setup(warp_ini *ini, const net_model *net)
                           "remove the [job.N] sections (or the tracer_config)");
         rp_tracer_jobs(c, tracer, &o);
         c->res = warp_xcalloc(c->nranks, sizeof *c->res);
+        rp_capture_setup(ini, c);
         replay_lp_type(&c->type);
         return c;
     }
@@ -237,6 +238,7 @@ static void *rp_setup(warp_ini *ini, const net_model *net)
         place_job(ini, c, j, sec, &next_linear, seed + (uint64_t)j);
     }
     c->res = warp_xcalloc(c->nranks, sizeof *c->res);
+    rp_capture_setup(ini, c);
     replay_lp_type(&c->type);
     return c;
 }
@@ -279,6 +281,7 @@ static void rp_job_free(rp_job *j)
     free(j->trace);
     free(j->format);
     free(j->global);
+    free(j->cap_times);
     memset(j->shape_memo, 0, sizeof j->shape_memo);
 }
 
@@ -382,6 +385,7 @@ static void rp_reduce(const void *wl, const net_model *net)
 {
     const rp_config *c = wl;
     const warp_ctx *w = net_engine(net);
+    rp_capture_reduce(c, w);
     if (c->tl)
         write_timeline(c, w);
     if (c->ranks_csv[0])
@@ -437,6 +441,7 @@ static void rp_report(const void *wl, const net_model *net, FILE *f)
             fprintf(f, "  WARNING: %llu tasks never ran: the figures above cover the replay up to the end time "
                        "only; give a later [engine] end, or none, to replay to completion\n",
                     (unsigned long long)(r.tasks_total - r.tasks_done));
+        rp_capture_report(c, j, f);
     }
     /* Asked for only ([replay] memory_line = 1): the figures are process
      * 0's own, and reports are compared across process counts. */

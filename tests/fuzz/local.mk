@@ -113,7 +113,7 @@ EXTRA_DIST += tests/fuzz/fuzz_ini.c tests/fuzz/fuzz_options.c tests/fuzz/fuzz_tr
 # the seeds (test_fuzz_regress.sh). The option harness replaces warp_fatal,
 # so it links the option parser's sources instead of libwarp.
 FUZZ_REGRESS_TRACE_SRC = tests/fuzz/fuzz_trace.c tests/fuzz/regress_main.c
-FUZZ_REGRESS_TRACE_LDADD = libwarpnet.la libwarp.la $(OTF2_LIBS) $(METIS_LIBS) -lm
+FUZZ_REGRESS_TRACE_LDADD = libwarpnet.la libwarp.la $(OTF2_LIBS) $(PCAP_LIBS) $(METIS_LIBS) -lm
 check_PROGRAMS += tests/fuzz/regress-ini tests/fuzz/regress-options tests/fuzz/regress-bigsim \
 	tests/fuzz/regress-goal tests/fuzz/regress-native tests/fuzz/regress-dimemas tests/fuzz/regress-otf2map
 tests_fuzz_regress_ini_SOURCES = tests/fuzz/fuzz_ini.c tests/fuzz/regress_main.c

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "replay/capture.h"
 #include "replay/readers/bigsim.h"
 #include "replay/critpath.h"
 #include "replay/readers/gen.h"
@@ -24,12 +25,16 @@ static const char usage[] =
     "       warpnet-trace convert [OPTIONS] [--text|--binary] IN OUT\n"
     "       warpnet-trace gen KIND [key=value ...] [--text|--binary] -o OUT\n"
     "options:\n"
-    "  --format=bigsim|otf2|goal|native|gen|dimemas  input format (default: guessed from the path)\n"
+    "  --format=bigsim|otf2|goal|native|gen|dimemas|pcap  input format (default: guessed from the path)\n"
     "  --ampi-overhead=NS   BigSim: duration of AMPI_* tasks (default 100)\n"
     "  --keep-init          BigSim: keep the initialisation phase before the start event\n"
     "  --eager-limit=BYTES  OTF2, Dimemas: rendezvous above this size (default 65536)\n"
     "  --dimemas-rendezvous=size|trace  Dimemas: rendezvous by --eager-limit (default) or where\n"
     "                       the send record's synchronism bit 0 says so (Dimemas's own default)\n"
+    "  --pcap-mode=causal|open-loop  pcap: replies wait for what they answer (default), or\n"
+    "                       every message leaves at its captured time\n"
+    "  --pcap-map=FILE      pcap: endpoint map, lines 'ADDRESS[:PORT] RANK' (default: a rank per address)\n"
+    "  --pcap-coalesce=TIME pcap: longest gap between segments of one message (default 1ms)\n"
     "  --no-timing          info: skip the critical-path computation\n"
     "TRACE may also be a generator spec gen:KIND:key=value,...\n";
 
@@ -95,6 +100,12 @@ static void parse_cli(int argc, char **argv, cli *c)
             reader_key_u64(c, "--eager-limit", "eager_limit", a + 14, "B");
         else if (!strncmp(a, "--dimemas-rendezvous=", 21))
             reader_key(c, "--dimemas-rendezvous", "dimemas_rendezvous", a + 21);
+        else if (!strncmp(a, "--pcap-mode=", 12))
+            reader_key(c, "--pcap-mode", "pcap_mode", a + 12);
+        else if (!strncmp(a, "--pcap-map=", 11))
+            reader_key(c, "--pcap-map", "pcap_map", a + 11);
+        else if (!strncmp(a, "--pcap-coalesce=", 16))
+            reader_key(c, "--pcap-coalesce", "pcap_coalesce", a + 16);
         else if (!strcmp(a, "--keep-init"))
             reader_key(c, "--keep-init", "keep_init", "1");
         else if (!strcmp(a, "--no-timing"))
@@ -125,6 +136,31 @@ static replay_source *open_or_die(const char *path, const cli *c)
     return s;
 }
 
+/* A packet capture's summary: what was captured and what was set aside. */
+static void capture_info(const replay_capture *cap)
+{
+    uint64_t bytes = 0, flows = 0;
+    int64_t end = 0;
+    for (uint32_t k = 0; k < cap->nflows; k++) {
+        bytes += cap->flows[k].bytes;
+        flows += cap->flows[k].msgs > 0;
+        if (cap->flows[k].msgs && cap->flows[k].t_last > end)
+            end = cap->flows[k].t_last;
+    }
+    printf("capture_hosts: %u\ncapture_packets: %" PRIu64 "\ncapture_flows: %u\ncapture_flows_with_data: %" PRIu64
+           "\ncapture_payload_bytes: %" PRIu64 "\ncapture_duration_ns: %" PRId64 "\n"
+           "capture_retransmitted_segments: %" PRIu64 "\ncapture_retransmitted_bytes: %" PRIu64
+           "\ncapture_pure_acks: %" PRIu64 "\ncapture_duplicate_acks: %" PRIu64
+           "\ncapture_other_frames: %" PRIu64 "\ncapture_out_of_order_packets: %" PRIu64 "\n",
+           cap->hosts, cap->packets, cap->nflows, flows, bytes, end, cap->retrans_segments, cap->retrans_bytes,
+           cap->pure_acks, cap->dup_acks, cap->skipped, cap->reordered);
+    for (uint32_t k = 0; k < cap->nflows; k++)
+        if (cap->flows[k].msgs)
+            printf("flow %u: %s messages %" PRIu64 " bytes %" PRIu64 " fct_ns %" PRId64 "\n", k,
+                   cap->flows[k].name, cap->flows[k].msgs, cap->flows[k].bytes,
+                   cap->flows[k].t_last - cap->flows[k].t_first);
+}
+
 static int cmd_info(const cli *c)
 {
     if (c->npos != 1)
@@ -132,7 +168,7 @@ static int cmd_info(const cli *c)
     replay_source *s = open_or_die(c->pos[0], c);
     int32_t n = s->nranks;
     replay_rank *ranks = warp_xcalloc((size_t)n, sizeof *ranks);
-    uint64_t tasks = 0, deps = 0, msgs = 0, bytes = 0, trig = 0, mem = 0, work = 0;
+    uint64_t tasks = 0, deps = 0, msgs = 0, bytes = 0, trig = 0, mem = 0, work = 0, waits = 0;
     uint32_t max_tasks = 0;
     replay_err err;
     for (int32_t q = 0; q < n; q++) {
@@ -149,7 +185,10 @@ static int cmd_info(const cli *c)
             bytes += r->msgs[k].bytes;
         for (uint32_t i = 0; i < r->ntasks; i++) {
             trig += (r->tasks[i].flags & REPLAY_TRIGGERED) != 0;
-            work += r->tasks[i].dur_ns;
+            if (r->tasks[i].flags & REPLAY_WAIT)
+                waits += r->tasks[i].dur_ns;
+            else
+                work += r->tasks[i].dur_ns;
         }
     }
     printf("trace: %s\nformat: %s\nranks: %d\ntasks: %" PRIu64 "\nmax_tasks_per_rank: %u\n"
@@ -157,6 +196,10 @@ static int cmd_info(const cli *c)
            "triggered_tasks: %" PRIu64 "\ncompute_ns: %" PRIu64 "\n",
            s->path, s->ops->format, n, tasks, max_tasks, deps, msgs, bytes, trig, work);
     printf("graph_bytes: %" PRIu64 "\nbytes_per_task: %.1f\n", mem, tasks ? (double)mem / (double)tasks : 0.0);
+    if (waits)
+        printf("wait_ns: %" PRIu64 "\n", waits);
+    if (s->ops->capture)
+        capture_info(s->ops->capture(s));
     if (!strcmp(s->ops->format, "bigsim")) {
         uint64_t rt = 0, rm = 0, rd = 0;
         for (int32_t q = 0; q < n; q++) {

@@ -370,7 +370,7 @@ static uint64_t gen_min_packet(const replay_source *s, uint64_t packet_size)
     }
 }
 
-static const replay_source_ops gen_ops = {"gen", gen_load, gen_close, gen_shape_class, gen_min_packet};
+static const replay_source_ops gen_ops = {"gen", gen_load, gen_close, gen_shape_class, gen_min_packet, NULL};
 
 static int64_t nranks_of(const gen_spec *g)
 {

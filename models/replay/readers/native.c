@@ -126,7 +126,7 @@ static const char *parse_task(char *line, replay_rank *r, int32_t nranks)
     while ((w = strtok_r(NULL, " \t\r", &save))) {
         char *eq = strchr(w, '=');
         if (!eq)
-            return "expected key=value fields (recv=, req=, ireq=, send=, cpu=, nic=)";
+            return "expected key=value fields (recv=, req=, ireq=, send=, cpu=, nic=, wait=)";
         *eq = 0;
         const char *v = eq + 1;
         int64_t a, b;
@@ -161,8 +161,12 @@ static const char *parse_task(char *line, replay_rank *r, int32_t nranks)
                 r->tasks[t].cpu = (uint8_t)a;
             else
                 r->tasks[t].nic = (uint8_t)a;
+        } else if (!strcmp(w, "wait")) {
+            if (strcmp(v, "1"))
+                return "wait= takes 1 (the duration passes without the CPU)";
+            r->tasks[t].flags |= REPLAY_WAIT;
         } else {
-            return "unknown field (known: recv=, req=, ireq=, send=, cpu=, nic=)";
+            return "unknown field (known: recv=, req=, ireq=, send=, cpu=, nic=, wait=)";
         }
     }
     return NULL;
@@ -403,8 +407,8 @@ static void native_close(replay_source *s)
     free(nf);
 }
 
-static const replay_source_ops text_ops = {"native", text_load, native_close, NULL, NULL};
-static const replay_source_ops bin_ops = {"native", bin_load, native_close, NULL, NULL};
+static const replay_source_ops text_ops = {"native", text_load, native_close, NULL, NULL, NULL};
+static const replay_source_ops bin_ops = {"native", bin_load, native_close, NULL, NULL, NULL};
 
 static int native_open(const char *path, const void *opts, replay_source **out, replay_err *err)
 {
@@ -455,6 +459,8 @@ static void write_text_rank(FILE *f, const replay_rank *r)
             fprintf(f, " cpu=%u", t->cpu);
         if (t->nic)
             fprintf(f, " nic=%u", t->nic);
+        if (t->flags & REPLAY_WAIT)
+            fputs(" wait=1", f);
         fputc('\n', f);
     }
 }

@@ -16,7 +16,8 @@ const replay_reader *replay_reader_find(const char *name);
 /* The format a path most likely holds: the name of the reader whose sniff
  * is surest ("gen" for gen:..., "otf2" for *.otf2 or a directory with
  * traces.otf2, "goal" for *.goal, "dimemas" for *.dim or a file starting
- * with #DIMEMAS, "bigsim" for a directory with bgTrace, else "native"). */
+ * with #DIMEMAS, "pcap" for *.pcap, *.pcapng, *.cap, their magic numbers or
+ * a directory of them, "bigsim" for a directory with bgTrace, else "native"). */
 const char *replay_guess_format(const char *path);
 
 /* Records key = value for every reader that declares key (replaces an

@@ -23,7 +23,7 @@ typedef struct replay_opts {
     int n;
     struct {
         char key[32];
-        char value[64];
+        char value[256]; /* room for a path (pcap_map) */
     } set[REPLAY_OPTS_MAX];
 } replay_opts;
 
@@ -41,6 +41,9 @@ typedef struct replay_source_ops {
      * packet_size bytes a packet (a message of 0 bytes travels as 1), known
      * without loading a rank; 0 where the source cannot tell. */
     uint64_t (*min_packet)(const replay_source *s, uint64_t packet_size);
+    /* Optional: what a packet capture recorded of each message (capture.h);
+     * NULL for traces that are not captures. */
+    const struct replay_capture *(*capture)(const replay_source *s);
 } replay_source_ops;
 
 #define REPLAY_SHAPE_CLASSES 64
