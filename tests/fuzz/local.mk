@@ -8,7 +8,7 @@
 # tests in tests/fuzz/regress/ (test_fuzz_regress.sh).
 FUZZ_CC = clang
 FUZZ_SECONDS = 60
-FUZZ_TARGETS = ini options bigsim goal native dimemas otf2map
+FUZZ_TARGETS = ini options bigsim goal native dimemas otf2map pcap
 FUZZ_CFLAGS = -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
 	-fno-omit-frame-pointer
 FUZZ_RUN_FLAGS = -rss_limit_mb=2048 -timeout=10 -print_final_stats=1
@@ -58,6 +58,10 @@ fuzz_otf2map_src = $(srcdir)/tests/fuzz/fuzz_otf2map.c $(FUZZ_REPLAY_SRC)
 fuzz_otf2map_flags = $(fuzz_trace_flags)
 fuzz_otf2map_run = -max_len=4096
 fuzz_otf2map_seeds = $(srcdir)/tests/fuzz/seeds/otf2map
+fuzz_pcap_src = $(srcdir)/tests/fuzz/fuzz_pcap.c $(FUZZ_REPLAY_SRC) $(srcdir)/models/replay/readers/pcap_msgs.c
+fuzz_pcap_flags = $(fuzz_trace_flags)
+fuzz_pcap_run = -max_len=20000
+fuzz_pcap_seeds = $(srcdir)/tests/fuzz/seeds/pcap
 
 # mpi.h for options.c (internal.h): the -I flags of the MPI compiler wrapper.
 FUZZ_MPI_INCLUDES = $(MPICC) -show 2>/dev/null | tr ' ' '\n' | grep '^-I'
@@ -82,6 +86,7 @@ fuzz:
 	    native) src="$(fuzz_native_src)"; flags="$(fuzz_native_flags)"; run="$(fuzz_native_run)"; seeds="$(fuzz_native_seeds)";; \
 	    dimemas) src="$(fuzz_dimemas_src)"; flags="$(fuzz_dimemas_flags)"; run="$(fuzz_dimemas_run)"; seeds="$(fuzz_dimemas_seeds)";; \
 	    otf2map) src="$(fuzz_otf2map_src)"; flags="$(fuzz_otf2map_flags)"; run="$(fuzz_otf2map_run)"; seeds="$(fuzz_otf2map_seeds)";; \
+	    pcap) src="$(fuzz_pcap_src)"; flags="$(fuzz_pcap_flags)"; run="$(fuzz_pcap_run)"; seeds="$(fuzz_pcap_seeds)";; \
 	    *) echo "make fuzz: unknown target '$$t' (known: $(FUZZ_TARGETS))"; exit 2;; \
 	  esac; \
 	  bin=tests/fuzz/fuzz-$$t; corpus=tests/fuzz/corpus-$$t; \
@@ -105,8 +110,8 @@ fuzz:
 
 .PHONY: fuzz
 EXTRA_DIST += tests/fuzz/fuzz_ini.c tests/fuzz/fuzz_options.c tests/fuzz/fuzz_trace.c \
-	tests/fuzz/fuzz_otf2map.c \
-	tests/fuzz/samples.sh tests/fuzz/mkseed_bigsim.py \
+	tests/fuzz/fuzz_otf2map.c tests/fuzz/fuzz_pcap.c \
+	tests/fuzz/samples.sh tests/fuzz/mkseed_bigsim.py tests/fuzz/mkseed_pcap.py \
 	tests/fuzz/seeds tests/fuzz/regress
 
 # make check: the harnesses without libFuzzer, over the regression inputs and
@@ -115,7 +120,8 @@ EXTRA_DIST += tests/fuzz/fuzz_ini.c tests/fuzz/fuzz_options.c tests/fuzz/fuzz_tr
 FUZZ_REGRESS_TRACE_SRC = tests/fuzz/fuzz_trace.c tests/fuzz/regress_main.c
 FUZZ_REGRESS_TRACE_LDADD = libwarpnet.la libwarp.la $(OTF2_LIBS) $(PCAP_LIBS) $(METIS_LIBS) -lm
 check_PROGRAMS += tests/fuzz/regress-ini tests/fuzz/regress-options tests/fuzz/regress-bigsim \
-	tests/fuzz/regress-goal tests/fuzz/regress-native tests/fuzz/regress-dimemas tests/fuzz/regress-otf2map
+	tests/fuzz/regress-goal tests/fuzz/regress-native tests/fuzz/regress-dimemas tests/fuzz/regress-otf2map \
+	tests/fuzz/regress-pcap
 tests_fuzz_regress_ini_SOURCES = tests/fuzz/fuzz_ini.c tests/fuzz/regress_main.c
 tests_fuzz_regress_ini_LDADD = libwarp.la -lm
 tests_fuzz_regress_options_SOURCES = tests/fuzz/fuzz_options.c tests/fuzz/regress_main.c \
@@ -137,5 +143,7 @@ tests_fuzz_regress_dimemas_CPPFLAGS = $(AM_CPPFLAGS) -DFUZZ_FORMAT=dimemas
 tests_fuzz_regress_dimemas_LDADD = $(FUZZ_REGRESS_TRACE_LDADD)
 tests_fuzz_regress_otf2map_SOURCES = tests/fuzz/fuzz_otf2map.c tests/fuzz/regress_main.c
 tests_fuzz_regress_otf2map_LDADD = $(FUZZ_REGRESS_TRACE_LDADD)
+tests_fuzz_regress_pcap_SOURCES = tests/fuzz/fuzz_pcap.c tests/fuzz/regress_main.c
+tests_fuzz_regress_pcap_LDADD = $(FUZZ_REGRESS_TRACE_LDADD)
 TESTS += tests/fuzz/test_fuzz_regress.sh
 EXTRA_DIST += tests/fuzz/regress_main.c tests/fuzz/test_fuzz_regress.sh

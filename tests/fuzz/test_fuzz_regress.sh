@@ -8,7 +8,7 @@ s=${top_srcdir:-..}
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/warp-fuzz-regress.XXXXXX") || exit 99
 trap 'rm -rf "$tmp"' EXIT
 fail=0
-for t in ini options bigsim goal native dimemas otf2map; do
+for t in ini options bigsim goal native dimemas otf2map pcap; do
     set --
     for d in "$s/tests/fuzz/regress/$t" "$s/tests/fuzz/seeds/$t"; do
         for f in "$d"/*; do

@@ -5,9 +5,12 @@ REPLAY_TEST_HELPERS = tests/replay/helpers.c tests/replay/helpers.h
 REPLAY_TEST_CFLAGS = $(AM_CFLAGS) $(CRITERION_CFLAGS)
 REPLAY_TEST_LDADD = libwarpnet.la libwarp.la $(OTF2_LIBS) $(PCAP_LIBS) $(METIS_LIBS) $(CRITERION_LIBS) -lm
 check_PROGRAMS += tests/replay/test_graph tests/replay/test_goal tests/replay/test_otf2map \
-	tests/replay/test_bigsim tests/replay/test_dimemas tests/replay/test_readers
+	tests/replay/test_bigsim tests/replay/test_dimemas tests/replay/test_readers tests/replay/test_pcap_msgs
 TESTS += tests/replay/test_graph tests/replay/test_goal tests/replay/test_otf2map \
-	tests/replay/test_bigsim tests/replay/test_dimemas tests/replay/test_readers
+	tests/replay/test_bigsim tests/replay/test_dimemas tests/replay/test_readers tests/replay/test_pcap_msgs
+tests_replay_test_pcap_msgs_SOURCES = tests/replay/test_pcap_msgs.c
+tests_replay_test_pcap_msgs_CFLAGS = $(REPLAY_TEST_CFLAGS)
+tests_replay_test_pcap_msgs_LDADD = $(REPLAY_TEST_LDADD)
 tests_replay_test_readers_SOURCES = tests/replay/test_readers.c $(REPLAY_TEST_HELPERS)
 tests_replay_test_readers_CFLAGS = $(REPLAY_TEST_CFLAGS)
 tests_replay_test_readers_LDADD = $(REPLAY_TEST_LDADD)

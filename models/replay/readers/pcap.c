@@ -2,8 +2,8 @@
  * libpcap; docs/pcap-replay.md): one file, or a directory of per-host
  * files merged by time. Invariant: open() decodes every packet once and
  * keeps only the messages (pcap_msgs.c); load(r) builds rank r's graph
- * from them by the open-loop or causal rule, so a rank's graph never
- * depends on which process loads it. Called through replay_source_open. */
+ * from them (cap_rank_graph), so a rank's graph never depends on which
+ * process loads it. Called through replay_source_open. */
 #ifdef HAVE_CONFIG_H
 #include "config.h"
 #endif
@@ -28,7 +28,7 @@ typedef struct pcap_opts {
 
 typedef struct pcap_src {
     replay_capture cap;
-    uint32_t *rank_end, *rank_msgs; /* CSR: the messages each rank sends or receives, by id */
+    cap_index ix;
 } pcap_src;
 
 /* ---- reading the files ------------------------------------------------------- */
@@ -163,58 +163,10 @@ static int read_map(const char *path, cap_map *m, replay_err *err)
 
 /* ---- graphs ------------------------------------------------------------------- */
 
-/* The position of message id in rank r's list (it is there). */
-static uint32_t pos_of(const pcap_src *P, int32_t r, uint32_t id)
-{
-    uint32_t lo = r ? P->rank_end[r - 1] : 0, hi = P->rank_end[r];
-    while (lo < hi) {
-        uint32_t mid = lo + (hi - lo) / 2;
-        if (P->rank_msgs[mid] < id)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    return lo - (r ? P->rank_end[r - 1] : 0);
-}
-
-static uint64_t nonneg(int64_t v) { return v > 0 ? (uint64_t)v : 0; }
-
-/* Rank r: per message it sends, a wait (no CPU) then a send; per message it
- * receives, a receive. Causal TCP messages wait from the previous message
- * of their connection, the rest from the start (docs/pcap-replay.md). */
 static int pcap_load(replay_source *s, int32_t rank, replay_rank *out, replay_err *err)
 {
     const pcap_src *P = s->impl;
-    const pcap_opts *o = s->opts;
-    uint32_t b = rank ? P->rank_end[rank - 1] : 0, n = P->rank_end[rank] - b;
-    uint32_t *snd = warp_xcalloc(n + 1, sizeof *snd), *rcv = warp_xcalloc(n + 1, sizeof *rcv);
-    replay_rank_begin(out, rank);
-    replay_rank_reserve(out, 3 * n, 2 * n, n);
-    for (uint32_t k = 0; k < n; k++) {
-        uint32_t id = P->rank_msgs[b + k];
-        const replay_capture_msg *m = &P->cap.msgs[id];
-        if (m->src == rank) {
-            uint64_t dur = nonneg(m->t_first);
-            int64_t dep = -1;
-            if (o->causal && m->tcp && m->prev >= 0) {
-                const replay_capture_msg *p = &P->cap.msgs[m->prev];
-                uint32_t pk = pos_of(P, rank, (uint32_t)m->prev);
-                dep = m->reply ? rcv[pk] : snd[pk];
-                dur = m->reply ? nonneg(m->t_first - p->t_last) : nonneg(m->t_first - p->t_first);
-            }
-            uint32_t w = replay_add_task(out, dur, REPLAY_WAIT, 0, 0);
-            if (dep >= 0)
-                replay_add_dep(out, w, (uint32_t)dep, 0);
-            snd[k] = replay_add_task(out, 0, 0, 0, 0);
-            replay_add_dep(out, snd[k], w, 0);
-            replay_add_msg(out, snd[k], m->dst, m->bytes, (int32_t)id);
-        }
-        if (m->dst == rank)
-            rcv[k] = replay_add_task(out, 0, REPLAY_TRIGGERED, m->src, (int32_t)id);
-    }
-    free(snd);
-    free(rcv);
-    return replay_rank_end(out, s->path, err);
+    return cap_rank_graph(&P->cap, &P->ix, ((const pcap_opts *)s->opts)->causal, rank, s->path, out, err);
 }
 
 static const replay_capture *pcap_capture(const replay_source *s)
@@ -226,8 +178,7 @@ static void pcap_close_src(replay_source *s)
 {
     pcap_src *P = s->impl;
     cap_capture_free(&P->cap);
-    free(P->rank_end);
-    free(P->rank_msgs);
+    cap_index_free(&P->ix);
     free(P);
 }
 
@@ -268,27 +219,7 @@ static int capture_open(const char *path, const void *opts, replay_source **out,
     }
     P->cap.skipped = L.skipped;
     P->cap.reordered = back;
-    /* CSR of each rank's messages in id order (a self-message is listed once). */
-    P->rank_end = warp_xcalloc((size_t)nranks + 1, sizeof *P->rank_end);
-    for (uint32_t i = 0; i < P->cap.nmsgs; i++) {
-        const replay_capture_msg *m = &P->cap.msgs[i];
-        P->rank_end[m->src]++;
-        if (m->dst != m->src)
-            P->rank_end[m->dst]++;
-    }
-    uint32_t *cur = warp_xcalloc((size_t)nranks + 1, sizeof *cur);
-    for (int32_t r = 1; r < nranks; r++)
-        P->rank_end[r] += P->rank_end[r - 1];
-    for (int32_t r = 1; r < nranks; r++)
-        cur[r] = P->rank_end[r - 1];
-    P->rank_msgs = warp_xcalloc((size_t)P->rank_end[nranks - 1] + 1, sizeof *P->rank_msgs);
-    for (uint32_t i = 0; i < P->cap.nmsgs; i++) {
-        const replay_capture_msg *m = &P->cap.msgs[i];
-        P->rank_msgs[cur[m->src]++] = i;
-        if (m->dst != m->src)
-            P->rank_msgs[cur[m->dst]++] = i;
-    }
-    free(cur);
+    cap_index_build(&P->cap, nranks, &P->ix);
     *out = replay_source_new(&pcap_ops, path, o, sizeof *o, nranks, P);
     return 0;
 }

@@ -615,3 +615,85 @@ void cap_capture_free(replay_capture *c)
     free((void *)c->flows);
     memset(c, 0, sizeof *c);
 }
+
+/* ---- graphs ------------------------------------------------------------------- */
+
+void cap_index_build(const replay_capture *c, int32_t nranks, cap_index *ix)
+{
+    ix->nranks = nranks;
+    ix->rank_end = warp_xcalloc((size_t)nranks + 1, sizeof *ix->rank_end);
+    for (uint32_t i = 0; i < c->nmsgs; i++) {
+        ix->rank_end[c->msgs[i].src]++;
+        if (c->msgs[i].dst != c->msgs[i].src)
+            ix->rank_end[c->msgs[i].dst]++;
+    }
+    uint32_t *cur = warp_xcalloc((size_t)nranks + 1, sizeof *cur);
+    for (int32_t r = 1; r < nranks; r++) {
+        ix->rank_end[r] += ix->rank_end[r - 1];
+        cur[r] = ix->rank_end[r - 1];
+    }
+    ix->rank_msgs = warp_xcalloc((size_t)(nranks ? ix->rank_end[nranks - 1] : 0) + 1, sizeof *ix->rank_msgs);
+    for (uint32_t i = 0; i < c->nmsgs; i++) {
+        ix->rank_msgs[cur[c->msgs[i].src]++] = i;
+        if (c->msgs[i].dst != c->msgs[i].src)
+            ix->rank_msgs[cur[c->msgs[i].dst]++] = i;
+    }
+    free(cur);
+}
+
+void cap_index_free(cap_index *ix)
+{
+    free(ix->rank_end);
+    free(ix->rank_msgs);
+    memset(ix, 0, sizeof *ix);
+}
+
+/* The position of message id in rank r's list (it is there). */
+static uint32_t pos_of(const cap_index *ix, int32_t r, uint32_t id)
+{
+    uint32_t b = r ? ix->rank_end[r - 1] : 0, lo = b, hi = ix->rank_end[r];
+    while (lo < hi) {
+        uint32_t mid = lo + (hi - lo) / 2;
+        if (ix->rank_msgs[mid] < id)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo - b;
+}
+
+static uint64_t nonneg(int64_t v) { return v > 0 ? (uint64_t)v : 0; }
+
+int cap_rank_graph(const replay_capture *c, const cap_index *ix, int causal, int32_t rank, const char *place,
+                   replay_rank *out, replay_err *err)
+{
+    uint32_t b = rank ? ix->rank_end[rank - 1] : 0, n = ix->rank_end[rank] - b;
+    uint32_t *snd = warp_xcalloc((size_t)n + 1, sizeof *snd), *rcv = warp_xcalloc((size_t)n + 1, sizeof *rcv);
+    replay_rank_begin(out, rank);
+    replay_rank_reserve(out, 3 * n, 2 * n, n);
+    for (uint32_t k = 0; k < n; k++) {
+        uint32_t id = ix->rank_msgs[b + k];
+        const replay_capture_msg *m = &c->msgs[id];
+        if (m->src == rank) {
+            uint64_t dur = nonneg(m->t_first);
+            int64_t dep = -1;
+            if (causal && m->tcp && m->prev >= 0) {
+                const replay_capture_msg *p = &c->msgs[m->prev];
+                uint32_t pk = pos_of(ix, rank, (uint32_t)m->prev);
+                dep = m->reply ? rcv[pk] : snd[pk];
+                dur = m->reply ? nonneg(m->t_first - p->t_last) : nonneg(m->t_first - p->t_first);
+            }
+            uint32_t w = replay_add_task(out, dur, REPLAY_WAIT, 0, 0);
+            if (dep >= 0)
+                replay_add_dep(out, w, (uint32_t)dep, 0);
+            snd[k] = replay_add_task(out, 0, 0, 0, 0);
+            replay_add_dep(out, snd[k], w, 0);
+            replay_add_msg(out, snd[k], m->dst, m->bytes, (int32_t)id);
+        }
+        if (m->dst == rank)
+            rcv[k] = replay_add_task(out, 0, REPLAY_TRIGGERED, m->src, (int32_t)id);
+    }
+    free(snd);
+    free(rcv);
+    return replay_rank_end(out, place, err);
+}

@@ -11,6 +11,7 @@
 
 #include "replay/capture.h"
 #include "replay/error.h"
+#include "replay/taskgraph.h"
 
 /* One decoded TCP or UDP packet. */
 typedef struct cap_pkt {
@@ -67,6 +68,24 @@ void cap_addr_str(const uint8_t *a, int v6, char *out, size_t cap);
 int cap_build(const cap_pkt *pkts, size_t n, const cap_map *map, int64_t coalesce_ns, const char *path,
               replay_capture *out, int32_t *nranks, replay_err *err);
 void cap_capture_free(replay_capture *c);
+
+/* Each rank's messages (sent or received; a self-message once), in id
+ * order: CSR over ranks. */
+typedef struct cap_index {
+    uint32_t *rank_end, *rank_msgs;
+    int32_t nranks;
+} cap_index;
+void cap_index_build(const replay_capture *c, int32_t nranks, cap_index *ix);
+void cap_index_free(cap_index *ix);
+
+/* Rank r's task graph (docs/pcap-replay.md): per message it sends, a wait
+ * (REPLAY_WAIT) then the send; per message it receives, a receive with the
+ * message's id as tag. causal: a TCP message's wait starts at the previous
+ * message of its connection (its delivery if it went the other way, its
+ * send if the same way); otherwise at the start. Returns 0, or -1 with err
+ * set (place names the capture). */
+int cap_rank_graph(const replay_capture *c, const cap_index *ix, int causal, int32_t rank, const char *place,
+                   replay_rank *out, replay_err *err);
 
 /* Sorts pkts by time, keeping the order of equal times; returns how many
  * packets came earlier than one before them in their file. */
