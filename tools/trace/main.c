@@ -34,7 +34,7 @@ static const char usage[] =
     "  --pcap-mode=causal|open-loop  pcap: replies wait for what they answer (default), or\n"
     "                       every message leaves at its captured time\n"
     "  --pcap-map=FILE      pcap: endpoint map, lines 'ADDRESS[:PORT] RANK' (default: a rank per address)\n"
-    "  --pcap-coalesce=TIME pcap: longest gap between segments of one message (default 1ms)\n"
+    "  --pcap-coalesce=TIME  pcap: longest gap between segments of one message (default 1ms)\n"
     "  --no-timing          info: skip the critical-path computation\n"
     "TRACE may also be a generator spec gen:KIND:key=value,...\n";
 
