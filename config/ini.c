@@ -9,6 +9,7 @@
 
 #include <errno.h>
 #include <inttypes.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -36,6 +37,8 @@ struct warp_ini {
     ini_table asked;       /* keys a getter asked for while they were absent */
     ini_table secs;        /* sections, in the order first seen */
     const char **secnames; /* secs' names, for warp_ini_sections */
+    const warp_key_group **decl; /* warp_ini_declare's lists */
+    size_t ndecl;
 };
 
 /* ---- the one exit ------------------------------------------------------- */
@@ -197,6 +200,7 @@ void warp_ini_free(warp_ini *ini)
     table_free(&ini->asked);
     table_free(&ini->secs);
     free(ini->secnames);
+    free(ini->decl);
     free(ini);
 }
 
@@ -449,9 +453,40 @@ int warp_ini_override(warp_ini *ini, const char *arg)
 
 /* ---- reading ---------------------------------------------------------------- */
 
-/* The entry of a present key (marked used), or NULL after noting the ask. */
+void warp_ini_declare(warp_ini *ini, const warp_key_group *groups)
+{
+    for (size_t i = 0; i < ini->ndecl; i++)
+        if (ini->decl[i] == groups)
+            return;
+    ini->decl = warp_xrealloc(ini->decl, (ini->ndecl + 1) * sizeof *ini->decl);
+    ini->decl[ini->ndecl++] = groups;
+}
+
+const warp_key_group *const *ini_declarations(const warp_ini *ini, size_t *n)
+{
+    *n = ini->ndecl;
+    return ini->decl;
+}
+
+const warp_key *warp_ini_declared(const warp_ini *ini, const char *sec, const char *key)
+{
+    int declared;
+    return keys_find(ini->decl, ini->ndecl, sec, key, &declared);
+}
+
+const char *ini_key_default(const warp_ini *ini, const char *sec, const char *key)
+{
+    const warp_key *k = warp_ini_declared(ini, sec, key);
+    return k && k->dflt && k->dflt[0] != '(' ? k->dflt : NULL;
+}
+
+/* The entry of a present key (marked used), or NULL after noting the ask.
+ * The key must be declared when its section is (keys.c). */
 static ini_entry *lookup(warp_ini *ini, const char *sec, const char *key)
 {
+    int declared;
+    if (!keys_find(ini->decl, ini->ndecl, sec, key, &declared) && declared)
+        ini_key_undeclared(sec, key);
     ini_entry *e = table_find(&ini->vals, sec, key);
     if (e) {
         e->used = 1;
@@ -544,9 +579,45 @@ void warp_ini_fail(const warp_ini *ini, const char *sec, const char *key, const 
 
 /* ---- typed getters ------------------------------------------------------------ */
 
+/* The getters' defaults must be the declared ones (warp_keys.h): each
+ * check stops when the declared default of [sec] key is a value that
+ * reads as something else than the getter's. */
+static int same_double(double a, double b) { return fabs(a - b) <= 1e-9 * fmax(fabs(a), fabs(b)); }
+
+static void check_default_double(const warp_ini *ini, const char *sec, const char *key, double dflt,
+                                 int (*parse)(const char *, double *, const char **))
+{
+    const char *d = ini_key_default(ini, sec, key), *why;
+    double v;
+    char used[64];
+    if (d && (parse(d, &v, &why) < 0 || !same_double(v, dflt))) {
+        snprintf(used, sizeof used, "%g", dflt);
+        ini_key_default_differs(sec, key, d, used);
+    }
+}
+
+static void check_default_int(const warp_ini *ini, const char *sec, const char *key, int64_t dflt)
+{
+    const char *d = ini_key_default(ini, sec, key), *why;
+    int64_t v;
+    char used[32];
+    if (d && (ini_parse_int(d, &v, &why) < 0 || v != dflt)) {
+        snprintf(used, sizeof used, "%" PRId64, dflt);
+        ini_key_default_differs(sec, key, d, used);
+    }
+}
+
+static void check_default_string(const warp_ini *ini, const char *sec, const char *key, const char *dflt)
+{
+    const char *d = ini_key_default(ini, sec, key);
+    if (d && dflt && strcmp(d, dflt) != 0)
+        ini_key_default_differs(sec, key, d, dflt);
+}
+
 const char *warp_ini_string(warp_ini *ini, const char *sec, const char *key, const char *dflt)
 {
     ini_entry *e = lookup(ini, sec, key);
+    check_default_string(ini, sec, key, dflt);
     return e ? e->value : dflt;
 }
 
@@ -554,6 +625,7 @@ int64_t warp_ini_int(warp_ini *ini, const char *sec, const char *key, int64_t df
                      int64_t max)
 {
     ini_entry *e = lookup(ini, sec, key);
+    check_default_int(ini, sec, key, dflt);
     if (!e)
         return dflt;
     int64_t v;
@@ -569,6 +641,7 @@ double warp_ini_double(warp_ini *ini, const char *sec, const char *key, double d
                        double max)
 {
     ini_entry *e = lookup(ini, sec, key);
+    check_default_double(ini, sec, key, dflt, ini_parse_double);
     if (!e)
         return dflt;
     double v;
@@ -593,6 +666,7 @@ int warp_ini_bool(warp_ini *ini, const char *sec, const char *key, int dflt)
     static const char *const yes[] = {"true", "yes", "on", "1"}, *const no[] = {"false", "no",
                                                                              "off", "0"};
     ini_entry *e = lookup(ini, sec, key);
+    check_default_string(ini, sec, key, dflt ? "yes" : "no");
     if (!e)
         return dflt;
     for (int i = 0; i < 4; i++) {
@@ -608,6 +682,8 @@ int warp_ini_choice(warp_ini *ini, const char *sec, const char *key, const char 
                     int dflt)
 {
     ini_entry *e = lookup(ini, sec, key);
+    if (dflt >= 0)
+        check_default_string(ini, sec, key, choices[dflt]);
     if (!e)
         return dflt;
     size_t len = 1;
@@ -674,6 +750,7 @@ static double unit_double(warp_ini *ini, const char *sec, const char *key, doubl
                           int (*parse)(const char *, double *, const char **), enum unit_kind kind)
 {
     ini_entry *e = lookup(ini, sec, key);
+    check_default_double(ini, sec, key, dflt, parse);
     double v;
     const char *why;
     if (e && parse(e->value, &v, &why) < 0)
@@ -691,6 +768,13 @@ double warp_ini_time_ns(warp_ini *ini, const char *sec, const char *key, double 
 uint64_t warp_ini_bytes(warp_ini *ini, const char *sec, const char *key, uint64_t dflt)
 {
     ini_entry *e = lookup(ini, sec, key);
+    const char *d = ini_key_default(ini, sec, key), *dwhy;
+    uint64_t dv;
+    if (d && (warp_parse_bytes(d, &dv, &dwhy) < 0 || dv != dflt)) {
+        char used[32];
+        snprintf(used, sizeof used, "%" PRIu64 "B", dflt);
+        ini_key_default_differs(sec, key, d, used);
+    }
     uint64_t v;
     const char *why;
     if (e && warp_parse_bytes(e->value, &v, &why) < 0)

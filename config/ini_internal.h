@@ -11,6 +11,7 @@
 #include "warp_cfg.h"
 #include "warp_error.h"
 #include "warp_ini.h"
+#include "warp_keys.h"
 
 /* The `why` of the unit parsers for a bare number; ini.c compares the pointer
  * to add a hint with the user's own number. */
@@ -28,5 +29,20 @@ int ini_apply_override(warp_ini *ini, const char *arg, char **err);
 int ini_parse_int(const char *s, int64_t *out, const char **why);
 /* A finite decimal number without unit ("0.5", "1e-3"). */
 int ini_parse_double(const char *s, double *out, const char **why);
+
+/* The lists warp_ini_declare attached, in order (keys.c reads them). */
+const warp_key_group *const *ini_declarations(const warp_ini *ini, size_t *n);
+/* The declaration of [sec] key among the n lists (keys.c), or NULL;
+ * *declared tells whether any of them declares the section. */
+const warp_key *keys_find(const warp_key_group *const *lists, size_t n, const char *sec, const char *key,
+                          int *declared);
+/* Stops (exit 1): [sec] key is read, its section declared, it not. */
+void ini_key_undeclared(const char *sec, const char *key) __attribute__((noreturn));
+/* The declared default of [sec] key when it is a value a run file could
+ * hold, NULL when none is declared or it is a description "(...)". */
+const char *ini_key_default(const warp_ini *ini, const char *sec, const char *key);
+/* Stops (exit 1): the getter's default is not the declared one. */
+void ini_key_default_differs(const char *sec, const char *key, const char *declared, const char *used)
+    __attribute__((noreturn));
 
 #endif

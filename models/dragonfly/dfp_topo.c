@@ -208,9 +208,33 @@ static void dfp_partition(const void *topo, const double *load, uint32_t parts, 
     net_partition_runs(load, dfp_routers_of(topo), NULL, dfp_per_group(shape(topo)), parts, part);
 }
 
+static const warp_key dfp_keys[] = {
+    {"leaves", WARP_KEY_COUNT, "(required)", "1..1024", "leaf routers per group"},
+    {"spines", WARP_KEY_COUNT, "(leaves)", "1..1024", "spine routers per group"},
+    {"level_links", WARP_KEY_COUNT, "1", "1..16", "links between each leaf and each spine"},
+    {"p", WARP_KEY_COUNT, "(spines x level_links)", "1..1024", "terminals per leaf"},
+    {"h", WARP_KEY_COUNT, "(leaves x level_links)", "1..1024", "global links per spine"},
+    {"g", WARP_KEY_COUNT, "(spines x h + 1)", "2..spines x h + 1", "groups"},
+    {"arrangement", WARP_KEY_CHOICE, "absolute", "absolute | relative | circulant",
+     "the dragonfly's wiring of a group's global ports"},
+    {"routing", WARP_KEY_CHOICE, "minimal", "minimal | valiant | ugal | par", "routing algorithm"},
+    {"n_indirect", WARP_KEY_COUNT, "1", "1..64", "Valiant candidates per UGAL/PAR decision"},
+    {"ugal_threshold", WARP_KEY_SIZE, "0B", ">= 0", "bytes a non-minimal path must save"},
+    {"ugal_hop_weight", WARP_KEY_FLAG, "yes", "yes | no", "cost = occupancy x hops (no: occupancy alone)"},
+    {"vcs", WARP_KEY_COUNT, "(what the routing needs)", "1..8", "VCs (minimal 1, the others 2)"},
+    {0},
+};
+
+static const warp_key_group dfp_groups[] = {
+    {SEC, "Dragonfly+: groups of leaves and spines, global links between spines", dfp_keys, NULL, NULL, NULL},
+    {SEC, "per link kind (local: leaf-spine): bandwidth, latency, buffers", dfly_link_keys, NULL, NULL, NULL},
+    {NULL, NULL, NULL, NULL, NULL, NULL},
+};
+
 const net_topology_ops dragonflyplus_topology = {
     .name = "dragonflyplus",
     .section = SEC,
+    .keys = dfp_groups,
     .routings = routing_names,
     .setup = dfp_setup,
     .destroy = dfp_destroy,

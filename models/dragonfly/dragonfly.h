@@ -59,6 +59,8 @@ typedef struct dfly_link {
 /* Reads [section] KIND_bandwidth, KIND_latency and KIND_vc_buffer (KIND
  * local, global or terminal; defaults from [network]), failing with the
  * key on a bad value. Shared by the dragonfly and Dragonfly+ sections. */
+/* The keys dfly_read_link reads, for the declarations of both sections. */
+extern const warp_key dfly_link_keys[];
 dfly_link dfly_read_link(warp_ini *ini, const char *section, const char *kind,
                          const net_params *params);
 

@@ -313,9 +313,62 @@ static void df_partition(const void *topo, const double *load, uint32_t parts, u
     net_partition_runs(load, dragonfly_topology.routers(topo), NULL, d->s.a, parts, part);
 }
 
+const warp_key dfly_link_keys[] = {
+    {"local_bandwidth", WARP_KEY_RATE, "([network] link_bandwidth)", "> 0", "links inside a group"},
+    {"global_bandwidth", WARP_KEY_RATE, "([network] link_bandwidth)", "> 0", "links between groups"},
+    {"terminal_bandwidth", WARP_KEY_RATE, "([network] link_bandwidth)", "> 0", "router-terminal links"},
+    {"local_latency", WARP_KEY_TIME, "([network] link_latency)", ">= 0", "links inside a group"},
+    {"global_latency", WARP_KEY_TIME, "([network] link_latency)", ">= 0", "links between groups"},
+    {"terminal_latency", WARP_KEY_TIME, "([network] terminal_latency)", ">= 0", "router-terminal links"},
+    {"local_vc_buffer", WARP_KEY_SIZE, "([network] vc_buffer)", "packet_size..1GiB",
+     "per VC, at the inputs local links feed"},
+    {"global_vc_buffer", WARP_KEY_SIZE, "([network] vc_buffer)", "packet_size..1GiB",
+     "per VC, at the inputs global links feed"},
+    {"terminal_vc_buffer", WARP_KEY_SIZE, "([network] vc_buffer)", "packet_size..1GiB",
+     "per VC, at the inputs terminals feed"},
+    {0},
+};
+
+static const warp_key df_keys[] = {
+    {"a", WARP_KEY_COUNT, "(required, or rows x columns)", "1..1024", "routers per group"},
+    {"p", WARP_KEY_COUNT, "(max(1, a/2))", NULL, "terminals per router"},
+    {"h", WARP_KEY_COUNT, "(max(1, a/2))", NULL, "global links per router"},
+    {"g", WARP_KEY_COUNT, "(a*h + 1)", "2..a*h + 1", "groups"},
+    {"arrangement", WARP_KEY_CHOICE, "absolute", "absolute | relative | circulant",
+     "how each group's global ports reach the other groups"},
+    {"routing", WARP_KEY_CHOICE, "minimal", "minimal | valiant | ugal-l | ugal-g | par", "routing algorithm"},
+    {"n_indirect", WARP_KEY_COUNT, "1", "1..64", "Valiant candidates per UGAL/PAR decision"},
+    {"ugal_threshold", WARP_KEY_SIZE, "0B", ">= 0", "bytes a non-minimal path must save"},
+    {"ugal_hop_weight", WARP_KEY_FLAG, "yes", "yes | no",
+     "cost = occupancy x hops (no: occupancy alone, as CODES's adaptive routing)"},
+    {"vcs", WARP_KEY_COUNT, "(what the routing needs)", "1..8",
+     "VCs (minimal 2, valiant/ugal-l/ugal-g 3, par 4; more become lanes)"},
+    {0},
+};
+
+static const warp_key df_cascade_keys[] = {
+    {"rows", WARP_KEY_COUNT, "1", "1..1024", "Cascade groups: rows of the rows x columns array"},
+    {"columns", WARP_KEY_COUNT, "(none)", "1..1024", "Cascade groups: columns of the array"},
+    {"row_links", WARP_KEY_COUNT, "1", "1..64", "links per pair of routers of a row"},
+    {"column_links", WARP_KEY_COUNT, "1", "1..64", "links per pair of routers of a column"},
+    {"intra_file", WARP_KEY_FILE, "(none)", NULL,
+     "CODES dragonfly-custom intra-group connections (binary; relative to the run file)"},
+    {"inter_file", WARP_KEY_FILE, "(none)", NULL,
+     "CODES dragonfly-custom global connections (binary; replaces arrangement)"},
+    {0},
+};
+
+static const warp_key_group df_groups[] = {
+    {"dragonfly", "the dragonfly: a groups of routers, h global links each", df_keys, NULL, NULL, NULL},
+    {"dragonfly", "Cascade (Cray XC) groups and CODES wiring files", df_cascade_keys, NULL, NULL, NULL},
+    {"dragonfly", "per link kind: bandwidth, latency, buffers", dfly_link_keys, NULL, NULL, NULL},
+    {NULL, NULL, NULL, NULL, NULL, NULL},
+};
+
 const net_topology_ops dragonfly_topology = {
     .name = "dragonfly",
     .section = "dragonfly",
+    .keys = df_groups,
     .routings = routing_names,
     .setup = df_setup,
     .destroy = df_destroy,
@@ -341,19 +394,28 @@ const net_topology_ops dragonfly_topology = {
 dfly_link dfly_read_link(warp_ini *ini, const char *section, const char *kind,
                          const net_params *params)
 {
-    char key[32];
+    /* Spelt out, so that every key read appears as written (and declared,
+     * dfly_link_keys; tests/docs/test_keys_declared.sh). */
+    static const char *const names[3][4] = {
+        {"local", "local_bandwidth", "local_latency", "local_vc_buffer"},
+        {"global", "global_bandwidth", "global_latency", "global_vc_buffer"},
+        {"terminal", "terminal_bandwidth", "terminal_latency", "terminal_vc_buffer"},
+    };
+    int i = 0;
+    while (i < 2 && strcmp(names[i][0], kind) != 0)
+        i++;
+    const char *key = names[i][1];
     dfly_link l;
-    snprintf(key, sizeof key, "%s_bandwidth", kind);
     l.bandwidth = warp_ini_bandwidth(ini, section, key, params->link_bandwidth);
     if (!(l.bandwidth > 0))
         warp_ini_fail(ini, section, key, "must be positive (e.g. 5.25GiB/s)");
-    snprintf(key, sizeof key, "%s_latency", kind);
+    key = names[i][2];
     l.latency = warp_ini_time_ns(ini, section, key,
                                  strcmp(kind, "terminal") ? params->link_latency
                                                           : params->terminal_latency);
     if (l.latency < 0)
         warp_ini_fail(ini, section, key, "must not be negative");
-    snprintf(key, sizeof key, "%s_vc_buffer", kind);
+    key = names[i][3];
     l.vc_buffer = warp_ini_bytes(ini, section, key, 0);
     if (warp_ini_string(ini, section, key, NULL) && l.vc_buffer < params->packet_size)
         warp_ini_fail(ini, section, key,

@@ -466,9 +466,35 @@ static void ft_describe(const void *topo, FILE *f)
             ft_bisection_bandwidth(t) / ((double)ft->nodes / 2 * t->host_bw));
 }
 
+static const warp_key ft_keys[] = {
+    {"ports", WARP_KEY_COUNT, "8", "2..1024, even", "switch ports of the m-port n-tree"},
+    {"levels", WARP_KEY_COUNT, "(3, or as many as down)", "1..16", "levels of the m-port n-tree"},
+    {"pods", WARP_KEY_COUNT, "(none)", "2..1024, even", "the k-ary three-level tree (instead of ports and levels)"},
+    {"down", WARP_KEY_LIST, "(none)", "1..1024 each",
+     "XGFT form: children per switch per level, leaves first (with up)"},
+    {"up", WARP_KEY_LIST, "(none)", "1..1024 each", "XGFT form: parents per element per level, w1 = planes"},
+    {"top_fold", WARP_KEY_COUNT, "1", "1..1024", "XGFT form: top switches merged r to one (CODES's pruned core)"},
+    {"nodes", WARP_KEY_COUNT, "(all)", "1..the full tree's",
+     "prune to this many nodes (CODES's way with ports/levels; empty leaf ports with down/up)"},
+    {"planes", WARP_KEY_COUNT, "1", "1..16", "NIC ports per node, one copy of the tree each"},
+    {"rail_select", WARP_KEY_CHOICE, "static", "static | round-robin | adaptive",
+     "how a node with several planes picks one for a packet"},
+    {"routing", WARP_KEY_CHOICE, "ecmp", "ecmp | adaptive | d-mod-k | s-mod-k", "routing algorithm"},
+    {"ecmp", WARP_KEY_CHOICE, "per-flow", "per-flow | per-packet", "ECMP's hashing: per message or per packet"},
+    {"host_bandwidth", WARP_KEY_RATE, "([network] link_bandwidth)", "> 0", "node-switch links"},
+    {"switch_bandwidth", WARP_KEY_RATE, "([network] link_bandwidth)", "> 0", "switch-switch links"},
+    {0},
+};
+
+static const warp_key_group ft_groups[] = {
+    {SEC, "fat-trees: m-port n-trees, k-ary trees, XGFTs, pruned and multi-plane", ft_keys, NULL, NULL, NULL},
+    {NULL, NULL, NULL, NULL, NULL, NULL},
+};
+
 const net_topology_ops fattree_topology = {
     .name = "fattree",
     .section = SEC,
+    .keys = ft_groups,
     .routings = routing_names,
     .setup = ft_setup,
     .destroy = ft_destroy,

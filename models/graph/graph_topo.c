@@ -244,9 +244,31 @@ static void graph_describe(const void *topo, FILE *f)
     fprintf(f, "routing: shortest (ECMP per message, a VC per hop)\n");
 }
 
+static const warp_key graph_keys[] = {
+    {"file", WARP_KEY_FILE, "(required)", NULL, "the network file (relative to where warpnet runs)"},
+    {"format", WARP_KEY_CHOICE, "anynet", "anynet | edges",
+     "BookSim's anynet, or A B [BANDWIDTH] [LATENCY] per line"},
+    {"terminals", WARP_KEY_COUNT, "1", "1..4096", "edges format only: terminals per router"},
+    {"routing", WARP_KEY_CHOICE, "shortest", "shortest", "shortest paths, ECMP per message"},
+    {"vcs", WARP_KEY_COUNT, "(the diameter)", "1..8", "VCs (a VC per hop; fewer is an error)"},
+    {"link_bandwidth", WARP_KEY_RATE, "([network] link_bandwidth)", "> 0", "links the file gives no bandwidth"},
+    {"link_latency", WARP_KEY_TIME, "([network] link_latency)", ">= 0", "links the file gives no latency"},
+    {"terminal_bandwidth", WARP_KEY_RATE, "([network] link_bandwidth)", "> 0", "router-terminal links"},
+    {"terminal_latency", WARP_KEY_TIME, "([network] terminal_latency)", ">= 0", "router-terminal links"},
+    {"max_memory", WARP_KEY_SIZE, "4GiB", "> 0",
+     "files whose arrays and routing table would need more are refused before reading on"},
+    {0},
+};
+
+static const warp_key_group graph_groups[] = {
+    {"graph", "a network read from a file (BookSim anynet or an edge list)", graph_keys, NULL, NULL, NULL},
+    {NULL, NULL, NULL, NULL, NULL, NULL},
+};
+
 const net_topology_ops graph_topology = {
     .name = "graph",
     .section = "graph",
+    .keys = graph_groups,
     .routings = routing_names,
     .setup = graph_setup,
     .destroy = graph_destroy,

@@ -276,9 +276,31 @@ static int32_t hx_route_ports(const void *topo, uint64_t r, uint64_t dst, int32_
     return 0;
 }
 
+static const warp_key hx_keys[] = {
+    {"dims", WARP_KEY_LIST, "(required)", "1 to 16 dimensions", "routers per dimension (8,8,8)"},
+    {"trunking", WARP_KEY_LIST, "1", "one value, or one per dimension",
+     "links between two routers of a dimension"},
+    {"terminals", WARP_KEY_COUNT, "1", "1..4096", "terminals per router"},
+    {"nodes", WARP_KEY_COUNT, "0", ">= 0", "when given, checked against the product"},
+    {"routing", WARP_KEY_CHOICE, "dor", "dor | dal", "dimension order, or DAL (adaptive deroutes)"},
+    {"dal_threshold", WARP_KEY_SIZE, "0B", ">= 0", "bytes a deroute must save"},
+    {"vcs", WARP_KEY_COUNT, "(what the routing needs)", "1..8", "VCs (dor 1, dal one per hop of its longest path)"},
+    {"link_bandwidth", WARP_KEY_RATE, "([network] link_bandwidth)", "> 0", "router-router links"},
+    {"link_latency", WARP_KEY_TIME, "([network] link_latency)", ">= 0", "router-router links"},
+    {"terminal_bandwidth", WARP_KEY_RATE, "([network] link_bandwidth)", "> 0", "router-terminal links"},
+    {"terminal_latency", WARP_KEY_TIME, "([network] terminal_latency)", ">= 0", "router-terminal links"},
+    {0},
+};
+
+static const warp_key_group hx_groups[] = {
+    {"hyperx", "HyperX (flattened butterfly): all-to-all in every dimension", hx_keys, NULL, NULL, NULL},
+    {NULL, NULL, NULL, NULL, NULL, NULL},
+};
+
 const net_topology_ops hyperx_topology = {
     .name = "hyperx",
     .section = "hyperx",
+    .keys = hx_groups,
     .routings = routing_names,
     .setup = hx_setup,
     .destroy = hx_destroy,

@@ -221,6 +221,7 @@ static void agree_partition(const net_model *n)
 
 net_model *net_model_size(warp_ini *ini, const net_catalog *cat, const warp_ctx *w)
 {
+    net_catalog_declare(ini, cat);
     net_model *n = warp_xcalloc(1, sizeof *n);
     double end = warp_end_time(w);
     n->engine = w;

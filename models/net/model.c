@@ -20,6 +20,8 @@ const char *net_model_routing(const net_model *n, warp_ini *ini)
 {
     if (!n->topo_ops || !n->topo_ops->routings)
         return NULL;
+    if (!n->topo_ops->routings[1]) /* one fixed routing: no key to read */
+        return n->topo_ops->routings[0];
     const char *given = warp_ini_get(ini, n->topo_ops->section, "routing");
     return given ? given : n->topo_ops->routings[0];
 }

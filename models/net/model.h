@@ -24,6 +24,15 @@ typedef struct net_catalog {
  * `cat` offers, for the engine w (after its options are parsed: its end
  * time in ns, its seed for random placement, its ranks for collectives).
  * Stops on any config error with the place and key. */
+/* The [network] and common [workload] keys the network layer reads. */
+extern const warp_key_group net_keys[];
+/* Calls fn with every list of declared keys: net_keys, then each
+ * topology's, network's and workload's of cat. */
+void net_catalog_each_keys(const net_catalog *cat, void (*fn)(const warp_key_group *groups, void *arg),
+                           void *arg);
+/* Attaches all of them to ini (net_model_size does this first). */
+void net_catalog_declare(warp_ini *ini, const net_catalog *cat);
+
 net_model *net_model_build(warp_ini *ini, const net_catalog *cat, const warp_ctx *w);
 void net_model_free(net_model *n);
 

@@ -130,6 +130,9 @@ typedef struct net_workload_mem {
 
 typedef struct net_workload_ops {
     const char *name;
+    /* The [workload] keys of its type and the keys of any sections of its
+     * own (warp_keys.h), NULL-section terminated. */
+    const warp_key_group *keys;
     /* Reads [workload] (and any sections of its own); returns its read-only
      * config (heap). Called once per process after the network is built. */
     void *(*setup)(warp_ini *ini, const net_model *net);

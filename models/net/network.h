@@ -42,6 +42,9 @@ typedef struct net_network_ops {
     const char *name;    /* [network] topology = NAME; NULL for the packet
                           * network, which runs under its topology's name */
     const char *section; /* its own INI section (e.g. "loggp"), or NULL */
+    /* The keys of its section (warp_keys.h), NULL-section terminated;
+     * NULL when it has no section. */
+    const warp_key_group *keys;
 
     /* Reads the network's configuration (errors through warp_ini_fail) and
      * returns its read-only description (freed by destroy). Must call

@@ -35,22 +35,6 @@ static void read_alloc_iters(warp_ini *ini, net_params *p)
     p->alloc_iters = (int32_t)k;
 }
 
-/* The allocator keys describe the input-queued router's stages; the
- * output-queued router has none of them, and a key it would silently
- * ignore makes a run look configured when it is not. */
-static void refuse_iq_keys(warp_ini *ini, const net_params *p)
-{
-    static const char *const keys[] = {"alloc_iters", "vc_allocation", "alloc_timing", "alloc_cycle",
-                                       "alloc_delay", "lane_hold",     "speedup",      NULL};
-    if (p->input_queued)
-        return;
-    for (int i = 0; keys[i]; i++)
-        if (warp_ini_get(ini, "network", keys[i]))
-            warp_ini_fail(ini, "network", keys[i],
-                          "applies to router = input-queued only (router is output-queued); drop it or "
-                          "set router = input-queued");
-}
-
 static void read_params(warp_ini *ini, net_params *p)
 {
     p->nic_ports = 1; /* a topology with planes raises it in its setup */
@@ -91,7 +75,9 @@ static void read_params(warp_ini *ini, net_params *p)
     if (p->alloc_cycle < 0 || (p->alloc_cycle == 0 && warp_ini_get(ini, "network", "alloc_cycle")))
         warp_ini_fail(ini, "network", "alloc_cycle", "must be a positive time (e.g. 1ns)");
     p->vc_buffer = 0;
-    refuse_iq_keys(ini, p);
+    /* The allocator keys mean nothing to the output-queued router: the
+     * driver warns about each one set (net_keys declares them applying to
+     * router = input-queued only; warp_ini_warn_inapplicable). */
 }
 
 /* vc_buffer = explicit, or port_buffer split evenly over the VCs. */

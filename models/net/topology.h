@@ -23,6 +23,7 @@
 
 #include "warp.h"
 #include "warp_ini.h"
+#include "warp_keys.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -159,6 +160,8 @@ typedef struct net_topology_ops {
     /* The values of [section] routing, the default first (for the summary);
      * a topology with one fixed routing names it alone. NULL: not said. */
     const char *const *routings;
+    /* The keys of its section (warp_keys.h), NULL-section terminated. */
+    const warp_key_group *keys;
 
     /* Reads the topology's section from ini (reporting errors with
      * warp_ini_fail), may adjust *params, and returns the read-only

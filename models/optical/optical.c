@@ -290,9 +290,61 @@ static double optical_lookahead(const void *net)
     return o->ocs_signal < la ? o->ocs_signal : la;
 }
 
+static const warp_key opt_keys[] = {
+    {"racks", WARP_KEY_COUNT, "(required)", "1..2^30", "racks (servers are numbered rack by rack)"},
+    {"servers_per_rack", WARP_KEY_COUNT, "(required)", "1..2^30", "servers per rack"},
+    {0},
+};
+
+static const warp_key opt_tor_keys[] = {
+    {"photonic_packet", WARP_KEY_TEXT, "packet", "packet | message | a multiple of packet_size",
+     "the packets one photonic packet carries"},
+    {"tor_startup", WARP_KEY_TIME, "1678ns", ">= 0", "the ToR's fixed delay per photonic packet"},
+    {"tor_per_byte", WARP_KEY_TIME, "1.35ns", ">= 0", "the ToR's delay per byte of a photonic packet"},
+    {"path", WARP_KEY_CHOICE, "hybrid", "ops | ocs | hybrid",
+     "OPS only, OCS only, or OCS where a circuit is up and OPS else"},
+    {"ocs_threshold", WARP_KEY_SIZE, "64KiB", ">= 0", "hybrid: messages this large ask for a circuit"},
+    {"tor_buffer", WARP_KEY_COUNT, "16", ">= 1", "photonic packets awaiting their ACK"},
+    {"ack_delay", WARP_KEY_TIME, "20ns", ">= 0", "ACK/NACK processing"},
+    {"optical_bandwidth", WARP_KEY_RATE, "10Gbps", "> 0", "the ToR-OPS links"},
+    {"cable_length", WARP_KEY_LENGTH, "10m", ">= 0", "between a ToR and a switch"},
+    {"fiber_delay", WARP_KEY_TIME, "5ns", ">= 0", "propagation per metre"},
+    {0},
+};
+
+static const warp_key opt_ops_keys[] = {
+    {"fibers", WARP_KEY_COUNT, "8", ">= 1", "OPS fibers (fibers x wavelengths >= racks)"},
+    {"wavelengths", WARP_KEY_COUNT, "8", ">= 1", "wavelengths per fiber"},
+    {"ops_delay", WARP_KEY_TIME, "30ns", ">= 0", "the OPS's routing delay"},
+    {"ops_contention", WARP_KEY_CHOICE, "fiber", "fiber | port",
+     "a wavelength channel per input fiber at an output, or one channel per output"},
+    {0},
+};
+
+static const warp_key opt_ocs_keys[] = {
+    {"ocs_ports", WARP_KEY_COUNT, "192", ">= racks x ocs_links", "OCS ports"},
+    {"ocs_links", WARP_KEY_COUNT, "1", ">= 1", "circuits a ToR can hold"},
+    {"ocs_setup", WARP_KEY_TIME, "753ms", ">= 0", "request to circuit usable"},
+    {"ocs_reconfig", WARP_KEY_TIME, "25ms", ">= 0", "of ocs_setup, the switch's own"},
+    {"retry_delay", WARP_KEY_TIME, "10ms", ">= 0", "after a refusal"},
+    {"ocs_idle", WARP_KEY_TIME, "100ms", ">= 0", "a circuit unused this long is released"},
+    {"ocs_transfer", WARP_KEY_TIME, "0ns", ">= 0", "per packet over a circuit"},
+    {"ocs_bandwidth", WARP_KEY_RATE, "(optical_bandwidth)", "> 0", "per circuit"},
+    {0},
+};
+
+static const warp_key_group opt_groups[] = {
+    {SEC, "the optical data-centre network: racks", opt_keys, NULL, NULL, NULL},
+    {SEC, "the ToRs", opt_tor_keys, NULL, NULL, NULL},
+    {SEC, "the optical packet switch (OPS)", opt_ops_keys, NULL, NULL, NULL},
+    {SEC, "the optical circuit switch (OCS)", opt_ocs_keys, NULL, NULL, NULL},
+    {NULL, NULL, NULL, NULL, NULL, NULL},
+};
+
 const net_network_ops optical_network = {
     .name = "optical",
     .section = SEC,
+    .keys = opt_groups,
     .setup = optical_setup,
     .destroy = optical_destroy,
     .lp_type = optical_lp_type,

@@ -554,8 +554,53 @@ static uint64_t rp_min_packet(const void *wl, uint64_t packet_size)
     return m;
 }
 
+static const warp_key rp_workload_keys[] = {
+    {"tracer_config", WARP_KEY_FILE, "(none)", NULL,
+     "a TraceR job file: its jobs instead of [job.N] sections (docs/trace-format.md)"},
+    {0},
+};
+
+/* The readers' keys (replay_reader.keys) are declared here too: a reader
+ * key missing from this table stops every replay (replay_opts_read reads
+ * them all). */
+static const warp_key rp_replay_keys[] = {
+    {"overhead", WARP_KEY_TIME, "0ns", ">= 0", "CPU time per message sent, before the task ends"},
+    {"per_byte_ns", WARP_KEY_REAL, "0", "0..1e9", "copy cost per byte sent, in ns"},
+    {"ampi_overhead", WARP_KEY_TIME, "100ns", ">= 0", "BigSim: duration of AMPI_* bookkeeping tasks"},
+    {"keep_init", WARP_KEY_FLAG, "no", "yes | no", "BigSim: keep the initialisation phase TraceR skips"},
+    {"eager_limit", WARP_KEY_SIZE, "64KiB", ">= 0", "OTF2, Dimemas: messages above it use rendezvous"},
+    {"dimemas_rendezvous", WARP_KEY_CHOICE, "size", "size | trace",
+     "Dimemas: rendezvous by eager_limit, or where the send record says so"},
+    {"placement_seed", WARP_KEY_COUNT, "1", ">= 0", "seed of placement = random (job j: seed + j)"},
+    {"ranks_csv", WARP_KEY_FILE, "(none)", NULL, "job,rank,finish_ns of every rank (FILE.P per process P)"},
+    {"timeline", WARP_KEY_FILE, "(none)", NULL,
+     "committed tasks: CSV, FILE.json (Chrome/Perfetto) or FILE.prv (Paraver)"},
+    {"timeline_ranks", WARP_KEY_COUNT, "64", ">= 1", "the timeline's job ranks below this"},
+    {"memory_line", WARP_KEY_COUNT, "0", "0..1", "1: print the task graphs' memory after the run"},
+    {0},
+};
+
+static const warp_key rp_job_keys[] = {
+    {"trace", WARP_KEY_TEXT, "(required)", "PATH | gen:KIND:key=value,...", "the job's trace"},
+    {"format", WARP_KEY_CHOICE, "(guessed from the path or the first bytes)",
+     "bigsim | otf2 | goal | native | gen | dimemas", "the trace's format"},
+    {"placement", WARP_KEY_TEXT, "linear", "linear | random | locality | FILE",
+     "the job's ranks on network ranks (a file: one network rank per line, or TASK NODE pairs)"},
+    {"ranks", WARP_KEY_COUNT, "(the trace's)", "1..2^31-1", "checked against the trace"},
+    {"iterations", WARP_KEY_COUNT, "1", "1..2^20", "times the trace runs"},
+    {0},
+};
+
+static const warp_key_group rp_groups[] = {
+    {"workload", "type = replay: trace replay", rp_workload_keys, NULL, "type", "replay"},
+    {"replay", "trace replay: costs, trace readers, outputs", rp_replay_keys, "workload", "type", "replay"},
+    {"job.N", "one job of a replay (N = 0, 1, ...)", rp_job_keys, "workload", "type", "replay"},
+    {NULL, NULL, NULL, NULL, NULL, NULL},
+};
+
 const net_workload_ops replay_workload = {
     .name = "replay",
+    .keys = rp_groups,
     .setup = rp_setup,
     .destroy = rp_destroy,
     .lp_type = rp_type,

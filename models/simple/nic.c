@@ -309,9 +309,42 @@ static double nic_lookahead(const void *net)
     return 0.5 * (l->loggp ? l->o + l->L : l->min_latency);
 }
 
+static const warp_key simplenet_keys[] = {
+    {"nodes", WARP_KEY_COUNT, "(the matrices' size, else the workload's ranks)", "1..2^40", "nodes"},
+    {"latency", WARP_KEY_TIME, "1us", ">= 0", "alpha: a message's latency"},
+    {"bandwidth", WARP_KEY_RATE, "12.5GB/s", "> 0", "beta: a node's bandwidth"},
+    {"latency_matrix", WARP_KEY_FILE, "(none)", NULL,
+     "per-pair latencies (CODES simplenet's matrix file, with bandwidth_matrix)"},
+    {"bandwidth_matrix", WARP_KEY_FILE, "(none)", NULL,
+     "per-pair bandwidths in MiB/s (CODES simplenet's matrix file, with latency_matrix)"},
+    {0},
+};
+
+static const warp_key loggp_keys[] = {
+    {"nodes", WARP_KEY_COUNT, "(the workload's ranks)", "1..2^40", "nodes"},
+    {"L", WARP_KEY_TIME, "2500ns", ">= 0", "latency"},
+    {"o", WARP_KEY_TIME, "1500ns", ">= 0", "overhead per message"},
+    {"g", WARP_KEY_TIME, "1000ns", ">= 0", "gap between messages"},
+    {"G", WARP_KEY_TIME, "6ns", ">= 0", "gap per byte"},
+    {"O", WARP_KEY_TIME, "0ns", ">= 0", "overhead per byte"},
+    {"S", WARP_KEY_SIZE, "65535B", ">= 0", "eager limit: larger messages use rendezvous"},
+    {0},
+};
+
+static const warp_key_group simplenet_groups[] = {
+    {"simplenet", "the alpha-beta network (CODES simplenet)", simplenet_keys, NULL, NULL, NULL},
+    {NULL, NULL, NULL, NULL, NULL, NULL},
+};
+
+static const warp_key_group loggp_groups[] = {
+    {"loggp", "the LogGOPS network (LogGOPSim's parameters)", loggp_keys, NULL, NULL, NULL},
+    {NULL, NULL, NULL, NULL, NULL, NULL},
+};
+
 const net_network_ops simplenet_network = {
     .name = "simplenet",
     .section = "simplenet",
+    .keys = simplenet_groups,
     .setup = simplenet_setup,
     .destroy = nic_destroy,
     .lp_type = nic_lp_type,
@@ -322,6 +355,7 @@ const net_network_ops simplenet_network = {
 const net_network_ops loggp_network = {
     .name = "loggp",
     .section = "loggp",
+    .keys = loggp_groups,
     .setup = loggp_setup,
     .destroy = nic_destroy,
     .lp_type = nic_lp_type,

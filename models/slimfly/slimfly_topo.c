@@ -217,9 +217,27 @@ static void sf_partition(const void *topo, const double *load, uint32_t parts, u
     free(order);
 }
 
+static const warp_key sf_keys[] = {
+    {"q", WARP_KEY_COUNT, "(required)", "a prime power 4w + d, d in {-1, 0, 1}", "the field order: 2q^2 routers"},
+    {"p", WARP_KEY_COUNT, "(floor(k'/2))", "1..1024", "terminals per router"},
+    {"routing", WARP_KEY_CHOICE, "minimal", "minimal | valiant | ugal", "routing algorithm"},
+    {"n_indirect", WARP_KEY_COUNT, "3", "1..64", "Valiant candidates per UGAL decision"},
+    {"c_sf", WARP_KEY_REAL, "1", "> 0", "UGAL's weight of the minimal path's cost"},
+    {"ugal_threshold", WARP_KEY_SIZE, "0B", ">= 0", "bytes a non-minimal path must save"},
+    {"X", WARP_KEY_LIST, "(computed)", NULL, "the generator set X (checked)"},
+    {"Xprime", WARP_KEY_LIST, "(computed)", NULL, "the generator set X' (checked)"},
+    {0},
+};
+
+static const warp_key_group sf_groups[] = {
+    {"slimfly", "Slim Fly (MMS graphs), minimal, Valiant or UGAL routing", sf_keys, NULL, NULL, NULL},
+    {NULL, NULL, NULL, NULL, NULL, NULL},
+};
+
 const net_topology_ops slimfly_topology = {
     .name = "slimfly",
     .section = "slimfly",
+    .keys = sf_groups,
     .routings = routing_names,
     .setup = sf_setup,
     .destroy = sf_destroy,

@@ -288,9 +288,29 @@ static void torus_partition(const void *topo, const double *load, uint32_t parts
     bisect(t, lo, hi, 0, parts, part);
 }
 
+static const warp_key torus_keys[] = {
+    {"dims", WARP_KEY_LIST, "(required)", "1..2^31 each, up to 16 dimensions",
+     "routers per dimension (8,8,8)"},
+    {"nodes_per_router", WARP_KEY_COUNT, "1", "1..1024", "terminals per router"},
+    {"nodes", WARP_KEY_COUNT, "0", ">= 0", "when given, checked against dims x nodes_per_router"},
+    {"terminal_bandwidth", WARP_KEY_RATE, "([network] link_bandwidth)", "> 0", "router-terminal links"},
+    {"ties", WARP_KEY_CHOICE, "balanced", "plus | random | balanced",
+     "which way round for equal-length ways: +, per message at random, or + from even coordinates"},
+    {"dateline", WARP_KEY_CHOICE, "hop", "hop | dimension",
+     "when a packet takes VC class 1: from the wrap link on, or for the whole dimension when the wrap "
+     "lies ahead (BookSim's)"},
+    {0},
+};
+
+static const warp_key_group torus_groups[] = {
+    {"torus", "k-ary n-cube torus, dimension-order routing, two dateline VCs", torus_keys, NULL, NULL, NULL},
+    {NULL, NULL, NULL, NULL, NULL, NULL},
+};
+
 const net_topology_ops torus_topology = {
     .name = "torus",
     .section = "torus",
+    .keys = torus_groups,
     .routings = (const char *const[]){"dimension-order", NULL},
     .setup = torus_setup,
     .destroy = torus_destroy,

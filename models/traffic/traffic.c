@@ -356,8 +356,35 @@ static void tr_destroy(void *wl)
 
 static const warp_lp_type *tr_type(const void *wl) { return &((const traffic *)wl)->type; }
 
+static const warp_key tr_keys[] = {
+    {"pattern", WARP_KEY_CHOICE, "uniform",
+     "uniform | neighbor | permutation | bitcomplement | transpose | alltoall | incast | pair | pingpong | worst",
+     "who sends to whom (worst: the topology's worst case)"},
+    {"message_size", WARP_KEY_SIZE, "1KiB", ">= 1B", "bytes per message"},
+    {"load", WARP_KEY_REAL, "0.1", "(0, 1]", "offered load, a fraction of injection bandwidth (or give interval)"},
+    {"interval", WARP_KEY_TIME, "(from load)", "> 0", "mean time between a rank's messages (instead of load)"},
+    {"arrivals", WARP_KEY_CHOICE, "poisson", "poisson | fixed | bernoulli",
+     "inter-arrival times: exponential, fixed, or slotted as BookSim's sources"},
+    {"arrival_slot", WARP_KEY_TIME, "(one message's time on the injection link)", "> 0",
+     "arrivals = bernoulli: messages only at multiples of the slot, each with p = slot / interval"},
+    {"count", WARP_KEY_COUNT, "0", ">= 0", "messages per rank (0: until end)"},
+    {"start", WARP_KEY_TIME, "0ns", ">= 0", "when ranks start sending"},
+    {"distance", WARP_KEY_COUNT, "1", ">= 1", "pattern = neighbor: rank i sends to i + distance"},
+    {"permutation_seed", WARP_KEY_COUNT, "1", ">= 0", "pattern = permutation: the permutation's seed"},
+    {"src", WARP_KEY_COUNT, "0", "0..ranks-1", "pattern = pair or pingpong: the sender"},
+    {"dst", WARP_KEY_COUNT, "(1 for pair and pingpong, else 0)", "0..ranks-1",
+     "pattern = incast, pair or pingpong: the receiver"},
+    {0},
+};
+
+static const warp_key_group tr_groups[] = {
+    {"workload", "type = traffic: synthetic traffic", tr_keys, NULL, "type", "traffic"},
+    {NULL, NULL, NULL, NULL, NULL, NULL},
+};
+
 const net_workload_ops traffic_workload = {
     .name = "traffic",
+    .keys = tr_groups,
     .setup = tr_setup,
     .destroy = tr_destroy,
     .lp_type = tr_type,

@@ -5,9 +5,11 @@ EXTRA_DIST += tests/engine/test_phold_basics.sh
 # --- ini/units (ini helper) ---
 if HAVE_CRITERION
 check_PROGRAMS += tests/engine/test_ini tests/engine/test_units tests/engine/test_pool_size \
-	tests/engine/test_digest_event tests/engine/test_lp_class
+	tests/engine/test_digest_event tests/engine/test_lp_class tests/engine/test_keys
 TESTS += tests/engine/test_ini tests/engine/test_units tests/engine/test_pool_size \
-	tests/engine/test_digest_event tests/engine/test_lp_class
+	tests/engine/test_digest_event tests/engine/test_lp_class tests/engine/test_keys
+tests_engine_test_keys_CFLAGS = $(AM_CFLAGS) $(CRITERION_CFLAGS)
+tests_engine_test_keys_LDADD = libwarp.la $(CRITERION_LIBS) -lm
 tests_engine_test_lp_class_CFLAGS = $(AM_CFLAGS) $(CRITERION_CFLAGS)
 tests_engine_test_lp_class_LDADD = libwarp.la $(CRITERION_LIBS) -lm
 tests_engine_test_lp_class_LDFLAGS = -static

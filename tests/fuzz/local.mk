@@ -24,7 +24,7 @@ FUZZ_REPLAY_SRC = $(srcdir)/models/replay/error.c $(srcdir)/config/xalloc.c \
 # The readers' table of the harnesses: every reader but OTF2 (no libotf2 here).
 FUZZ_READERS = replay_reader_gen replay_reader_goal replay_reader_dimemas replay_reader_bigsim \
 	replay_reader_native
-FUZZ_INI_SRC = $(srcdir)/config/ini.c $(srcdir)/config/units.c $(srcdir)/config/xalloc.c $(srcdir)/config/hash.c \
+FUZZ_INI_SRC = $(srcdir)/config/ini.c $(srcdir)/config/keys.c $(srcdir)/config/units.c $(srcdir)/config/xalloc.c $(srcdir)/config/hash.c \
 	$(srcdir)/config/suggest.c
 
 # Per target: sources, extra flags, run flags and seed directories.
@@ -125,7 +125,7 @@ check_PROGRAMS += tests/fuzz/regress-ini tests/fuzz/regress-options tests/fuzz/r
 tests_fuzz_regress_ini_SOURCES = tests/fuzz/fuzz_ini.c tests/fuzz/regress_main.c
 tests_fuzz_regress_ini_LDADD = libwarp.la -lm
 tests_fuzz_regress_options_SOURCES = tests/fuzz/fuzz_options.c tests/fuzz/regress_main.c \
-	engine/options.c config/errline.c config/ini.c config/units.c config/xalloc.c config/hash.c \
+	engine/options.c config/errline.c config/ini.c config/keys.c config/units.c config/xalloc.c config/hash.c \
 	config/suggest.c config/cfg_table.c
 tests_fuzz_regress_options_CFLAGS = $(AM_CFLAGS)
 tests_fuzz_regress_options_LDADD = -lm

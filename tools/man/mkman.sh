@@ -48,7 +48,13 @@ digest on any number of ranks.
 .PP
 \fBwarpnet convert codes\fR \fIFILE.conf\fR prints the run file equivalent to a CODES
 network configuration; \fB[workload] tracer_config\fR = \fIFILE\fR replays a TraceR
-directory as it is. Every key of every section: examples/configs/README.md.
+directory as it is. Every key of every section: RUN FILE KEYS below, \fBwarpnet keys\fR
+[\fISECTION\fR] [\fB\-\-json\fR], \fBwarpnet \-\-help=\fR\fISECTION\fR, docs/keys.md.
+EOF2
+    echo '.SH RUN FILE KEYS'
+    echo 'Generated from the keys each model declares (\fBwarpnet keys \-\-man\fR).'
+    "$prog" keys --man || { echo "mkman.sh: $prog keys --man failed" >&2; exit 1; }
+    cat <<'EOF2'
 .SH EXIT STATUS
 0 success; 1 internal error or a broken conservation check; 2 usage or input error (the
 message names the option or FILE:LINE); 3 out of a resource (event memory, memory);

@@ -15,10 +15,12 @@
 #include "net/model.h"
 #include "net/sample.h"
 #include "convert.h"
+#include "keys.h"
 #include "outdir.h"
 #include "summary.h"
 #include "warp.h"
 #include "warp_ini.h"
+#include "warp_keys.h"
 
 static const char usage[] =
     "usage: warpnet [engine options] RUN.ini [--section.key=value ...] [--out=DIR]\n"
@@ -29,7 +31,9 @@ static const char usage[] =
     "                     [--title=TEXT] [--out=DIR] [options]\n"
     "       warpnet tune RUN.ini [--np=RANKS] [--budget=SECONDS] [--probe-end=T]   fastest engine settings\n"
     "       warpnet report DIR              plots and report.md/report.html of an --out=DIR run\n"
-    "       warpnet convert codes FILE.conf  print the run file equivalent to a CODES network config\n";
+    "       warpnet convert codes FILE.conf  print the run file equivalent to a CODES network config\n"
+    "       warpnet keys [SECTION] [--json]  every run-file key: kind, default, range, help\n"
+    "       warpnet --help=SECTION          the keys of one section (network, dragonfly, workload, replay, ...)\n";
 
 /* The engine's output files (engine options) that --out=DIR collects. */
 static const char *const stats_opt[2] = {"engine-stats", "stats-json"};
@@ -115,6 +119,11 @@ int main(int argc, char **argv)
         return wn_sweep_main(argv[0], argc - 1, argv + 1);
     if (argc > 1 && strcmp(argv[1], "tune") == 0)
         return wn_tune_main(argv[0], argc - 1, argv + 1);
+    if (argc > 1 && strcmp(argv[1], "keys") == 0)
+        return wn_keys_main(argc - 1, argv + 1);
+    for (int i = 1; i < argc; i++)
+        if (strncmp(argv[i], "--help=", 7) == 0)
+            return wn_keys_print(stdout, argv[i] + 7, NULL);
     warp_ctx *w = warp_init(&argc, &argv);
     warp_set_time_unit_ns(w); /* network models count time in ns */
 
@@ -203,6 +212,7 @@ int main(int argc, char **argv)
         warp_set_end_is_bound(w);
     double end = warp_end_time(w);
     net_model *n = net_model_size(ini, &catalog_builtin, w);
+    warp_ini_warn_inapplicable(ini, warp_rank(w) == 0 ? stderr : NULL, "warpnet");
     /* --describe of a network too large to build here describes it from
      * the formulas (the workload's keys are then not read, so not checked). */
     wn_reference ref;
