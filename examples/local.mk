@@ -19,6 +19,7 @@ dist_configs_DATA = examples/configs/README.md \
 	examples/configs/graph-leafspine.ini examples/configs/leafspine-8x4.anynet \
 	examples/configs/fattree-16p3l-failed.ini examples/configs/dragonfly-a8-failed.ini \
 	examples/configs/dragonfly-xc.ini examples/configs/dragonfly-theta.ini \
+	examples/configs/dragonfly-dally-codes-72.ini \
 	examples/configs/replay-jacobi-torus.ini examples/configs/replay-dimemas-fattree.ini \
 	examples/configs/replay-stencil-512k-torus.ini examples/configs/replay-stencil-512k-simplenet.ini \
 	examples/configs/replay-stencil-32k-torus.ini examples/configs/replay-stencil-32k-simplenet.ini \
@@ -32,7 +33,9 @@ codesconfigsdir = $(pkgdatadir)/configs/codes
 dist_codesconfigs_DATA = examples/configs/codes/torus-32k.conf \
 	examples/configs/codes/fattree-8p3l.conf examples/configs/codes/slimfly-q5.conf \
 	examples/configs/codes/dragonfly-a8.conf \
-	examples/configs/codes/dragonfly-theta-intra examples/configs/codes/dragonfly-theta-inter
+	examples/configs/codes/dragonfly-theta-intra examples/configs/codes/dragonfly-theta-inter \
+	examples/configs/codes/intra-theta examples/configs/codes/inter-theta \
+	examples/configs/codes/dfdally-72-intra examples/configs/codes/dfdally-72-inter
 
 # Sample traces for the README's replay examples (examples/traces/README.md).
 tracesdir = $(pkgdatadir)/traces

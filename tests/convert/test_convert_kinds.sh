@@ -1,8 +1,9 @@
 #!/bin/sh
 # test_convert_kinds.sh — `warpnet convert codes` on what CODES keeps beside
-# its network configs and on networks Warpnet has no model for: each stops
-# with exit 2 and one line naming what the file is or which CODES feature
-# has no equivalent (never the config grammar's "unexpected character").
+# its network configs, on a network Warpnet has no model for and on
+# dragonflies without the keys CODES needs: each stops with exit 2 and one
+# line naming what the file is, the CODES network or the missing key (never
+# the config grammar's "unexpected character").
 . "${top_srcdir:-.}/tests/net/lib.sh"
 C="${top_srcdir:-.}/tests/convert/codes"
 
@@ -24,17 +25,19 @@ sed 's/net_bw_mbps="1000"/net_bw_mbps=1000/' "$C/simplenet-8.conf" > "$TMP/unquo
 refused "unquoted value" "unquoted.conf:[0-9]*: unexpected character '1'; CODES values are quoted" \
     "$WARPNET" convert codes "$TMP/unquoted.conf"
 
-# CODES networks without a Warpnet model: the message names the feature.
+# A CODES network Warpnet does not know is named; the dragonflies it does
+# know, without the keys CODES itself aborts without, name the key.
 network() { # LP-NAME: a one-group config of that CODES network
     printf 'LPGROUPS\n{\n MODELNET_GRP\n {\n  repetitions="4";\n  nw-lp="2";\n  %s="2";\n  %s_router="1";\n }\n}\nPARAMS\n{\n  packet_size="512";\n}\n' \
         "$1" "$1" > "$TMP/$1.conf"
 }
-for case in "modelnet_dragonfly_custom:Cray Cascade groups" "modelnet_dragonfly_plus:leaf and spine routers" \
-    "modelnet_dragonfly_dally:reads its wiring from connection files" \
-    "modelnet_dragonfly_torus:a CODES network that warpnet convert does not know"; do
+for case in "modelnet_dragonfly_custom:PARAMS num_groups is missing (CODES's dragonfly_custom needs it)" \
+    "modelnet_dragonfly_plus:PARAMS num_router_leaf is missing (CODES's dragonfly_plus needs it)" \
+    "modelnet_dragonfly_dally:PARAMS num_routers is missing (CODES's dragonfly_dally needs it)" \
+    "modelnet_dragonfly_torus:line 7: modelnet_dragonfly_torus is a CODES network that warpnet convert does not know"; do
     lp=${case%%:*}
     network "$lp"
-    refused "$lp" "$lp.conf: line 7: $lp.*${case#*:}" "$WARPNET" convert codes "$TMP/$lp.conf"
+    refused "$lp" "$lp.conf: ${case#*:}" "$WARPNET" convert codes "$TMP/$lp.conf"
 done
 
 # --help still answers on stdout with exit 0 and names the analytic networks.

@@ -95,7 +95,7 @@ done
 for line in "nodes: 4992" "routers: 1248" "local_links: 18720" "global_links: 6240" "links_per_group_pair: 80" "radix: 44"; do
     grep -qx "$line" "$TMP/d" && echo "ok   xc $line" || { echo "FAIL xc describe: no '$line'"; cat "$TMP/d"; fail=1; }
 done
-same_everywhere "theta" "seq opt2" "$CONF/dragonfly-theta.ini" --end=20us
+same_everywhere "theta" "seq opt2" "$CONF/dragonfly-theta.ini" --end=30us
 grep -q "delivered 17280$" "$TMP/same.res" &&
     echo "ok   theta: all 17280 messages delivered, $(grep 'committed digest' "$TMP/same.res" | tr -s ' ') on 1 and 2 ranks" ||
     bad "theta: not all 17280 messages delivered"

@@ -110,11 +110,12 @@ golden dragonfly-a4.ini 2 "--end=2us --workload.warmup=0ns --dragonfly.routing=p
 golden dragonfly-codes-1056.ini 2 "" 01f04feda5119e2b 96301 5280 5280 5280 310.90936 16087.2194
 golden dragonfly-codes-1056.ini 2 "--dragonfly.routing=ugal-g" 9c08cb9659bf0e39 181611 5280 5280 5280 317.628414 16087.2194
 golden dragonfly-xc.ini 1 "--end=1us --workload.warmup=0ns" b9a6fab9133b6442 302295 29326 5806 484 667.890825 999.88077
-golden dragonfly-theta.ini 2 "--end=5us" e011e823c8622a43 246230 14251 6563 6563 1884.11571 4999.78646
+golden dragonfly-theta.ini 2 "--end=5us" f9a53a07aebd66c2 135003 14264 5125 5125 2587.40385 4999.2578
+golden dragonfly-dally-codes-72.ini 2 "--end=20us" 2496fdacfd9d3136 1953 208 112 112 9036.17727 19997.496
 golden dragonflyplus-small.ini 2 "--end=2us --workload.warmup=0ns" 8a8def44bcb39b28 113778 6966 3717 3717 809.363343 1999.24235
 golden dragonflyplus-small.ini 2 "--end=2us --workload.warmup=0ns --dragonflyplus.routing=par --workload.pattern=worst" 06806fcedde54712 99785 6875 1553 1553 1195.44788 1999.80787
 golden dragonflyplus-1024.ini 1 "--end=3us --workload.warmup=0ns" 2a10c84567747be6 84558 6484 2315 327 1692.85598 2997.63333
-golden dragonflyplus-codes-8448.ini 1 "" 7d698de99dc3fb4f 779333 42240 42240 42240 405.734893 17921.3043
+golden dragonflyplus-codes-8448.ini 1 "" bf7b3d7169572a2f 569107 42240 42240 42240 1201.27569 18731.6558
 # With 1 % of the router links failed, routed by table around them.
 golden fattree-16p3l-failed.ini 2 "--end=1us --workload.warmup=0ns" 719aa22360becaf8 100542 7478 1345 1345 758.781874 999.904202
 golden dragonfly-a8-failed.ini 2 "--end=1us --workload.warmup=0ns" 39f2b677798abb4d 185096 15327 4563 4563 667.976051 999.987723

@@ -55,6 +55,13 @@ void cv_router(conv *v, const char *what);
 /* CODES's fat-tree, pruned, tapered and multi-rail (codes_fattree.c). */
 void cv_convert_fattree(conv *v);
 
+/* CODES's dragonflies (codes_dfly.c): dragonfly.c, dragonfly-custom and
+ * -dally with their wiring files, dragonfly-plus. */
+void cv_convert_dragonfly(conv *v);
+void cv_convert_dragonfly_custom(conv *v);
+void cv_convert_dragonfly_dally(conv *v);
+void cv_convert_dragonfly_plus(conv *v);
+
 /* The analytic networks (codes_simple.c): modelnet_simplenet, modelnet_loggp
  * and modelnet_simplep2p onto Warpnet's simplenet and loggp. */
 void cv_convert_simplenet(conv *v);

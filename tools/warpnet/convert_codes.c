@@ -1,7 +1,7 @@
 /* convert_codes.c — `warpnet convert codes FILE.conf`: prints the Warpnet run
  * file equivalent to a CODES network configuration (torus, fat-tree, Slim
- * Fly, dragonfly, express mesh; the fat-tree in codes_fattree.c, the
- * analytic networks in codes_simple.c),
+ * Fly, the dragonflies, express mesh; the fat-tree in codes_fattree.c, the
+ * dragonflies in codes_dfly.c, the analytic networks in codes_simple.c),
  * every key with its unit and a comment naming the CODES parameter it came from. Invariant: every key of the CODES file is either
  * converted (and named in a comment) or listed on stderr with the reason; a
  * file that cannot be converted prints nothing on stdout and exits 2.
@@ -34,18 +34,6 @@ static long long lp_count(conv *v, const char *key)
     return x;
 }
 
-/* CODES networks Warpnet has no model for, and what is missing. */
-static const struct { const char *lp, *why; } missing[] = {
-    {"modelnet_dragonfly_custom", "CODES's dragonfly-custom (Cray Cascade groups: a rows x columns array of "
-     "routers, all-to-all in each row and each column, wired by intra-/inter-group connection files) has no "
-     "Warpnet equivalent; Warpnet's dragonfly groups are all-to-all"},
-    {"modelnet_dragonfly_plus", "CODES's dragonfly-plus (groups of leaf and spine routers, global links on "
-     "the spines) has no Warpnet equivalent; Warpnet's dragonfly groups are all-to-all"},
-    {"modelnet_dragonfly_dally", "CODES's dragonfly-dally reads its wiring from connection files "
-     "(intra-group-connections, inter-group-connections); Warpnet's dragonfly builds its global links by "
-     "an arrangement and reads no wiring files"},
-};
-
 /* Refuses a file without a network, naming the LP kinds it has. */
 static void no_network(conv *v)
 {
@@ -53,11 +41,9 @@ static void no_network(conv *v)
         const codes_kv *kv = &v->c.kv[i];
         if (strncmp(kv->section, "LPGROUPS/", 9) || strncmp(kv->key, "modelnet_", 9))
             continue;
-        for (size_t k = 0; k < sizeof missing / sizeof missing[0]; k++)
-            if (!strncmp(kv->key, missing[k].lp, strlen(missing[k].lp)))
-                cv_fail(v, "line %d: %s: %s", kv->line, kv->key, missing[k].why);
         cv_fail(v, "line %d: %s is a CODES network that warpnet convert does not know; it converts "
-                "modelnet_torus, _fattree, _slimfly, _dragonfly, _express_mesh, _simplenet, _simplep2p and _loggp",
+                "modelnet_torus, _fattree, _slimfly, _dragonfly, _dragonfly_custom, _dragonfly_dally, "
+                "_dragonfly_plus, _express_mesh, _simplenet, _simplep2p and _loggp",
                 kv->line, kv->key);
     }
     char kinds[512] = "";
@@ -79,9 +65,12 @@ static void read_groups(conv *v)
 {
     static const char *const nic_keys[] = {"modelnet_torus", "modelnet_fattree", "modelnet_slimfly",
                                            "modelnet_dragonfly", "modelnet_simplenet", "modelnet_loggp",
-                                           "modelnet_simplep2p", "modelnet_express_mesh", NULL};
+                                           "modelnet_simplep2p", "modelnet_express_mesh",
+                                           "modelnet_dragonfly_custom", "modelnet_dragonfly_dally",
+                                           "modelnet_dragonfly_plus", NULL};
     static const char *const names[] = {"torus", "fattree", "slimfly", "dragonfly", "simplenet", "loggp",
-                                        "simplep2p", "express_mesh"};
+                                        "simplep2p", "express_mesh", "dragonfly_custom", "dragonfly_dally",
+                                        "dragonfly_plus"};
     for (int i = 0; i < v->c.n && !v->model; i++) {
         codes_kv *kv = &v->c.kv[i];
         if (strncmp(kv->section, "LPGROUPS/", 9))
@@ -317,65 +306,6 @@ static void convert_express_mesh(conv *v)
             r ? "" : " (CODES's default)");
 }
 
-/* CODES's dragonfly.c: a = num_routers routers per group, p = h = a/2,
- * g = a*h + 1 groups, every pair of groups joined by one global link. */
-static void convert_dragonfly(conv *v)
-{
-    double a = cv_num(v, "num_routers", 4, NULL);
-    long long ia = (long long)a, half = ia / 2, g = ia * half + 1;
-    if (a < 2 || a != (double)ia)
-        cv_fail(v, "PARAMS num_routers = %g: want an integer of at least 2 (routers per group)", a);
-    if (v->reps * v->routers_per_rep != ia * g && v->reps != ia * g)
-        cv_fail(v, "%s repetitions = %lld but num_routers = %lld gives a*g = %lld routers (g = a*a/2 + 1 = %lld "
-             "groups); CODES needs them equal", v->grp, v->reps, ia, ia * g, g);
-    if (v->nics != half)
-        cv_fail(v, "%s modelnet_dragonfly = %lld but CODES's dragonfly puts num_routers/2 = %lld nodes on a router",
-             v->grp, v->nics, half);
-    fprintf(v->fnet, "topology = dragonfly%13s # %s modelnet_dragonfly\n", "", v->grp);
-    cv_router(v, "dragonfly.c");
-    cv_line(v->fnet, "link_latency", "0ns", "CODES's dragonfly has no wire delay");
-    cv_ns(v, v->fnet, "router_delay", "router_delay", 50);
-    cv_bytes(v, v->fnet, "vc_buffer", "local_vc_size", 1024, "bytes per VC");
-    cv_packets(v, 512, 512);
-    char val[64];
-    snprintf(val, sizeof val, "%lld", ia);
-    cv_line(v->ftopo, "a", val, "PARAMS num_routers (routers per group)");
-    snprintf(val, sizeof val, "%lld", half);
-    cv_line(v->ftopo, "p", val, "CODES's dragonfly: num_routers/2 nodes per router");
-    cv_line(v->ftopo, "h", val, "CODES's dragonfly: num_routers/2 global links per router");
-    snprintf(val, sizeof val, "%lld", g);
-    cv_line(v->ftopo, "g", val, "CODES's dragonfly: a*h + 1 groups");
-    cv_line(v->ftopo, "arrangement", "absolute", "every pair of groups joined once, as in CODES");
-    fprintf(stderr, "warpnet: %s: CODES's dragonfly.c wires global link k of router r to group r + k*a; "
-            "Warpnet's arrangements join the same group pairs once each but through other routers "
-            "(converted as absolute)\n", v->c.path);
-    codes_kv *r = cv_param(v, "routing");
-    const char *how = "minimal", *rv = r ? r->val[0] : "minimal";
-    if (!strcmp(rv, "nonminimal") || !strcmp(rv, "non-minimal"))
-        how = "valiant";
-    else if (!strcmp(rv, "adaptive"))
-        how = "ugal-l";
-    else if (!strcmp(rv, "prog-adaptive"))
-        how = "par";
-    else if (strcmp(rv, "minimal"))
-        cv_fail(v, "line %d: PARAMS routing = %s: CODES's dragonfly knows minimal, nonminimal, adaptive, "
-             "prog-adaptive", r->line, rv);
-    cv_line(v->ftopo, "routing", how, "PARAMS routing = %s%s", rv, r ? "" : " (CODES's default)");
-    if (!strcmp(how, "ugal-l") || !strcmp(how, "par"))
-        cv_line(v->ftopo, "ugal_hop_weight", "false", "CODES compares queue occupancies alone");
-    static const char *const kind[] = {"local", "global", "terminal"};
-    static const char *const bw[] = {"local_bandwidth", "global_bandwidth", "cn_bandwidth"};
-    static const char *const vc[] = {"local_vc_size", "global_vc_size", "cn_vc_size"};
-    static const double bw_dflt[] = {5.25, 4.7, 5.25}, vc_dflt[] = {1024, 2048, 1024};
-    for (int k = 0; k < 3; k++) {
-        char key[40];
-        snprintf(key, sizeof key, "%s_bandwidth", kind[k]);
-        cv_bandwidth(v, v->ftopo, key, bw[k], bw_dflt[k], 1);
-        snprintf(key, sizeof key, "%s_vc_buffer", kind[k]);
-        cv_bytes(v, v->ftopo, key, vc[k], vc_dflt[k], "bytes per VC");
-    }
-}
-
 static void write_run_file(conv *v)
 {
     printf("# Converted from the CODES %s configuration %s by `warpnet convert codes`.\n", v->model, v->c.path);
@@ -479,6 +409,10 @@ int wn_convert_codes(const char *path)
         if (strchr(v.c.kv[i].key, '@'))
             cv_fail(&v, "line %d: %s: annotated parameters (several networks in one run) are not converted; "
                  "split the file per network", v.c.kv[i].line, v.c.kv[i].key);
+    for (int i = 0; i < v.c.n; i++)
+        if (!strcmp(v.c.kv[i].section, "PARAMS") && strstr(v.c.kv[i].val[0], "${"))
+            cv_fail(&v, "line %d: PARAMS %s = %s: a placeholder that CODES's test scripts fill in; convert the "
+                    "config they write", v.c.kv[i].line, v.c.kv[i].key, v.c.kv[i].val[0]);
     read_groups(&v);
     v.fnet = open_memstream(&v.net, &v.net_n);
     v.ftopo = open_memstream(&v.topo, &v.topo_n);
@@ -486,8 +420,8 @@ int wn_convert_codes(const char *path)
     if (!v.fnet || !v.ftopo || !v.fhints)
         cv_fail(&v, "out of memory");
     cv_mention(v.fnet, codes_find(&v.c, "PARAMS", "modelnet_order"), "the network named by topology");
-    if (strcmp(v.model, "fattree")) /* the fat-tree converts its rails to planes */
-        one_rail(&v);
+    if (strcmp(v.model, "fattree") && strcmp(v.model, "dragonfly_dally") && strcmp(v.model, "dragonfly_plus"))
+        one_rail(&v); /* the fat-tree converts its rails to planes; the dragonflies name theirs */
     if (!strcmp(v.model, "torus"))
         convert_torus(&v);
     else if (!strcmp(v.model, "fattree"))
@@ -495,7 +429,13 @@ int wn_convert_codes(const char *path)
     else if (!strcmp(v.model, "slimfly"))
         convert_slimfly(&v);
     else if (!strcmp(v.model, "dragonfly"))
-        convert_dragonfly(&v);
+        cv_convert_dragonfly(&v);
+    else if (!strcmp(v.model, "dragonfly_custom"))
+        cv_convert_dragonfly_custom(&v);
+    else if (!strcmp(v.model, "dragonfly_dally"))
+        cv_convert_dragonfly_dally(&v);
+    else if (!strcmp(v.model, "dragonfly_plus"))
+        cv_convert_dragonfly_plus(&v);
     else if (!strcmp(v.model, "simplenet"))
         cv_convert_simplenet(&v);
     else if (!strcmp(v.model, "loggp"))
@@ -521,9 +461,10 @@ int wn_convert_codes(const char *path)
 static const char convert_usage[] =
     "usage: warpnet convert codes FILE.conf > RUN.ini\n"
     "Prints the Warpnet run file equivalent to a CODES network configuration\n"
-    "(LPGROUPS and PARAMS of a torus, fat-tree, Slim Fly, dragonfly, express mesh,\n"
-    "simplenet, simplep2p or LogGP network) on standard output; parameters without an\n"
-    "equivalent are listed on standard error. A network without an equivalent,\n"
+    "(LPGROUPS and PARAMS of a torus, fat-tree, Slim Fly, dragonfly, dragonfly-custom,\n"
+    "-dally or -plus, express mesh, simplenet, simplep2p or LogGP network) on standard\n"
+    "output; parameters without an equivalent are listed on standard error.\n"
+    "A network without an equivalent,\n"
     "or a CODES file that is no network config (an allocation, a workload list,\n"
     "a simplep2p matrix), stops with exit 2 and one line that says which.\n"
     "options:\n"
