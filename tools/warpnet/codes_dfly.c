@@ -82,8 +82,10 @@ static long long count_key(conv *v, const char *key, long long dflt)
     double x = cv_num(v, key, (double)dflt, &g);
     if (!g && dflt < 0)
         cv_fail(v, "PARAMS %s is missing (CODES's %s needs it)", key, v->model);
-    if (x < 1 || x != (double)(long long)x || x > 1e6)
+    if ((x < 1 || x != (double)(long long)x || x > 1e6) && g)
         cv_fail(v, "line %d: PARAMS %s = %g: want a count of at least 1", cv_param(v, key)->line, key, x);
+    if (x < 1)
+        cv_fail(v, "PARAMS %s not given: CODES's default here is %g, not a count; give it", key, x);
     return (long long)x;
 }
 
