@@ -13,6 +13,8 @@ LIBWARPNET_SOURCES += \
 	models/replay/readers/dimemas_parse.h \
 	models/replay/readers/native.c models/replay/readers/native.h \
 	models/replay/readers/gen.c models/replay/readers/gen.h \
+	models/replay/collectives/coll.c models/replay/collectives/coll_cfg.c \
+	models/replay/collectives/coll.h \
 	models/replay/critpath.c models/replay/critpath.h \
 	models/replay/workload.c models/replay/workload.h \
 	models/replay/workload_setup.c models/replay/workload_impl.h \

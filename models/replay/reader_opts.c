@@ -5,7 +5,8 @@
 #include "replay/workload_impl.h"
 
 /* [replay]'s keys of the trace readers (each reader declares its own):
- * every one given goes to every reader that has it. */
+ * every one given goes to every reader that has it; [collectives]' keys go
+ * to every source. */
 void replay_opts_read(warp_ini *ini, replay_opts *o)
 {
     *o = replay_opts_default();
@@ -15,4 +16,9 @@ void replay_opts_read(warp_ini *ini, replay_opts *o)
             if (v && (why = replay_opts_set(o, k->name, v)) != NULL)
                 warp_ini_fail(ini, "replay", k->name, "%s", why);
         }
+    for (const char *const *k = coll_keys; *k; k++) {
+        const char *v = warp_ini_get(ini, "collectives", *k), *why;
+        if (v && (why = coll_cfg_set(&o->coll, *k, v)) != NULL)
+            warp_ini_fail(ini, "collectives", *k, "%s", why);
+    }
 }

@@ -20,6 +20,7 @@ FUZZ_REPLAY_SRC = $(srcdir)/models/replay/error.c $(srcdir)/config/xalloc.c \
 	$(srcdir)/models/replay/readers/dimemas.c $(srcdir)/models/replay/readers/dimemas_parse.c \
 	$(srcdir)/models/replay/readers/native.c $(srcdir)/models/replay/readers/gen.c \
 	$(srcdir)/models/replay/readers/otf2map.c $(srcdir)/models/replay/readers/readers.c \
+	$(srcdir)/models/replay/collectives/coll.c $(srcdir)/models/replay/collectives/coll_cfg.c \
 	$(srcdir)/config/cfg_table.c $(srcdir)/config/units.c $(srcdir)/config/suggest.c
 # The readers' table of the harnesses: every reader but OTF2 (no libotf2 here).
 FUZZ_READERS = replay_reader_gen replay_reader_goal replay_reader_dimemas replay_reader_bigsim \

@@ -5,12 +5,17 @@ REPLAY_TEST_HELPERS = tests/replay/helpers.c tests/replay/helpers.h
 REPLAY_TEST_CFLAGS = $(AM_CFLAGS) $(CRITERION_CFLAGS)
 REPLAY_TEST_LDADD = libwarpnet.la libwarp.la $(OTF2_LIBS) $(PCAP_LIBS) $(METIS_LIBS) $(CRITERION_LIBS) -lm
 check_PROGRAMS += tests/replay/test_graph tests/replay/test_goal tests/replay/test_otf2map \
-	tests/replay/test_bigsim tests/replay/test_dimemas tests/replay/test_readers tests/replay/test_pcap_msgs
+	tests/replay/test_bigsim tests/replay/test_dimemas tests/replay/test_readers tests/replay/test_pcap_msgs \
+	tests/replay/test_coll
 TESTS += tests/replay/test_graph tests/replay/test_goal tests/replay/test_otf2map \
-	tests/replay/test_bigsim tests/replay/test_dimemas tests/replay/test_readers tests/replay/test_pcap_msgs
+	tests/replay/test_bigsim tests/replay/test_dimemas tests/replay/test_readers tests/replay/test_pcap_msgs \
+	tests/replay/test_coll
 tests_replay_test_pcap_msgs_SOURCES = tests/replay/test_pcap_msgs.c
 tests_replay_test_pcap_msgs_CFLAGS = $(REPLAY_TEST_CFLAGS)
 tests_replay_test_pcap_msgs_LDADD = $(REPLAY_TEST_LDADD)
+tests_replay_test_coll_SOURCES = tests/replay/test_coll.c
+tests_replay_test_coll_CFLAGS = $(REPLAY_TEST_CFLAGS)
+tests_replay_test_coll_LDADD = $(REPLAY_TEST_LDADD)
 tests_replay_test_readers_SOURCES = tests/replay/test_readers.c $(REPLAY_TEST_HELPERS)
 tests_replay_test_readers_CFLAGS = $(REPLAY_TEST_CFLAGS)
 tests_replay_test_readers_LDADD = $(REPLAY_TEST_LDADD)
@@ -37,14 +42,16 @@ tests_replay_test_otf2_CFLAGS = $(REPLAY_TEST_CFLAGS)
 tests_replay_test_otf2_LDADD = $(REPLAY_TEST_LDADD)
 endif
 endif
-EXTRA_DIST += tests/replay/dimemas tests/replay/pcap
+EXTRA_DIST += tests/replay/dimemas tests/replay/pcap tests/replay/lib.sh
 dist_check_SCRIPTS += tests/replay/test_trace_tool.sh tests/replay/test_trace_samples.sh \
 	tests/replay/test_replay_run.sh tests/replay/test_replay_samples.sh tests/replay/test_replay_loggp.sh \
+	tests/replay/test_collectives.sh \
 	tests/replay/test_replay_multiproc_report.sh tests/replay/test_tracer_config.sh \
 	tests/replay/test_timeline.sh tests/replay/test_replay_dimemas.sh tests/replay/test_replay_incomplete.sh tests/replay/test_replay_figures.sh tests/replay/test_readme_replay.sh \
 	tests/replay/test_replay_stencil.sh tests/replay/test_scale_cases.sh tests/replay/test_pcap_replay.sh
 TESTS += tests/replay/test_trace_tool.sh tests/replay/test_trace_samples.sh \
 	tests/replay/test_replay_run.sh tests/replay/test_replay_samples.sh tests/replay/test_replay_loggp.sh \
+	tests/replay/test_collectives.sh \
 	tests/replay/test_replay_multiproc_report.sh tests/replay/test_tracer_config.sh \
 	tests/replay/test_timeline.sh tests/replay/test_replay_dimemas.sh tests/replay/test_replay_incomplete.sh tests/replay/test_replay_figures.sh tests/replay/test_readme_replay.sh \
 	tests/replay/test_replay_stencil.sh tests/replay/test_scale_cases.sh tests/replay/test_pcap_replay.sh

@@ -10,6 +10,7 @@ W="${top_builddir:-.}/tools/warpnet/warpnet"
 T="${top_builddir:-.}/tools/trace/warpnet-trace"
 [ -x "$W" ] || { echo "SKIP: $W not built"; exit 77; }
 . "${top_srcdir:-${srcdir:-.}}/tests/limit.sh"
+. "${top_srcdir:-${srcdir:-.}}/tests/replay/lib.sh"
 W=$(limited "$W"); T=$(limited "$T")
 tmp=$(mktemp -d /tmp/warpnet-replay-run.XXXXXX)
 trap 'rm -rf "$tmp"' EXIT
@@ -86,19 +87,7 @@ same "$(completion "$tmp/out" 0)" 494 || die "overheads: completion $(completion
 
 # Determinism: same digest in every mode.
 ini 16 "gen:random:ranks=16,layers=30,seed=9,fanout=80" > "$tmp/d.ini"
-ref=""
-for mode in "--synch=seq" "--synch=check" "--synch=debug" "--synch=opt" "--synch=opt --lps-per-kp=1" "np2 --synch=opt"; do
-    case $mode in
-    np2*) [ -n "${MPIEXEC:-}" ] || continue
-          $MPIEXEC -n 2 "$W" ${mode#np2 } "$tmp/d.ini" > "$tmp/out" 2>&1 ;;
-    *)    "$W" $mode "$tmp/d.ini" > "$tmp/out" 2>&1 ;;
-    esac || { die "$mode: $(tail -3 "$tmp/out")"; continue; }
-    d=$(sed -n 's/.*committed digest: //p' "$tmp/out")
-    [ -n "$d" ] || die "$mode: no digest"
-    if [ -z "$ref" ]; then ref=$d; echo "ok   reference digest $d"
-    elif [ "$d" = "$ref" ]; then echo "ok   $mode: same digest"
-    else die "$mode: digest $d differs from $ref"; fi
-done
+same_digest "$tmp/d.ini" "--synch=seq" "--synch=check" "--synch=debug" "--synch=opt" "--synch=opt --lps-per-kp=1" "np2 --synch=opt"
 
 # Errors name the place.
 ini 4 "$tmp/none.goal" > "$tmp/e.ini"

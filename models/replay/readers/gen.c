@@ -1,6 +1,8 @@
 /* gen.c — procedural trace sources: 3-D and 2-D stencils (halo exchange plus
  * a recursive-doubling allreduce per iteration), allreduce (ring, recursive
- * doubling), all-to-all (pairwise exchange) and a random layered DAG.
+ * doubling), all-to-all (pairwise exchange), any collective with the
+ * algorithm [collectives] chooses (collectives/coll.h) and a random
+ * layered DAG.
  * Invariant: load(r) is a pure function of (spec, r) computed on demand, so a
  * replay of any size needs no file and each LP builds only its own rank.
  * Spec: "gen:KIND:key=value,..." (see docs/trace-format.md for keys). */
@@ -17,7 +19,7 @@
 #include "replay/readers/source.h"
 #include "warp_error.h"
 
-enum gen_kind { G_STENCIL3D, G_STENCIL2D, G_ALLREDUCE, G_ALLTOALL, G_RANDOM };
+enum gen_kind { G_STENCIL3D, G_STENCIL2D, G_ALLREDUCE, G_ALLTOALL, G_RANDOM, G_COLLECTIVE };
 
 typedef struct gen_param {
     const char *key;
@@ -61,6 +63,12 @@ static const gen_kind_desc kinds[] = {
       {"seed", 1, 0, INT64_MAX, "seed"}, {"maxdur", 10000, 1, BIG, "max task ns"},
       {"fanout", 50, 0, 100, "percent of tasks that send a message"},
       {"bytes", 1024, 0, BIG, "message bytes"}}},
+    {"collective", G_COLLECTIVE,
+     {{"op", 0, 0, COLL_NOPS - 1, "allreduce, reduce_scatter, allgather, alltoall, bcast or reduce"},
+      {"ranks", 16, 1, 1 << 30, "ranks"}, {"iters", 1, 1, 1 << 24, "repetitions"},
+      {"bytes", 1 << 20, 0, BIG, "bytes of the collective (docs/ai-workloads.md)"},
+      {"root", 0, 0, (1 << 30) - 1, "root rank of bcast and reduce"},
+      {"compute", 0, 0, BIG, "compute ns before each repetition"}}},
 };
 
 typedef struct gen_spec {
@@ -255,6 +263,32 @@ static void gen_alltoall(const gen_spec *g, int32_t rank, replay_rank *r)
     }
 }
 
+static int32_t world_id(const void *arg, uint32_t pos)
+{
+    (void)arg;
+    return (int32_t)pos;
+}
+
+/* iters x (compute, then the collective with [collectives]' algorithm). */
+static int gen_collective(const gen_spec *g, const coll_cfg *cfg, int32_t rank, replay_rank *r,
+                          const char *place, replay_err *err)
+{
+    coll_op op = (coll_op)val(g, "op");
+    coll_call k = {.op = op, .n = (uint32_t)val(g, "ranks"), .me = (uint32_t)rank,
+                   .root = (uint32_t)val(g, "root"), .bytes = (uint64_t)val(g, "bytes"), .world = world_id};
+    coll_choice a = coll_cfg_alg(cfg, op, coll_default_alg(op));
+    uint32_t last = UINT32_MAX;
+    for (int64_t it = 0; it < val(g, "iters"); it++) {
+        uint32_t t = replay_add_task(r, (uint64_t)val(g, "compute"), 0, 0, 0);
+        if (last != UINT32_MAX)
+            replay_add_dep(r, t, last, 0);
+        k.base_tag = coll_tag(0, (uint64_t)it);
+        if (coll_expand(r, &k, a, cfg->chunks, t, &last, place, err))
+            return -1;
+    }
+    return 0;
+}
+
 /* Layer l of rank a sends to rank dst(a, l) at layer l + 1 when chosen. */
 static int random_sends(const gen_spec *g, int32_t a, int64_t l, int32_t *dst)
 {
@@ -309,6 +343,12 @@ static int gen_load(replay_source *s, int32_t rank, replay_rank *out, replay_err
     case G_ALLREDUCE: gen_allreduce(g, rank, out); break;
     case G_ALLTOALL: gen_alltoall(g, rank, out); break;
     case G_RANDOM: gen_random(g, rank, out); break;
+    case G_COLLECTIVE:
+        if (gen_collective(g, &s->coll, rank, out, s->path, err)) {
+            replay_rank_free(out);
+            return -1;
+        }
+        break;
     }
     if (replay_rank_end(out, s->path, err)) {
         replay_rank_free(out);
@@ -365,6 +405,8 @@ static uint64_t gen_min_packet(const replay_source *s, uint64_t packet_size)
         if (val(g, "ring")) /* chunks of bytes / ranks, rounded up */
             bytes = (bytes + (uint64_t)val(g, "ranks") - 1) / (uint64_t)val(g, "ranks");
         return last_packet(bytes, packet_size);
+    case G_COLLECTIVE: /* pieces of bytes / ranks and less: the source cannot tell */
+        return 0;
     default:
         return last_packet(bytes, packet_size);
     }
@@ -392,7 +434,7 @@ static int gen_open(const char *spec, const void *opts, replay_source **out, rep
     if (!g->d) {
         free(g);
         return replay_errf(err, "%s: unknown generator '%.*s'; use stencil3d, stencil2d, allreduce, "
-                           "alltoall or random", spec, (int)klen, p);
+                           "alltoall, collective or random", spec, (int)klen, p);
     }
     for (int i = 0; i < GEN_MAX_KEYS && g->d->p[i].key; i++)
         g->v[i] = g->d->p[i].def;
@@ -410,11 +452,19 @@ static int gen_open(const char *spec, const void *opts, replay_source **out, rep
             char *end;
             errno = 0;
             long long v = strtoll(eq + 1, &end, 10);
+            /* the collective's op by name too: its number is coll.h's */
+            const char *const *names = g->d->kind == G_COLLECTIVE && !strcmp(q->key, "op") ? coll_keys : NULL;
+            for (int64_t j = 0; names && j <= q->hi; j++)
+                if (strlen(names[j]) == (size_t)(p + len - eq - 1) &&
+                    !strncmp(names[j], eq + 1, (size_t)(p + len - eq - 1))) {
+                    v = j;
+                    end = (char *)(p + len);
+                }
             if (end == eq + 1 || end != p + len || errno == ERANGE || v < q->lo || v > q->hi) {
                 free(g);
-                return replay_errf(err, "%s: %s = '%.*s' is invalid; give an integer in %" PRId64
+                return replay_errf(err, "%s: %s = '%.*s' is invalid; give %s in %" PRId64
                                    "..%" PRId64 " (%s)", spec, q->key, (int)(p + len - eq - 1), eq + 1,
-                                   q->lo, q->hi, q->help);
+                                   names ? "a name or its number" : "an integer", q->lo, q->hi, q->help);
             }
             g->v[i] = v;
             found = 1;
@@ -437,6 +487,12 @@ static int gen_open(const char *spec, const void *opts, replay_source **out, rep
     if (n < 1 || n > INT32_MAX) {
         free(g);
         return replay_errf(err, "%s: %" PRId64 " ranks is out of range (1..2^31-1)", spec, n);
+    }
+    int64_t root = g->d->kind == G_COLLECTIVE ? val(g, "root") : 0;
+    if (root >= n) {
+        free(g);
+        return replay_errf(err, "%s: root = %" PRId64 " is not one of the %" PRId64 " ranks; give a root below "
+                           "ranks", spec, root, n);
     }
     int needs_pow2 = (g->d->kind == G_STENCIL3D || g->d->kind == G_STENCIL2D) ? val(g, "allreduce") != 0
                      : g->d->kind == G_ALLREDUCE ? !val(g, "ring") : 0;
@@ -463,7 +519,8 @@ const char *replay_gen_help(void)
            "  stencil2d px py iters bytes compute allreduce reduce arbytes periodic\n"
            "  allreduce ranks iters bytes ring reduce\n"
            "  alltoall  ranks iters bytes step\n"
-           "  random    ranks layers seed maxdur fanout bytes\n";
+           "  random    ranks layers seed maxdur fanout bytes\n"
+           "  collective op ranks iters bytes root compute ([collectives] picks the algorithm)\n";
 }
 
 /* A generator spec, gen:KIND:key=value,... */

@@ -179,5 +179,7 @@ int replay_source_open(const char *path, const char *format, const replay_opts *
     }
     int rc = r->open(path, ro, out, err);
     free(ro);
+    if (!rc && opts)
+        (*out)->coll = opts->coll;
     return rc;
 }

@@ -10,6 +10,7 @@
 #include <stdint.h>
 
 #include "warp_cfg.h"
+#include "replay/collectives/coll.h"
 #include "replay/error.h"
 #include "replay/taskgraph.h"
 
@@ -25,6 +26,7 @@ typedef struct replay_opts {
         char key[32];
         char value[256]; /* room for a path (pcap_map) */
     } set[REPLAY_OPTS_MAX];
+    coll_cfg coll; /* [collectives]: handed to every source (replay_source.coll) */
 } replay_opts;
 
 typedef struct replay_source replay_source;
@@ -55,6 +57,7 @@ struct replay_source {
     const void *opts; /* the reader's own options (its descriptor's opts_size
                        * bytes, owned by the source; NULL when it has none) */
     void *impl;       /* the reader's own data */
+    coll_cfg coll;    /* the collective algorithms chosen ([collectives]) */
 };
 
 /* A trace reader, as the table lists it (readers.c: one descriptor per
