@@ -75,6 +75,31 @@ done
 torus tree 65536 > "$tmp/d.ini"
 same_digest "$tmp/d.ini" "--synch=seq" "--synch=opt --lps-per-kp=1" "--synch=debug" "np2 --synch=opt"
 
+# A Dimemas trace's collectives take [collectives]' algorithm: stencil.dim's
+# 3 allreduces on 16 tasks go from 4 recursive-doubling rounds (192
+# messages) to 30 ring steps (1440), its 498 messages to 1746.
+D="${top_srcdir:-${srcdir:-.}}/tests/replay/dimemas/stencil.dim"
+dim() { # [collectives lines]
+    printf '[engine]\nend = 1s\n[network]\ntopology = simplenet\n[simplenet]\nnodes = 16\nlatency = 1us\n'
+    printf 'bandwidth = 1GB/s\n[workload]\ntype = replay\n[job.0]\ntrace = %s\n%s' "$D" "$1"
+}
+for c in "" "[collectives]
+allreduce = ring
+"; do
+    dim "$c" > "$tmp/m.ini"
+    "$W" "$tmp/m.ini" > "$tmp/out" 2>&1 || { die "dimemas ${c:+ring}: $(tail -3 "$tmp/out")"; continue; }
+    got=$(sed -n 's/^  messages *\([0-9]*\) .*/\1/p' "$tmp/out")
+    want=$([ -n "$c" ] && echo 1746 || echo 498)
+    [ "$got" = "$want" ] && echo "ok   dimemas ${c:-built-in}: $got messages" | tr "\n" " "; echo ||
+        die "dimemas ${c:+allreduce = ring}: $got messages, want $want"
+done
+dim "[collectives]
+allreduce = hierarchical(5)
+" > "$tmp/m.ini"
+"$W" "$tmp/m.ini" > "$tmp/out" 2>&1 && die "hierarchical(5) on 16 tasks accepted"
+grep -q "stencil.dim:[0-9]*: \[collectives\] allreduce = hierarchical(5, ...) needs .* multiple of 5 members, not 16" \
+    "$tmp/out" || die "hierarchical(5) on 16: $(tail -2 "$tmp/out")"
+
 # Errors name the key.
 simple 8 alltoall 4096 alltoall tree > "$tmp/e.ini"
 "$W" "$tmp/e.ini" > "$tmp/out" 2>&1 && die "alltoall = tree accepted"

@@ -48,9 +48,15 @@ static void setup_world(world *w, uint32_t n)
 
 typedef void (*events_fn)(o2_evbuf *b, int32_t rank, uint32_t n);
 
+/* [collectives] of the next run_all (NULL: none), and the messages its
+ * graphs send. */
+static const coll_cfg *cur_cfg;
+static uint64_t total_msgs;
+
 /* Maps every rank's events and runs the zero-network timing. */
 static replay_timing run_all(uint32_t n, events_fn fn, uint64_t eager)
 {
+    total_msgs = 0;
     world w;
     setup_world(&w, n);
     replay_rank *g = calloc(n, sizeof *g);
@@ -58,9 +64,11 @@ static replay_timing run_all(uint32_t n, events_fn fn, uint64_t eager)
         o2_evbuf b = {0};
         fn(&b, (int32_t)q, n);
         o2_map_ctx c = {.rank = (int32_t)q, .nranks = (int32_t)n, .timer_res = 1000000000u,
-                        .eager_limit = eager, .members = members, .arg = &w, .path = "synthetic"};
+                        .eager_limit = eager, .members = members, .arg = &w, .path = "synthetic",
+                        .coll = cur_cfg};
         replay_err err;
         cr_assert_eq(o2_map_events(&c, &b, &g[q], &err), 0, "rank %u: %s", q, err.msg);
+        total_msgs += g[q].nmsgs;
         free(b.ev);
     }
     replay_timing t;
@@ -121,6 +129,46 @@ Test(otf2map, every_collective_matches_on_any_size)
             cr_assert_eq(t.finish_ns, 3 * 10 + 100, "op %u on %u ranks: finish %lu", ops[i], sizes[k],
                          (unsigned long)t.finish_ns);
         }
+}
+
+Test(otf2map, collectives_take_the_algorithm_collectives_chooses)
+{
+    const uint8_t ops[] = {O2_BCAST, O2_ALLGATHER, O2_ALLGATHERV, O2_ALLTOALL, O2_ALLTOALLV, O2_ALLTOALLW,
+                           O2_ALLREDUCE, O2_REDUCE, O2_REDUCE_SCATTER, O2_REDUCE_SCATTER_BLOCK};
+    const coll_op op_of[] = {COLL_BCAST, COLL_ALLGATHER, COLL_ALLGATHER, COLL_ALLTOALL, COLL_ALLTOALL,
+                             COLL_ALLTOALL, COLL_ALLREDUCE, COLL_REDUCE, COLL_REDUCE_SCATTER, COLL_REDUCE_SCATTER};
+    const char *const algs[] = {"ring", "tree", "halving-doubling", "direct", "hierarchical(2)"};
+    const uint32_t sizes[] = {2, 3, 8, 13};
+    for (size_t i = 0; i < sizeof ops; i++)
+        for (size_t a = 0; a < sizeof algs / sizeof algs[0]; a++)
+            for (size_t k = 0; k < sizeof sizes / sizeof sizes[0]; k++) {
+                coll_cfg cfg = {0};
+                /* the key of the operation under test; an algorithm it refuses leaves the built-in */
+                int accepted = coll_cfg_set(&cfg, coll_op_name(op_of[i]), algs[a]) == NULL;
+                cfg.chunks = 2;
+                cur_op = ops[i];
+                cur_root = sizes[k] > 2 ? 2 : 0;
+                if (strstr(algs[a], "hierarchical") && sizes[k] % 2)
+                    continue;
+                cur_cfg = NULL;
+                run_all(sizes[k], coll_events, 65536);
+                uint64_t builtin = total_msgs;
+                cur_cfg = &cfg;
+                replay_timing t = run_all(sizes[k], coll_events, 65536);
+                cur_cfg = NULL;
+                cr_assert_eq(t.tasks_stuck, 0, "op %u %s on %u ranks: %lu tasks stuck", ops[i], algs[a], sizes[k],
+                             (unsigned long)t.tasks_stuck);
+                cr_assert_eq(t.msgs_unmatched, 0, "op %u %s on %u ranks: unmatched messages", ops[i], algs[a],
+                             sizes[k]);
+                cr_assert_eq(t.finish_ns, 3 * 10 + 100);
+                /* 2 chunks: a chosen algorithm's messages are not the built-in's */
+                if (accepted)
+                    cr_assert_neq(total_msgs, builtin, "op %u %s on %u ranks: the built-in algorithm ran", ops[i],
+                                  algs[a], sizes[k]);
+                else
+                    cr_assert_eq(total_msgs, builtin, "op %u %s on %u ranks: not the built-in", ops[i], algs[a],
+                                 sizes[k]);
+            }
 }
 
 /* Ranks pair up (r, r^1): Isend + Irecv + waits, and blocking Send/Recv,

@@ -296,7 +296,7 @@ static int hierarchical(em *e, const view *v, coll_op op, coll_choice a, uint64_
 {
     uint32_t g = a.group;
     if (v->n % g)
-        return replay_errf(err, "%s: %s hierarchical(%u, ...) needs a communicator of a multiple of %u members, "
+        return replay_errf(err, "%s: [collectives] %s = hierarchical(%u, ...) needs a communicator of a multiple of %u members, "
                            "not %u; change the group size", place, coll_op_name(op), g, g, v->n);
     view in = {g, v->me % g, at(v, v->me / g * g), v->stride};
     view out = {v->n / g, v->me / g, at(v, v->me % g), v->stride * g};

@@ -365,6 +365,10 @@ typedef struct loader {
     const dim_task *T;
     const dimemas_opts *o;
     replay_chain chain;
+    const coll_cfg *coll;   /* [collectives] */
+    const dim_reader *rd;   /* the line being loaded, for messages */
+    replay_err *err;        /* set, with failed, by a collective that cannot expand */
+    int failed;
     replay_keymap seq_send, seq_recv;
     replay_keymap pending;  /* (src, comm, tag) -> (head + 1) | (tail + 1) << 32 in the queue below */
     uint32_t *q_task, *q_next;
@@ -483,7 +487,18 @@ static void load_global(loader *L, const dim_rec *x)
     if (k.root == DIM_NONE)
         k.root = 0; /* unrooted */
     coll_shape(x, c->n, &k);
-    replay_coll_expand(&L->chain, &k);
+    /* the operations coll.h has, with their sizes as it counts them */
+    static const int op_of[16] = {-1, COLL_BCAST, -1, -1, -1, -1, COLL_ALLGATHER, COLL_ALLGATHER, COLL_ALLTOALL,
+                                  COLL_ALLTOALL, COLL_REDUCE, COLL_ALLREDUCE, COLL_REDUCE_SCATTER,
+                                  COLL_REDUCE_SCATTER, -1, COLL_ALLTOALL};
+    int op = x->op < 16 ? op_of[x->op] : -1;
+    uint64_t bytes = op == COLL_ALLGATHER || op == COLL_REDUCE_SCATTER || op == COLL_ALLTOALL ? k.bytes * c->n
+                                                                                              : k.bytes;
+    char place[600];
+    snprintf(place, sizeof place, "%s:%" PRIu64, L->rd->path, L->rd->line);
+    if (!L->failed &&
+        replay_coll_expand_as(&L->chain, &k, L->coll, op, bytes, ci, seq, place, L->err))
+        L->failed = 1;
 }
 
 static void load_record(loader *L, const dim_rec *x)
@@ -509,7 +524,8 @@ static int dim_load(replay_source *s, int32_t rank, replay_rank *out, replay_err
     rd.f = fopen(s->path, "rb");
     if (!rd.f)
         return replay_errf(err, "%s: cannot open: %s; check the trace path", s->path, strerror(errno));
-    loader L = {.F = F, .T = &F->tasks[rank], .o = s->opts, .chain = {out, REPLAY_CHAIN_EMPTY}};
+    loader L = {.F = F, .T = &F->tasks[rank], .o = s->opts, .chain = {out, REPLAY_CHAIN_EMPTY},
+                .coll = &s->coll, .rd = &rd, .err = err};
     L.coll_seq = warp_xcalloc(F->ncomms, sizeof *L.coll_seq);
     L.my_pos = warp_xcalloc(F->ncomms, sizeof *L.my_pos);
     replay_rank_begin(out, rank);
@@ -532,6 +548,8 @@ static int dim_load(replay_source *s, int32_t rank, replay_rank *out, replay_err
         if (x.task != rank)
             break;
         load_record(&L, &x);
+        if (L.failed)
+            goto out;
     }
     if (got < 0)
         goto out;

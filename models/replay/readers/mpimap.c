@@ -1,7 +1,8 @@
 /* mpimap.c — the chain, wire tags and collective algorithms of mpimap.h.
  * Invariant: every member of a communicator that expands the same collective
  * (same algorithm, n, root, base tag) produces sends and receives that match
- * one for one, round by round. Called by otf2map.c and dimemas.c. */
+ * one for one, round by round; an operation [collectives] names goes to
+ * collectives/coll.c instead. Called by otf2map.c and dimemas.c. */
 #include "replay/readers/mpimap.h"
 
 uint32_t replay_chain_task(replay_chain *c, uint64_t dur, int trig, int32_t src, int32_t tag)
@@ -133,4 +134,20 @@ void replay_coll_expand(replay_chain *c, const replay_coll *k)
             csend(c, k, me + 1, k->bytes, 0);
         break;
     }
+}
+
+int replay_coll_expand_as(replay_chain *c, const replay_coll *k, const coll_cfg *cfg, int op, uint64_t bytes,
+                          uint32_t comm, uint64_t seq, const char *place, replay_err *err)
+{
+    if (op < 0 || !cfg || cfg->op[op].alg == COLL_ALG_DEFAULT) {
+        replay_coll_expand(c, k);
+        return 0;
+    }
+    coll_call call = {.op = (coll_op)op, .n = k->n, .me = k->me, .root = k->root, .bytes = bytes,
+                      .base_tag = coll_tag(comm, seq), .world = k->world, .arg = k->arg};
+    uint32_t end;
+    if (coll_expand(c->r, &call, cfg->op[op], cfg->chunks, c->last, &end, place, err))
+        return -1;
+    c->last = end; /* coll.h's "no task" is the empty chain's mark */
+    return 0;
 }

@@ -7,6 +7,7 @@
 
 #include <stdint.h>
 
+#include "replay/collectives/coll.h"
 #include "replay/taskgraph.h"
 
 /* Tag layout (31 bits): bit 30 collective, bit 29 rendezvous control; then
@@ -66,5 +67,12 @@ typedef struct replay_coll {
 /* Appends this rank's share of the collective to the chain: one task per
  * send, one triggered task per receive, in the algorithm's order. */
 void replay_coll_expand(replay_chain *c, const replay_coll *k);
+
+/* Expands call number seq on communicator comm with the algorithm cfg
+ * ([collectives]) chooses for op, `bytes` being its size as coll.h counts
+ * it, when cfg chooses one (op < 0: an operation coll.h lacks); else with
+ * k's built-in algorithm. Returns 0, or -1 with err set (place: the input). */
+int replay_coll_expand_as(replay_chain *c, const replay_coll *k, const coll_cfg *cfg, int op, uint64_t bytes,
+                          uint32_t comm, uint64_t seq, const char *place, replay_err *err);
 
 #endif

@@ -330,7 +330,7 @@ static int o2_load_rank(replay_source *s, int32_t rank, replay_rank *out, replay
     }
     o2_map_ctx mc = {.rank = rank, .nranks = s->nranks, .timer_res = d->timer_res,
                      .eager_limit = ((const otf2_opts *)s->opts)->eager_limit, .members = comm_members, .arg = d,
-                     .path = s->path};
+                     .path = s->path, .coll = &s->coll};
     rc = o2_map_events(&mc, &L.buf, out, err);
 out:
     if (er)

@@ -197,8 +197,8 @@ static int do_coll(mapper *m, const o2_event *e)
     }
     if (k.me == UINT32_MAX)
         return fail(m, "collective on a communicator this rank is not part of");
-    uint64_t *cs = map_get(&m->coll_seq, e->comm, 1);
-    k.base_tag = replay_coll_tag(e->comm, (*cs)++);
+    uint64_t *cs = map_get(&m->coll_seq, e->comm, 1), seq = (*cs)++;
+    k.base_tag = replay_coll_tag(e->comm, seq);
     uint32_t n = k.n;
     uint64_t sent = e->len, recvd = e->len2, per = n ? sent / n : 0;
     k.root = e->peer;
@@ -234,8 +234,25 @@ static int do_coll(mapper *m, const o2_event *e)
         return fail(m, what);
     }
     }
-    replay_coll_expand(&m->chain, &k);
-    return 0;
+    /* the operations coll.h has, with their sizes as it counts them */
+    int op = -1;
+    uint64_t bytes = k.bytes;
+    switch (e->op) {
+    case O2_ALLREDUCE: op = COLL_ALLREDUCE; break;
+    case O2_BCAST: op = COLL_BCAST; break;
+    case O2_REDUCE: op = COLL_REDUCE; break;
+    case O2_ALLGATHER:
+    case O2_ALLGATHERV: op = COLL_ALLGATHER, bytes = k.bytes * n; break;
+    case O2_REDUCE_SCATTER:
+    case O2_REDUCE_SCATTER_BLOCK: op = COLL_REDUCE_SCATTER, bytes = k.bytes * n; break;
+    case O2_ALLTOALL:
+    case O2_ALLTOALLV:
+    case O2_ALLTOALLW: op = COLL_ALLTOALL, bytes = k.bytes * n; break;
+    default: break;
+    }
+    char place[300];
+    snprintf(place, sizeof place, "%s: rank %d, event %u", m->c->path, m->c->rank, m->ev);
+    return replay_coll_expand_as(&m->chain, &k, m->c->coll, op, bytes, e->comm, seq, place, m->err);
 }
 
 /* ---- driver ---------------------------------------------------------------------- */

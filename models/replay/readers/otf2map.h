@@ -63,6 +63,7 @@ typedef struct o2_map_ctx {
     int (*members)(const void *arg, uint32_t comm, const uint64_t **members, uint32_t *n, int *self);
     const void *arg;
     const char *path; /* for messages */
+    const coll_cfg *coll; /* [collectives] (NULL: the built-in algorithms) */
 } o2_map_ctx;
 
 /* Builds rank ctx->rank's graph from its events (in trace order). */
