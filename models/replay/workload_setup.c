@@ -598,10 +598,27 @@ static const warp_key rp_job_keys[] = {
     {0},
 };
 
+/* [collectives] (collectives/coll.h): read by replay_opts_read. */
+static const warp_key rp_collective_keys[] = {
+    {"allreduce", WARP_KEY_TEXT, "(the format's; gen, Chakra: ring)",
+     "ring | tree | halving-doubling | direct | hierarchical(G[,INNER[,OUTER]])", "allreduce algorithm"},
+    {"reduce_scatter", WARP_KEY_TEXT, "(the format's; gen, Chakra: ring)",
+     "ring | halving-doubling | direct | hierarchical(G[,INNER[,OUTER]])", "reduce-scatter algorithm"},
+    {"allgather", WARP_KEY_TEXT, "(the format's; gen, Chakra: ring)",
+     "ring | halving-doubling | direct | hierarchical(G[,INNER[,OUTER]])", "allgather algorithm"},
+    {"alltoall", WARP_KEY_CHOICE, "(the format's; gen, Chakra: direct)", "direct | ring", "all-to-all algorithm"},
+    {"bcast", WARP_KEY_CHOICE, "(the format's; gen, Chakra: tree)", "tree | ring | direct", "broadcast algorithm"},
+    {"reduce", WARP_KEY_CHOICE, "(the format's; gen, Chakra: tree)", "tree | ring | direct", "reduce algorithm"},
+    {"chunks", WARP_KEY_COUNT, "1", "1..65536", "pipelined chunks per collective of a chosen algorithm"},
+    {0},
+};
+
 static const warp_key_group rp_groups[] = {
     {"workload", "type = replay: trace replay", rp_workload_keys, NULL, "type", "replay"},
     {"replay", "trace replay: costs, trace readers, outputs", rp_replay_keys, "workload", "type", "replay"},
     {"job.N", "one job of a replay (N = 0, 1, ...)", rp_job_keys, "workload", "type", "replay"},
+    {"collectives", "collective algorithms per operation (docs/ai-workloads.md)", rp_collective_keys, "workload",
+     "type", "replay"},
     {NULL, NULL, NULL, NULL, NULL, NULL},
 };
 
