@@ -1,8 +1,9 @@
 #!/bin/sh
 # bench/dragonfly.sh — issue 16's dragonfly benchmark. The CODES synthetic
 # dragonfly (examples/configs/dragonfly-codes-1056.ini: 33 groups of a = 8,
-# p = 4, h = 4, 1,056 nodes; 5 messages of 512 B per node, one every 1 us on
-# average, uniform; CODES's adaptive routing as UGAL-L) sequentially and
+# p = 4, h = 4, 1,056 nodes; 5 messages of 2,048 B (CODES's PAYLOAD_SZ) per
+# node, one every 1 us on average, uniform; CODES's adaptive routing as
+# UGAL-L) sequentially and
 # optimistically on 2 ranks, and with UGAL-G; then the 16,512-node
 # a = 16, p = h = 8 network built by --describe and run for 2 us.
 # Reference: CODES ran the same scenario sequentially in 17.3 s wall with a

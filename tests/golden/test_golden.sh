@@ -107,8 +107,8 @@ phold() {
 
 golden dragonfly-a4.ini 2 "--end=2us --workload.warmup=0ns" 56039647e8ed049e 57909 3619 2353 2353 674.371428 1999.9507
 golden dragonfly-a4.ini 2 "--end=2us --workload.warmup=0ns --dragonfly.routing=par --workload.pattern=worst" debc1472932a2f67 65786 3583 1605 1605 948.248815 1999.15092
-golden dragonfly-codes-1056.ini 2 "" 01f04feda5119e2b 96301 5280 5280 5280 310.90936 16087.2194
-golden dragonfly-codes-1056.ini 2 "--dragonfly.routing=ugal-g" 9c08cb9659bf0e39 181611 5280 5280 5280 317.628414 16087.2194
+golden dragonfly-codes-1056.ini 2 "" 498bc167c4dc9c86 499343 21120 21120 5280 838.732394 16824.6905
+golden dragonfly-codes-1056.ini 2 "--dragonfly.routing=ugal-g" faa780226b4b6d24 963088 21120 21120 5280 862.142413 16824.6905
 golden dragonfly-xc.ini 1 "--end=1us --workload.warmup=0ns" b9a6fab9133b6442 302295 29326 5806 484 667.890825 999.88077
 golden dragonfly-theta.ini 2 "--end=5us" f9a53a07aebd66c2 135003 14264 5125 5125 2587.40385 4999.2578
 golden dragonfly-dally-codes-72.ini 2 "--end=20us" 2496fdacfd9d3136 1953 208 112 112 9036.17727 19997.496
@@ -120,7 +120,7 @@ golden dragonflyplus-codes-8448.ini 1 "" bf7b3d7169572a2f 569107 42240 42240 422
 golden fattree-16p3l-failed.ini 2 "--end=1us --workload.warmup=0ns" 719aa22360becaf8 100542 7478 1345 1345 758.781874 999.904202
 golden dragonfly-a8-failed.ini 2 "--end=1us --workload.warmup=0ns" 39f2b677798abb4d 185096 15327 4563 4563 667.976051 999.987723
 golden fattree-8p3l.ini 2 "--end=2us --workload.warmup=0ns" 12745299e27e4af5 36423 2645 1122 229 945.419701 1990.74483
-golden fattree-8p3l-codes.ini 1 "--end=2us" 8cac733ab2c8edef 52542 3076 1380 1380 999.96045 1999.61579
+golden fattree-8p3l-codes.ini 1 "--end=2us" 76b4d8a242c79fca 58579 3076 1823 1823 740.72279 1999.37137
 golden fattree-32p3l.ini 1 "--end=1us --workload.warmup=0ns" fee84cf4c07f793d 667419 59028 4252 4252 860.879582 999.994843
 golden fattree-4ary3tree.ini 2 "--end=2us --workload.warmup=0ns" e59f8d8c5de53670 193483 8149 7937 7937 70.5949849 1999.69133
 golden fattree-dual-plane.ini 1 "--end=2us --workload.warmup=0ns" 523ea034286dc3cd 233954 15892 3016 3016 1419.3879 1999.84996
