@@ -58,6 +58,7 @@ static void read_params(warp_ini *ini, net_params *p)
     p->input_queued = warp_ini_choice(ini, "network", "router", router_names, 1);
     p->lanes = (int32_t)warp_ini_int(ini, "network", "lanes", 1, 1, NET_MAX_VCS);
     p->speedup = (int32_t)warp_ini_int(ini, "network", "speedup", 1, 1, NET_MAX_VCS);
+    p->internal_speedup = (int32_t)warp_ini_int(ini, "network", "internal_speedup", 1, 1, 16);
     p->inject_all_vcs = warp_ini_choice(ini, "network", "injection_vcs", injection_vcs_names, 0);
     p->credit_unit = warp_ini_bytes(ini, "network", "credit_unit", 0);
     p->alloc_delay = warp_ini_time_ns(ini, "network", "alloc_delay", 0);
@@ -184,7 +185,7 @@ static int packet_map(const void *net, uint64_t index, int npes)
  * time on the link when store-and-forward), or its bytes' time first out
  * to a terminal; a credit goes back over the latency once the packet it
  * frees has left on one of the router's outputs (its bytes', or with
- * credit_unit a unit's, time there: router_core.c); an occupancy report
+ * credit_unit a unit's, time there, over internal_speedup: router_core.c); an occupancy report
  * (UGAL-G) takes the delay its topology gives. With the workload's
  * smallest packet (0 when unknown) each of these has a least value per
  * port; the smallest over all routers and ports bounds every delay. The
@@ -206,7 +207,9 @@ double net_fabric_lookahead(const net_model *n)
             if (q.kind != NET_PEER_NONE && q.bandwidth > fastest)
                 fastest = q.bandwidth;
         }
-        double credit_wait = fastest > 0 ? cs / fastest : 0;
+        /* With internal speed-up a packet leaves its input (and frees
+         * its credit) in 1/internal_speedup of its time on the link. */
+        double credit_wait = fastest > 0 ? cs / fastest / n->params.internal_speedup : 0;
         for (int32_t p = 0; p < k; p++) {
             net_peer q = n->topo_ops->peer(n->topo, r, p);
             double d = q.latency;

@@ -152,7 +152,7 @@ static void try_send(warp_lp *lp, const net_model *n, rview *v, int32_t port, ne
     *queued -= x->pkt.size;
     pt->sent++;
     v->s->queued_pkts--; /* unlogged: router_reverse (dep.valid) */
-    double ser = net_rcore_send(lp, n, &v->c, router, port, x->out_vc, &x->pkt, 0);
+    double ser = net_rcore_send(lp, n, &v->c, router, port, x->out_vc, &x->pkt, 0, 0);
     net_rcore_credit(lp, n, router, x->pkt.in_port, x->pkt.vc, x->pkt.size,
                      net_rcore_credit_delay(n, router, x->pkt.in_port, x->pkt.size, ser));
     *dep = (net_departure){.arrived = x->arrived,

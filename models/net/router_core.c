@@ -182,7 +182,7 @@ double net_rcore_ready(const net_model *n, uint64_t router, const net_packet *p,
 }
 
 double net_rcore_send(warp_lp *lp, const net_model *n, net_rcore *c, uint64_t router, int32_t port,
-                      int32_t vc, const net_packet *p, int save)
+                      int32_t vc, const net_packet *p, int save, double wait)
 {
     net_peer down = n->topo_ops->peer(n->topo, router, port);
     double ser = p->size / down.bandwidth, now = warp_now(lp);
@@ -193,18 +193,18 @@ double net_rcore_send(warp_lp *lp, const net_model *n, net_rcore *c, uint64_t ro
             warp_save(lp, cr, sizeof *cr);
         *cr -= (int32_t)p->size;
         double delay = down.latency + n->params.router_delay + (n->params.store_forward ? ser : 0);
-        e = warp_event_new(lp, net_router_lp(n, down.id), delay);
+        e = warp_event_new(lp, net_router_lp(n, down.id), delay + wait);
     } else {
         assert((down.kind == NET_PEER_TERMINAL || down.kind == NET_PEER_GATEWAY) &&
                "router: a route leads to a wired port");
         warp_lpid dest = down.kind == NET_PEER_GATEWAY ? down.id : net_term_lp(n, down.id);
-        e = warp_event_new(lp, dest, ser + down.latency);
+        e = warp_event_new(lp, dest, ser + down.latency + wait);
     }
     e->kind = NET_EV_PKT;
     e->u.pkt = *p;
     e->u.pkt.in_port = down.port;
     e->u.pkt.vc = vc;
-    e->u.pkt.t_tail = now + ser + down.latency;
+    e->u.pkt.t_tail = now + wait + ser + down.latency;
     warp_event_send(lp, e);
     return ser;
 }

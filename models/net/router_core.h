@@ -136,11 +136,12 @@ double net_rcore_credit_delay(const net_model *n, uint64_t router, int32_t in_po
  * arrived (+ router_delay). */
 double net_rcore_ready(const net_model *n, uint64_t router, const net_packet *p, const net_peer *down,
                        double now);
-/* Sends packet p out of `port` on VC `vc` now, taking its credit; returns
- * the serialisation time of the link. save 0: the caller has logged the
- * port's record in this event already. */
+/* Sends packet p out of `port` on VC `vc`, its head onto the link `wait`
+ * ns from now (0 but behind an output buffer), taking its credit now;
+ * returns the serialisation time of the link. save 0: the caller has
+ * logged the port's record in this event already. */
 double net_rcore_send(warp_lp *lp, const net_model *n, net_rcore *c, uint64_t router, int32_t port,
-                      int32_t vc, const net_packet *p, int save);
+                      int32_t vc, const net_packet *p, int save, double wait);
 
 /* The facts of a routed packet (its output port and that port's queue
  * after it joined) in one word of the event's bits. */

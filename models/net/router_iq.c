@@ -13,7 +13,12 @@
  * after every change of that instant (a wake-up event there asks for the
  * allocation with zero delay). An input port
  * sends at most [network] speedup packets at once (from different VCs), an
- * output link one; a VC FIFO starts its next packet once the previous tail
+ * output link one; with [network] internal_speedup = N the switch moves a
+ * packet in 1/N of the output link's time, so an output takes up to N
+ * packets a link time from different inputs into its output buffer (as
+ * BookSim's iq_router with internal_speedup: the buffer is bounded by the
+ * downstream credits, taken at the grant), and the link sends them in
+ * order as it falls free; a VC FIFO starts its next packet once the previous tail
  * has left, and its next head may go [network] alloc_delay after that (route
  * computation and allocation start only once a packet heads its FIFO; a
  * packet that finds its FIFO idle has had them in router_delay). VC allocation: a packet may take any lane of the VC class its
@@ -66,9 +71,10 @@ typedef struct iin {
  * credits; router_core.h), then busy_until, then per lane the time its
  * last tail leaves (LANE_TAKEN while a head waiting for the switch holds
  * it), then per lane the input VC to grant it first (before-switch VC
- * allocation). */
+ * allocation), then, with internal_speedup > 1 only (it would take a
+ * second line at one), the time the link has sent its output buffer. */
 typedef struct iout {
-    double busy_until; /* the output link serialises until then */
+    double busy_until; /* the switch moves a packet into this output until then */
     double lane_busy[]; /* vcs of them, then lane_rr (vcs of them) */
 } iout;
 
@@ -83,6 +89,7 @@ typedef struct iq_state {
 typedef struct iq_layout {
     size_t heads, in, out, view, wide;   /* byte offsets from the state */
     size_t istride, ostride, rc;         /* rc: bytes of an output record's net_rcore_port */
+    size_t link;                         /* bytes of an output record before its link_free */
 } iq_layout;
 
 /* State layout: header, a bitmap of the input ports that hold a packet
@@ -102,6 +109,7 @@ typedef struct iview {
     uint64_t *heads; /* bit p: a FIFO of input port p is not empty */
     char *in, *out;  /* the records */
     size_t istride, ostride, rc; /* rc: bytes of an output record's net_rcore_port */
+    size_t link;                 /* bytes of an output record before its link_free */
     net_rcore c;
     int32_t vcs, radix;
 } iview;
@@ -112,10 +120,16 @@ static size_t lines(size_t b) { return (b + 63) & ~(size_t)63; }
 /* Strides of an input port's and an output port's record for vcs VCs:
  * whole lines (two VCs: one each). */
 static size_t in_bytes(size_t vcs) { return lines(sizeof(iin) + vcs * sizeof(ivc)); }
-static size_t out_bytes(const net_model *n)
+/* Bytes of an output record before its link_free (a multiple of 8). */
+static size_t out_link_at(const net_model *n)
 {
     size_t vcs = (size_t)n->vcs;
-    return lines(net_rcore_port_bytes(n) + sizeof(iout) + vcs * (sizeof(double) + sizeof(uint32_t)));
+    return (net_rcore_port_bytes(n) + sizeof(iout) + vcs * (sizeof(double) + sizeof(uint32_t)) + 7) &
+           ~(size_t)7;
+}
+static size_t out_bytes(const net_model *n)
+{
+    return lines(out_link_at(n) + (n->params.internal_speedup > 1 ? sizeof(double) : 0));
 }
 
 static iin *in_at(const iview *v, int32_t p) { return (iin *)(v->in + (size_t)p * v->istride); }
@@ -134,6 +148,11 @@ static double *lane_busy(const iview *v, int32_t p, int32_t lane)
 static uint32_t *lane_rr(const iview *v, int32_t p, int32_t lane)
 {
     return (uint32_t *)(out_at(v, p)->lane_busy + v->vcs) + lane;
+}
+/* When output p's link has sent its output buffer (internal_speedup > 1 only). */
+static double *link_free(const iview *v, int32_t p)
+{
+    return (double *)(v->out + (size_t)p * v->ostride + v->link);
 }
 
 /* Words of a bitmap of k bits. */
@@ -175,6 +194,7 @@ static iq_layout layout_of(const net_model *n)
     l.istride = in_bytes((size_t)n->vcs);
     l.ostride = out_bytes(n); /* strides: multiples of 8 */
     l.rc = net_rcore_port_bytes(n);
+    l.link = out_link_at(n);
     l.heads = sizeof(iq_state);
     l.in = lines(l.heads + bitmap_words((size_t)n->max_radix) * sizeof(uint64_t));
     l.out = l.in + (size_t)n->max_radix * l.istride;
@@ -195,6 +215,7 @@ static inline __attribute__((always_inline)) iview view(const net_model *n, void
     v.istride = l->istride;
     v.ostride = l->ostride;
     v.rc = l->rc;
+    v.link = l->link;
     v.in = b + l->in;
     v.out = b + l->out;
     v.c = net_rcore_at(v.out, v.ostride, b + l->view, b + l->wide);
@@ -250,7 +271,10 @@ static double alloc_cycle(const net_model *n)
     if (n->params.alloc_cycle > 0)
         return n->params.alloc_cycle;
     uint64_t unit = n->params.credit_unit ? n->params.credit_unit : n->params.packet_size;
-    return (double)unit / n->params.link_bandwidth;
+    double c = (double)unit / n->params.link_bandwidth;
+    /* A switch N times the link's speed allocates N times a link cycle, as
+     * BookSim's router runs its internal step internal_speedup times a cycle. */
+    return n->params.internal_speedup > 1 ? c / n->params.internal_speedup : c;
 }
 
 /* The first allocator cycle boundary at or after t. */
@@ -393,18 +417,28 @@ static void start(warp_lp *lp, const net_model *n, iview *v, uint64_t router, in
     int32_t lane = lane_for(n, v, x, now, &free_at);
     assert(lane >= 0 && "router_iq: only a head with a free lane with room downstream is granted");
     warp_save(lp, net_rcore_port_at(&v->c, x->port), v->ostride);
-    double ser = net_rcore_send(lp, n, &v->c, router, x->port, lane, &x->pkt, 0);
+    /* With internal speed-up the packet crosses the switch in ser / N into
+     * the output buffer, and its head goes onto the link once the packets
+     * ahead of it there have gone. */
+    int32_t S = n->params.internal_speedup;
+    double wait = 0, *lf = S > 1 ? link_free(v, x->port) : NULL;
+    if (lf && *lf > now)
+        wait = *lf - now;
+    double ser = net_rcore_send(lp, n, &v->c, router, x->port, lane, &x->pkt, 0, wait);
+    double xbar = S > 1 ? ser / S : ser;
+    if (lf)
+        *lf = now + wait + ser;
     net_rcore_credit(lp, n, router, p, vc, x->pkt.size,
-                     net_rcore_credit_delay(n, router, p, x->pkt.size, ser));
+                     net_rcore_credit_delay(n, router, p, x->pkt.size, xbar));
     iout *o = out_at(v, x->port);
-    o->busy_until = now + ser;
+    o->busy_until = now + xbar;
     *out_rr(v, x->port) = (uint32_t)(p + 1) % (uint32_t)v->radix;
     in->rr = (uint32_t)(vc + 1) % (uint32_t)v->vcs;
-    in->vc[vc].busy = now + ser;
-    o->lane_busy[lane] = now + ser;
+    in->vc[vc].busy = now + xbar;
+    o->lane_busy[lane] = now + xbar;
     net_rcore_port_at(&v->c, x->port)->queued -= x->pkt.size;
     *dep = (net_departure){.arrived = x->arrived,
-                           .left = now + ser,
+                           .left = now + wait + ser,
                            .size = x->pkt.size,
                            .in_port = (uint16_t)p,
                            .vc = (uint8_t)vc,

@@ -76,6 +76,8 @@ typedef struct net_params {
     int input_queued;       /* [network] router: 0 output-queued, 1 input-queued */
     int32_t lanes;          /* [network] lanes: VCs per VC class of the topology */
     int32_t speedup;        /* [network] speedup: packets an input port may send at once */
+    int32_t internal_speedup; /* [network] internal_speedup: the input-queued switch runs this
+                               * many times the output link's speed, into output buffers */
     int inject_all_vcs;     /* [network] injection_vcs: 1 all, 0 the lanes of VC class 0 */
     uint64_t credit_unit;   /* [network] credit_unit: bytes per credit (0: per packet) */
     double alloc_delay;     /* [network] alloc_delay: ns an input-queued router's VC FIFO
