@@ -10,6 +10,8 @@ CATALOG_WORKLOADS =
 # models/replay/local.mk names its trace readers' descriptors in these.
 REPLAY_READERS =
 REPLAY_READERS_UNBUILT =
+# and the sources its readers generate at build time (Chakra's schema).
+REPLAY_GENERATED =
 include models/net/local.mk
 include models/catalog/local.mk
 include models/torus/local.mk
@@ -24,13 +26,14 @@ include models/traffic/local.mk
 include models/replay/local.mk
 libwarpnet_la_SOURCES = $(LIBWARPNET_SOURCES)
 libwarpnet_la_CPPFLAGS = $(AM_CPPFLAGS) -I$(builddir)/models/catalog -I$(builddir)/models/replay/readers
-libwarpnet_la_CFLAGS = $(AM_CFLAGS) $(OTF2_CFLAGS) $(PCAP_CFLAGS)
-libwarpnet_la_LIBADD = libwarp.la $(OTF2_LIBS) $(PCAP_LIBS) $(METIS_LIBS)
+libwarpnet_la_CFLAGS = $(AM_CFLAGS) $(OTF2_CFLAGS) $(PCAP_CFLAGS) $(PROTOBUF_C_CFLAGS)
+libwarpnet_la_LIBADD = libwarp.la $(OTF2_LIBS) $(PCAP_LIBS) $(METIS_LIBS) $(PROTOBUF_C_LIBS)
 
 # The catalogue's list, rewritten whenever a local.mk (hence Makefile) changes.
-nodist_libwarpnet_la_SOURCES = models/catalog/catalog_list.h models/replay/readers/reader_list.h
-BUILT_SOURCES = models/catalog/catalog_list.h models/replay/readers/reader_list.h
-CLEANFILES += models/catalog/catalog_list.h models/replay/readers/reader_list.h
+nodist_libwarpnet_la_SOURCES = models/catalog/catalog_list.h models/replay/readers/reader_list.h \
+	$(REPLAY_GENERATED)
+BUILT_SOURCES = models/catalog/catalog_list.h models/replay/readers/reader_list.h $(REPLAY_GENERATED)
+CLEANFILES += models/catalog/catalog_list.h models/replay/readers/reader_list.h $(REPLAY_GENERATED)
 models/catalog/catalog_list.h: Makefile
 	$(AM_V_GEN)$(MKDIR_P) models/catalog && { \
 	  for o in $(CATALOG_TOPOLOGIES); do echo "CATALOG_TOPOLOGY($$o)"; done; \

@@ -82,6 +82,8 @@ double net_injection_bandwidth(const net_model *n) { return n->inj_bandwidth; }
 double net_warmup(const net_model *n) { return n->warmup; }
 uint64_t net_rank_terminal(const net_model *n, uint64_t rank) { return net_term_of_rank(n, rank); }
 
+int32_t net_nic_ports(const net_model *n) { return n->params.nic_ports > 1 ? n->params.nic_ports : 1; }
+
 uint64_t net_rank_of(const warp_lp *lp)
 {
     const net_model *n = net_of(lp);

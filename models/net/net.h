@@ -217,6 +217,9 @@ void net_workload_mem_default(net_workload_mem *m);
 double net_warmup(const net_model *net);
 /* Terminal of a rank (placement). */
 uint64_t net_rank_terminal(const net_model *net, uint64_t rank);
+/* NIC ports per terminal (planes, rails; 1 on most networks): with
+ * rail_select = static, terminal t receives on port t mod this. */
+int32_t net_nic_ports(const net_model *net);
 /* The topology (NULL for networks without one) and its description. */
 const net_topology_ops *net_topology(const net_model *net, const void **topo);
 /* Bytes above which an MPI-like workload uses a rendezvous protocol on this

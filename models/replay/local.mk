@@ -43,5 +43,21 @@ REPLAY_READERS += replay_reader_pcap
 else
 REPLAY_READERS_UNBUILT += pcap:libpcap-dev
 endif
+if HAVE_CHAKRA
+LIBWARPNET_SOURCES += models/replay/readers/chakra.c models/replay/readers/chakra_map.c \
+	models/replay/readers/chakra.h
+REPLAY_GENERATED += models/replay/readers/et_def.pb-c.c models/replay/readers/et_def.pb-c.h
+REPLAY_READERS += replay_reader_chakra
+else
+REPLAY_READERS_UNBUILT += chakra:libprotobuf-c-dev
+endif
+EXTRA_DIST += models/replay/readers/chakra/et_def.proto models/replay/readers/chakra/LICENSE \
+	models/replay/readers/chakra/README.md
+# Chakra's schema, compiled by protoc-c into the build tree.
+models/replay/readers/et_def.pb-c.h: models/replay/readers/et_def.pb-c.c
+models/replay/readers/et_def.pb-c.c: $(srcdir)/models/replay/readers/chakra/et_def.proto
+	$(AM_V_GEN)$(MKDIR_P) models/replay/readers && \
+	  $(PROTOC_C) --proto_path=$(srcdir)/models/replay/readers/chakra --c_out=models/replay/readers \
+	  $(srcdir)/models/replay/readers/chakra/et_def.proto
 REPLAY_READERS += replay_reader_goal replay_reader_dimemas replay_reader_bigsim replay_reader_native
 CATALOG_WORKLOADS += replay_workload

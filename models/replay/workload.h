@@ -1,7 +1,7 @@
 /* workload.h — the `replay` workload of the network layer:
  *   [workload] type = replay
  *   [job.N]    trace = PATH | gen:KIND:...   format = bigsim|otf2|goal|native|gen|dimemas|pcap
- *              placement = linear|random|FILE   ranks = N (check)   iterations = K
+ *              placement = linear|random|locality|rails|rail:L|FILE   ranks = N (check)   iterations = K
  *   [replay]   overhead = 0ns (per message sent)   per_byte_ns = 0
  *              ampi_overhead = 100ns (BigSim AMPI_ tasks)   eager_limit = 64KiB (OTF2, Dimemas)
  *              dimemas_rendezvous = size|trace (Dimemas: by eager_limit, or the send records' flag)

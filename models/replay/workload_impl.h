@@ -47,6 +47,8 @@ typedef struct rp_config {
     int njobs;
     uint64_t nranks;
     int32_t *rank_job, *rank_local; /* network rank -> job, job rank (-1: idle) */
+    int32_t rails;                  /* NIC ports per terminal: rail of rank r = terminal(r) mod rails */
+    uint8_t *rank_rail;             /* network rank -> its rail, when rails > 1 (placement = rails, rail:L) */
     double overhead_ns, per_byte_ns;
     int loggops; /* loggp network: charge LogGOPS CPU time (see above) */
     uint64_t loggp_S; /* its eager limit: rendezvous above it is not modelled */

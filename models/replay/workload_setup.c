@@ -48,6 +48,39 @@ static uint64_t *free_ranks_of(warp_ini *ini, const rp_config *c, const char *se
     return free_ranks;
 }
 
+/* Rail-aware placement: `rails` puts job rank r on the next free network
+ * rank of rail r mod P (the accelerators of a server, numbered alike in
+ * every server, each on its own rail), `rail:L` every rank on rail L; so a
+ * collective among ranks of one rail stays on its plane (docs/ai-workloads.md). */
+static void place_rails(warp_ini *ini, rp_config *c, rp_job *job, int j, const char *sec, const char *how)
+{
+    int32_t P = c->rails;
+    if (P < 2)
+        warp_ini_fail(ini, sec, "placement", "%s needs a network with several NIC ports per node (rails: "
+                      "[fattree] planes = 2 or more)", how);
+    int64_t only = -1;
+    if (how[4] == ':') {
+        char *end;
+        only = strtoll(how + 5, &end, 10);
+        if (end == how + 5 || *end || only < 0 || only >= P)
+            warp_ini_fail(ini, sec, "placement", "rail:%s: give a rail 0..%d", how + 5, P - 1);
+    }
+    uint64_t *next = warp_xcalloc((size_t)P, sizeof *next); /* next network rank to look at, per rail */
+    for (int32_t r = 0; r < job->ranks; r++) {
+        int32_t l = only >= 0 ? (int32_t)only : r % P;
+        uint64_t *g = &next[l];
+        while (*g < c->nranks && (c->rank_job[*g] >= 0 || c->rank_rail[*g] != l))
+            (*g)++;
+        if (*g >= c->nranks)
+            warp_ini_fail(ini, sec, "placement", "%s: rail %d has no free network rank left for job rank %d "
+                          "(%d ranks; %llu network ranks in all)", how, l, r, job->ranks,
+                          (unsigned long long)c->nranks);
+        job->global[r] = (*g)++;
+        c->rank_job[job->global[r]] = j;
+    }
+    free(next);
+}
+
 /* Places job j's ranks on free network ranks: in order, at random, by
  * locality (locality.h: communicating ranks on nearby terminals, spread
  * evenly over the free ones so that every part of the network's partition
@@ -68,6 +101,8 @@ static void place_job(warp_ini *ini, rp_config *c, int j, const char *sec, uint6
             job->global[r] = (*next_linear)++;
             c->rank_job[job->global[r]] = j;
         }
+    } else if (!strcmp(how, "rails") || !strncmp(how, "rail:", 5)) {
+        place_rails(ini, c, job, j, sec, how);
     } else if (!strcmp(how, "locality")) {
         uint64_t nfree;
         uint64_t *free_ranks = free_ranks_of(ini, c, sec, job->ranks, &nfree);
@@ -198,6 +233,12 @@ static void *rp_setup(warp_ini *ini, const net_model *net)
     replay_opts_read(ini, &o);
     c->rank_job = warp_xcalloc(c->nranks, sizeof *c->rank_job);
     c->rank_local = warp_xcalloc(c->nranks, sizeof *c->rank_local);
+    c->rails = net_nic_ports(net);
+    if (c->rails > 1) {
+        c->rank_rail = warp_xcalloc(c->nranks, sizeof *c->rank_rail);
+        for (uint64_t r = 0; r < c->nranks; r++)
+            c->rank_rail[r] = (uint8_t)(net_rank_terminal(net, r) % (uint64_t)c->rails);
+    }
     for (uint64_t r = 0; r < c->nranks; r++)
         c->rank_job[r] = c->rank_local[r] = -1;
     char sec[32];
@@ -294,6 +335,7 @@ static void rp_destroy(void *wl)
     replay_graphs_free(c); /* after the jobs, whose memos borrowed its graphs */
     free(c->rank_job);
     free(c->rank_local);
+    free(c->rank_rail);
     free(c->res);
     if (c->tracer) {
         replay_tracer_free(c->tracer);
@@ -575,6 +617,10 @@ static const warp_key rp_replay_keys[] = {
      "pcap: replies wait for the data they answer, or every message leaves at its captured time"},
     {"pcap_map", WARP_KEY_FILE, "(one rank per address)", NULL, "pcap: endpoint map, lines 'ADDRESS[:PORT] RANK'"},
     {"pcap_coalesce", WARP_KEY_TIME, "1ms", ">= 0", "pcap: longest gap between segments of one message"},
+    {"flops_rate", WARP_KEY_REAL, "(none)", "> 0",
+     "Chakra: FLOP/s of compute nodes that give num_ops but no duration"},
+    {"memory_bandwidth", WARP_KEY_RATE, "(none)", "> 0",
+     "Chakra: rate of memory nodes that give tensor_size but no duration"},
     {"placement_seed", WARP_KEY_COUNT, "1", ">= 0", "seed of placement = random (job j: seed + j)"},
     {"ranks_csv", WARP_KEY_FILE, "(none)", NULL, "job,rank,finish_ns of every rank (FILE.P per process P)"},
     {"timeline", WARP_KEY_FILE, "(none)", NULL,
@@ -590,8 +636,8 @@ static const warp_key rp_replay_keys[] = {
 static const warp_key rp_job_keys[] = {
     {"trace", WARP_KEY_TEXT, "(required)", "PATH | gen:KIND:key=value,...", "the job's trace"},
     {"format", WARP_KEY_CHOICE, "(guessed from the path or the first bytes)",
-     "bigsim | otf2 | goal | native | gen | dimemas | pcap", "the trace's format"},
-    {"placement", WARP_KEY_TEXT, "linear", "linear | random | locality | FILE",
+     "bigsim | otf2 | goal | native | gen | dimemas | pcap | chakra", "the trace's format"},
+    {"placement", WARP_KEY_TEXT, "linear", "linear | random | locality | rails | rail:L | FILE",
      "the job's ranks on network ranks (a file: one network rank per line, or TASK NODE pairs)"},
     {"ranks", WARP_KEY_COUNT, "(the trace's)", "1..2^31-1", "checked against the trace"},
     {"iterations", WARP_KEY_COUNT, "1", "1..2^20", "times the trace runs"},

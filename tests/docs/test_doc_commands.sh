@@ -91,6 +91,8 @@ runfile() { # FILE LINE
     fi
     if (cd "$tmp/run" && warpnet "$(basename "$f")") > "$tmp/log" 2>&1 < /dev/null; then
         echo "ok   $1:$2: its run file runs"
+    elif grep -q "support was not built; install" "$tmp/log"; then
+        echo "skip $1:$2: this build lacks the trace reader: $(tail -1 "$tmp/log")"
     else
         bad "$1:$2: its run file: exit $?"; tail -3 "$tmp/log"
     fi

@@ -59,6 +59,17 @@ fuzz_otf2map_src = $(srcdir)/tests/fuzz/fuzz_otf2map.c $(FUZZ_REPLAY_SRC)
 fuzz_otf2map_flags = $(fuzz_trace_flags)
 fuzz_otf2map_run = -max_len=4096
 fuzz_otf2map_seeds = $(srcdir)/tests/fuzz/seeds/otf2map
+if HAVE_CHAKRA
+FUZZ_TARGETS += chakra
+endif
+# The Chakra reader's framing and mapping, with the schema protoc-c compiled
+# into the build tree and the system's protobuf-c (not instrumented).
+fuzz_chakra_src = $(srcdir)/tests/fuzz/fuzz_chakra.c $(srcdir)/models/replay/readers/chakra.c \
+	$(srcdir)/models/replay/readers/chakra_map.c models/replay/readers/et_def.pb-c.c $(FUZZ_REPLAY_SRC) \
+	$(PROTOBUF_C_LIBS)
+fuzz_chakra_flags = $(fuzz_trace_flags) -I. -Imodels/replay/readers
+fuzz_chakra_run = -max_len=8192
+fuzz_chakra_seeds = $(srcdir)/tests/fuzz/seeds/chakra
 fuzz_pcap_src = $(srcdir)/tests/fuzz/fuzz_pcap.c $(FUZZ_REPLAY_SRC) $(srcdir)/models/replay/readers/pcap_msgs.c
 fuzz_pcap_flags = $(fuzz_trace_flags)
 fuzz_pcap_run = -max_len=20000
@@ -87,6 +98,7 @@ fuzz:
 	    native) src="$(fuzz_native_src)"; flags="$(fuzz_native_flags)"; run="$(fuzz_native_run)"; seeds="$(fuzz_native_seeds)";; \
 	    dimemas) src="$(fuzz_dimemas_src)"; flags="$(fuzz_dimemas_flags)"; run="$(fuzz_dimemas_run)"; seeds="$(fuzz_dimemas_seeds)";; \
 	    otf2map) src="$(fuzz_otf2map_src)"; flags="$(fuzz_otf2map_flags)"; run="$(fuzz_otf2map_run)"; seeds="$(fuzz_otf2map_seeds)";; \
+	    chakra) src="$(fuzz_chakra_src)"; flags="$(fuzz_chakra_flags)"; run="$(fuzz_chakra_run)"; seeds="$(fuzz_chakra_seeds)";; \
 	    pcap) src="$(fuzz_pcap_src)"; flags="$(fuzz_pcap_flags)"; run="$(fuzz_pcap_run)"; seeds="$(fuzz_pcap_seeds)";; \
 	    *) echo "make fuzz: unknown target '$$t' (known: $(FUZZ_TARGETS))"; exit 2;; \
 	  esac; \
@@ -111,7 +123,7 @@ fuzz:
 
 .PHONY: fuzz
 EXTRA_DIST += tests/fuzz/fuzz_ini.c tests/fuzz/fuzz_options.c tests/fuzz/fuzz_trace.c \
-	tests/fuzz/fuzz_otf2map.c tests/fuzz/fuzz_pcap.c \
+	tests/fuzz/fuzz_otf2map.c tests/fuzz/fuzz_pcap.c tests/fuzz/fuzz_chakra.c \
 	tests/fuzz/samples.sh tests/fuzz/mkseed_bigsim.py tests/fuzz/mkseed_pcap.py \
 	tests/fuzz/seeds tests/fuzz/regress
 
@@ -144,6 +156,13 @@ tests_fuzz_regress_dimemas_CPPFLAGS = $(AM_CPPFLAGS) -DFUZZ_FORMAT=dimemas
 tests_fuzz_regress_dimemas_LDADD = $(FUZZ_REGRESS_TRACE_LDADD)
 tests_fuzz_regress_otf2map_SOURCES = tests/fuzz/fuzz_otf2map.c tests/fuzz/regress_main.c
 tests_fuzz_regress_otf2map_LDADD = $(FUZZ_REGRESS_TRACE_LDADD)
+if HAVE_CHAKRA
+check_PROGRAMS += tests/fuzz/regress-chakra
+tests_fuzz_regress_chakra_SOURCES = tests/fuzz/fuzz_chakra.c tests/fuzz/regress_main.c
+tests_fuzz_regress_chakra_CPPFLAGS = $(AM_CPPFLAGS) -I$(builddir)/models/replay/readers
+tests_fuzz_regress_chakra_CFLAGS = $(AM_CFLAGS) $(PROTOBUF_C_CFLAGS)
+tests_fuzz_regress_chakra_LDADD = $(FUZZ_REGRESS_TRACE_LDADD) $(PROTOBUF_C_LIBS)
+endif
 tests_fuzz_regress_pcap_SOURCES = tests/fuzz/fuzz_pcap.c tests/fuzz/regress_main.c
 tests_fuzz_regress_pcap_LDADD = $(FUZZ_REGRESS_TRACE_LDADD)
 TESTS += tests/fuzz/test_fuzz_regress.sh

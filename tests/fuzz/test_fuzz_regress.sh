@@ -8,7 +8,9 @@ s=${top_srcdir:-..}
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/warp-fuzz-regress.XXXXXX") || exit 99
 trap 'rm -rf "$tmp"' EXIT
 fail=0
-for t in ini options bigsim goal native dimemas otf2map pcap; do
+targets="ini options bigsim goal native dimemas otf2map pcap"
+[ -x "$b/regress-chakra" ] && targets="$targets chakra" # built with the Chakra reader only
+for t in $targets; do
     set --
     for d in "$s/tests/fuzz/regress/$t" "$s/tests/fuzz/seeds/$t"; do
         for f in "$d"/*; do

@@ -34,6 +34,13 @@ tests_replay_test_bigsim_LDADD = $(REPLAY_TEST_LDADD)
 tests_replay_test_dimemas_SOURCES = tests/replay/test_dimemas.c $(REPLAY_TEST_HELPERS)
 tests_replay_test_dimemas_CFLAGS = $(REPLAY_TEST_CFLAGS)
 tests_replay_test_dimemas_LDADD = $(REPLAY_TEST_LDADD)
+if HAVE_CHAKRA
+check_PROGRAMS += tests/replay/test_chakra
+TESTS += tests/replay/test_chakra
+tests_replay_test_chakra_SOURCES = tests/replay/test_chakra.c $(REPLAY_TEST_HELPERS)
+tests_replay_test_chakra_CFLAGS = $(REPLAY_TEST_CFLAGS) $(PROTOBUF_C_CFLAGS)
+tests_replay_test_chakra_LDADD = $(REPLAY_TEST_LDADD) $(PROTOBUF_C_LIBS)
+endif
 if HAVE_OTF2
 check_PROGRAMS += tests/replay/test_otf2
 TESTS += tests/replay/test_otf2
@@ -45,13 +52,13 @@ endif
 EXTRA_DIST += tests/replay/dimemas tests/replay/pcap tests/replay/lib.sh
 dist_check_SCRIPTS += tests/replay/test_trace_tool.sh tests/replay/test_trace_samples.sh \
 	tests/replay/test_replay_run.sh tests/replay/test_replay_samples.sh tests/replay/test_replay_loggp.sh \
-	tests/replay/test_collectives.sh \
+	tests/replay/test_collectives.sh tests/replay/test_chakra_replay.sh tests/replay/test_rails.sh \
 	tests/replay/test_replay_multiproc_report.sh tests/replay/test_tracer_config.sh \
 	tests/replay/test_timeline.sh tests/replay/test_replay_dimemas.sh tests/replay/test_replay_incomplete.sh tests/replay/test_replay_figures.sh tests/replay/test_readme_replay.sh \
 	tests/replay/test_replay_stencil.sh tests/replay/test_scale_cases.sh tests/replay/test_pcap_replay.sh
 TESTS += tests/replay/test_trace_tool.sh tests/replay/test_trace_samples.sh \
 	tests/replay/test_replay_run.sh tests/replay/test_replay_samples.sh tests/replay/test_replay_loggp.sh \
-	tests/replay/test_collectives.sh \
+	tests/replay/test_collectives.sh tests/replay/test_chakra_replay.sh tests/replay/test_rails.sh \
 	tests/replay/test_replay_multiproc_report.sh tests/replay/test_tracer_config.sh \
 	tests/replay/test_timeline.sh tests/replay/test_replay_dimemas.sh tests/replay/test_replay_incomplete.sh tests/replay/test_replay_figures.sh tests/replay/test_readme_replay.sh \
 	tests/replay/test_replay_stencil.sh tests/replay/test_scale_cases.sh tests/replay/test_pcap_replay.sh
