@@ -67,7 +67,9 @@ CSV="$OUT/booksim.csv"
 PREV="$T/prev.csv"
 : > "$PREV"
 EV="$OUT/booksim-events.csv"
-if [ "$TABLE_ONLY" != 1 ]; then
+# COST_ONLY=1 keeps the sweeps' CSV (it used to empty it: the commit that
+# reran only the cost left booksim.csv with its header alone).
+if [ "$TABLE_ONLY" != 1 ] && [ "${COST_ONLY:-0}" != 1 ]; then
     [ "${REUSE:-1}" = 1 ] && [ -f "$CSV" ] && cp "$CSV" "$PREV"
     echo "case,simulator,offered,accepted,latency_cycles" > "$CSV"
 fi
@@ -132,19 +134,15 @@ booksim() { # CASE TOPOLOGY-LINES VCS FLITS TRAFFIC
 
 json_count() { sed -n 's/.*"latency_packets": \([0-9]*\).*/\1/p' "$1"; }
 
-# wn_run CASE LOAD ROUTER FLITS ARGS...: one Warpnet run.
+# wn_run CASE LOAD ROUTER FLITS ARGS...: one Warpnet run. [network]
+# preset = booksim sets the cycle, pipeline, allocator, buffers, credits
+# and sources described above (and each topology's BookSim routing:
+# the torus's dateline and ties, the fat-tree's per-packet up ports); the
+# output-queued router has no allocator, and ignores those keys.
 wn_run() {
     c=$1 load=$2 r=$3 f=$4; shift 4
-    # The allocator's stages exist in the input-queued router only (the
-    # output-queued one refuses their keys).
-    iq=
-    [ "$r" = input-queued ] && iq="--network.alloc_delay=2ns --network.lane_hold=1ns --network.alloc_iters=1
-        --network.vc_allocation=before-switch --network.alloc_timing=per-cycle"
-    # shellcheck disable=SC2086 # $iq is a list of options
-    "$W" --quiet "$@" --network.router="$r" --network.link_bandwidth=1GB/s \
-        --network.terminal_latency=1ns --network.router_delay=4ns $iq --network.injection_vcs=all \
-        --network.credit_unit=1B --network.packet_size=${f}B --network.vc_buffer=8B \
-        --workload.message_size=${f}B --workload.arrivals=bernoulli --workload.arrival_slot=1ns --workload.load="$load" \
+    "$W" --quiet "$@" --network.router="$r" \
+        --network.packet_size=${f}B --workload.message_size=${f}B --workload.load="$load" \
         --end=10us --workload.warmup=3us --out="$T/o" > "$T/w.out" 2>&1
     acc=$(sed -n 's/.*"accepted_load": \([-0-9.eE+]*\).*/\1/p' "$T/o/summary.json")
     lat=$(sed -n 's/.*"packet_latency_ns": {"mean": \([-0-9.eE+]*\).*/\1/p' "$T/o/summary.json")
@@ -170,8 +168,23 @@ FT_BS="topology = fattree;
 k = 4;
 n = 3;
 routing_function = nca;"
-TORUS_W="$C/torus-8x8x8.ini --torus.dims=8,8 --torus.ties=random --torus.dateline=dimension --network.link_latency=2ns"
-FT_W="$C/fattree-8p3l.ini --fattree.ecmp=per-packet --fattree.host_bandwidth=1GB/s --fattree.switch_bandwidth=1GB/s --network.link_latency=1ns"
+# The networks alone: every other key comes from the preset (a key a run
+# file sets would win over the preset's).
+printf '[network]
+topology = torus
+preset = booksim
+[torus]
+dims = 8,8
+' > "$T/torus.ini"
+printf '[network]
+topology = fattree
+preset = booksim
+[fattree]
+ports = 8
+levels = 3
+' > "$T/fattree.ini"
+TORUS_W="$T/torus.ini"
+FT_W="$T/fattree.ini"
 
 [ "$TABLE_ONLY" != 1 ] && [ "${COST_ONLY:-0}" != 1 ] && {
 for vcs in 2 4 8; do

@@ -35,7 +35,7 @@ void warp_ini_warn_inapplicable(warp_ini *ini, FILE *warn, const char *prog)
                     continue;
                 for (const warp_key *k = g->keys; k->name; k++) {
                     const char *where = warp_ini_where(ini, secs[s], k->name);
-                    if (!where)
+                    if (!where || warp_ini_from_preset(ini, secs[s], k->name))
                         continue;
                     /* A key declared again by a group that applies is not ruled out. */
                     const warp_key *d = warp_ini_declared(ini, secs[s], k->name);

@@ -67,9 +67,29 @@ const warp_key *warp_ini_declared(const warp_ini *ini, const char *sec, const ch
  * `warn` (NULL: silently; lines start "PROG: warning: ") for each of its
  * keys the run file sets, naming
  * the condition and the value that rules the key out, and marks the key
- * used so that warp_ini_reject_unused accepts it. Call after the model has
- * read its configuration. */
+ * used so that warp_ini_reject_unused accepts it; keys a preset set are
+ * accepted silently. Call after the model has read its configuration. */
 void warp_ini_warn_inapplicable(warp_ini *ini, FILE *warn, const char *prog);
+
+/* A preset: values of keys of one section that [network] preset = NAME
+ * sets (the network layer gathers the entries named NAME from the chosen
+ * topology or network, the workload and itself, in that order, so the
+ * more specific entry wins a key two of them set). Lists end with a NULL
+ * name. */
+typedef struct warp_preset {
+    const char *name;
+    const char *help;        /* one line: what it reproduces; NULL: said by another entry of the name */
+    const char *section;
+    const char *const *keys; /* "key", "value", ..., NULL */
+} warp_preset;
+
+/* Sets each key of p the run file leaves unset (origin "preset NAME"),
+ * and marks every key of p read: a preset's key the run does not use is
+ * no mistake of the user's. A key p names that its declared section does
+ * not declare stops the run (a programming error). */
+void warp_ini_apply_preset(warp_ini *ini, const warp_preset *p);
+/* Whether [sec] key's value came from a preset. */
+int warp_ini_from_preset(const warp_ini *ini, const char *sec, const char *key);
 
 /* Whether the section pattern (e.g. "job.N") names section sec. */
 int warp_key_section_matches(const char *pattern, const char *sec);

@@ -231,10 +231,24 @@ static const warp_key_group dfp_groups[] = {
     {NULL, NULL, NULL, NULL, NULL, NULL},
 };
 
+/* CODES's dragonfly-plus (dfp_8k.conf, dragonflyplus-codes-8448.ini). */
+static const warp_preset dfp_presets[] = {
+    {"codes-dragonfly-plus", "CODES's dragonfly-plus model (dragonflyplus-codes-8448.ini, its dfp_8k.conf): no "
+                             "wire delay, 50 ns routers, 4 KiB packets, 32 KiB buffers, 25 GiB/s links, PAR",
+     "network", (const char *const[]){"link_latency", "0ns", "router_delay", "50ns", "packet_size", "4KiB",
+                                      "vc_buffer", "32KiB", NULL}},
+    {"codes-dragonfly-plus", NULL, SEC,
+     (const char *const[]){"arrangement", "absolute", "routing", "par", "ugal_threshold", "128KiB",
+                           "local_bandwidth", "25GiB/s", "global_bandwidth", "25GiB/s", "terminal_bandwidth",
+                           "25GiB/s", NULL}},
+    {NULL, NULL, NULL, NULL},
+};
+
 const net_topology_ops dragonflyplus_topology = {
     .name = "dragonflyplus",
     .section = SEC,
     .keys = dfp_groups,
+    .presets = dfp_presets,
     .routings = routing_names,
     .setup = dfp_setup,
     .destroy = dfp_destroy,

@@ -365,10 +365,25 @@ static const warp_key_group df_groups[] = {
     {NULL, NULL, NULL, NULL, NULL, NULL},
 };
 
+/* CODES's synthetic dragonfly (dragonfly-codes-1056.ini). */
+static const warp_preset df_presets[] = {
+    {"codes-dragonfly", "CODES's dragonfly model (dragonfly-codes-1056.ini): no wire delay, 50 ns routers, "
+                        "512-byte packets, GiB/s links and 4/8/4 KiB buffers, UGAL-L on occupancy alone",
+     "network", (const char *const[]){"link_latency", "0ns", "router_delay", "50ns", "packet_size", "512B",
+                                      "vc_buffer", "4KiB", NULL}},
+    {"codes-dragonfly", NULL, "dragonfly",
+     (const char *const[]){"arrangement", "absolute", "routing", "ugal-l", "n_indirect", "1",
+                           "ugal_hop_weight", "no", "local_bandwidth", "5.25GiB/s", "global_bandwidth", "4.7GiB/s",
+                           "terminal_bandwidth", "5.25GiB/s", "local_vc_buffer", "4KiB", "global_vc_buffer", "8KiB",
+                           "terminal_vc_buffer", "4KiB", NULL}},
+    {NULL, NULL, NULL, NULL},
+};
+
 const net_topology_ops dragonfly_topology = {
     .name = "dragonfly",
     .section = "dragonfly",
     .keys = df_groups,
+    .presets = df_presets,
     .routings = routing_names,
     .setup = df_setup,
     .destroy = df_destroy,

@@ -228,6 +228,7 @@ net_model *net_model_size(warp_ini *ini, const net_catalog *cat, const warp_ctx 
     n->end = end;
     n->net_ops = find_network(ini, cat, n);
     n->wl_ops = find_workload(ini, cat);
+    net_presets_apply(ini, cat, n); /* before anything reads the keys it sets */
     n->ranks_hint = n->wl_ops->ranks_hint ? n->wl_ops->ranks_hint(ini) : 0;
     for (const char *const *p = n->net_ops->paths; p && *p && n->npaths < NET_PATHS; p++)
         n->npaths++;

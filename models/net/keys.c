@@ -9,6 +9,8 @@
 static const warp_key network_common[] = {
     {"topology", WARP_KEY_CHOICE, "(required)", "(see warpnet keys: every topology and network)",
      "the topology or network to simulate"},
+    {"preset", WARP_KEY_CHOICE, "(none)", "booksim | codes-torus | codes-fattree | codes-dragonfly | codes-dragonfly-plus",
+     "sets a documented group of keys (warpnet keys: Presets); each key the run file sets wins"},
     {"placement", WARP_KEY_TEXT, "linear", "linear | random | FILE",
      "ranks on terminals: rank i on terminal i, seeded random, or a file of one terminal per rank"},
     {"ranks", WARP_KEY_COUNT, "(one per node)", "1..nodes", "network ranks the workload has"},

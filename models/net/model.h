@@ -30,6 +30,20 @@ extern const warp_key_group net_keys[];
  * topology's, network's and workload's of cat. */
 void net_catalog_each_keys(const net_catalog *cat, void (*fn)(const warp_key_group *groups, void *arg),
                            void *arg);
+/* The presets the network layer itself has an entry of (booksim). */
+extern const warp_preset net_presets[];
+/* Applies [network] preset (its entries of the topology or network n
+ * runs, of n's workload and of net_presets); stops naming the key when the
+ * preset is unknown or has no entry for the run's topology. net_model_size
+ * calls it once the topology and workload are known. */
+void net_presets_apply(warp_ini *ini, const net_catalog *cat, net_model *n);
+/* [network] preset, or NULL. */
+const char *net_model_preset(const net_model *n);
+/* Calls fn with every list of preset entries: net_presets (owner NULL),
+ * then each topology's, network's and workload's of cat, with the setting
+ * that makes them apply ("[network] topology = torus"). */
+void net_catalog_each_presets(const net_catalog *cat,
+                              void (*fn)(const warp_preset *presets, const char *owner, void *arg), void *arg);
 /* Attaches all of them to ini (net_model_size does this first). */
 void net_catalog_declare(warp_ini *ini, const net_catalog *cat);
 

@@ -133,6 +133,8 @@ typedef struct net_workload_ops {
     /* The [workload] keys of its type and the keys of any sections of its
      * own (warp_keys.h), NULL-section terminated. */
     const warp_key_group *keys;
+    /* Its entries of presets (warp_keys.h), NULL-name terminated; may be NULL. */
+    const warp_preset *presets;
     /* Reads [workload] (and any sections of its own); returns its read-only
      * config (heap). Called once per process after the network is built. */
     void *(*setup)(warp_ini *ini, const net_model *net);

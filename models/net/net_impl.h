@@ -13,6 +13,7 @@
 
 struct net_model {
     const char *name;               /* [network] topology */
+    const char *preset;             /* [network] preset, or NULL */
     const net_network_ops *net_ops; /* the network (network.h) */
     void *net;                      /* its description */
     uint64_t nodes, lps, ranks;     /* terminals, the network's other LPs, ranks */

@@ -45,6 +45,8 @@ typedef struct net_network_ops {
     /* The keys of its section (warp_keys.h), NULL-section terminated;
      * NULL when it has no section. */
     const warp_key_group *keys;
+    /* Its entries of presets (warp_keys.h), NULL-name terminated; may be NULL. */
+    const warp_preset *presets;
 
     /* Reads the network's configuration (errors through warp_ini_fail) and
      * returns its read-only description (freed by destroy). Must call

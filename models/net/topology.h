@@ -164,6 +164,8 @@ typedef struct net_topology_ops {
     const char *const *routings;
     /* The keys of its section (warp_keys.h), NULL-section terminated. */
     const warp_key_group *keys;
+    /* Its entries of presets (warp_keys.h), NULL-name terminated; may be NULL. */
+    const warp_preset *presets;
 
     /* Reads the topology's section from ini (reporting errors with
      * warp_ini_fail), may adjust *params, and returns the read-only

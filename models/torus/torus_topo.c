@@ -307,10 +307,26 @@ static const warp_key_group torus_groups[] = {
     {NULL, NULL, NULL, NULL, NULL, NULL},
 };
 
+/* BookSim's torus: channels of 2 cycles (its use_noc_latency doubles them
+ * for the wrap-around), the VC class fixed for a whole dimension, random
+ * choice between the two equal ways round (bench/booksim.sh). CODES's
+ * torus (torus-32k-codes.ini): 2 GiB/s links, 50 ns wires, 100 ns routers,
+ * 512-byte packets, 4 KiB buffers. */
+static const warp_preset torus_presets[] = {
+    {"booksim", NULL, "network", (const char *const[]){"link_latency", "2ns", NULL}},
+    {"booksim", NULL, "torus", (const char *const[]){"dateline", "dimension", "ties", "random", NULL}},
+    {"codes-torus", "CODES's torus model (torus-32k-codes.ini): 2 GiB/s links, 50 ns wires, 100 ns routers, "
+                    "512-byte packets, 4 KiB buffers", "network",
+     (const char *const[]){"link_bandwidth", "2GiB/s", "link_latency", "50ns", "router_delay", "100ns",
+                           "packet_size", "512B", "vc_buffer", "4KiB", NULL}},
+    {NULL, NULL, NULL, NULL},
+};
+
 const net_topology_ops torus_topology = {
     .name = "torus",
     .section = "torus",
     .keys = torus_groups,
+    .presets = torus_presets,
     .routings = (const char *const[]){"dimension-order", NULL},
     .setup = torus_setup,
     .destroy = torus_destroy,

@@ -306,7 +306,10 @@ static void *tr_setup(warp_ini *ini, const net_model *net)
     if ((t->pattern == P_PAIR || t->pattern == P_PINGPONG) && t->src == t->dst)
         warp_ini_fail(ini, "workload", "dst", "pair and pingpong traffic need dst != src");
     t->interval = mean_interval(ini, net, t->size);
-    if (warp_ini_string(ini, "workload", "arrival_slot", NULL) && t->arrivals != A_BERNOULLI)
+    /* A preset's slot (booksim) goes with its arrivals; arrivals the user
+     * chose instead leave it unused, not wrong. */
+    if (warp_ini_string(ini, "workload", "arrival_slot", NULL) && t->arrivals != A_BERNOULLI &&
+        !warp_ini_from_preset(ini, "workload", "arrival_slot"))
         warp_ini_fail(ini, "workload", "arrival_slot", "applies to arrivals = bernoulli only (arrivals is %s)",
                       arrival_names[t->arrivals]);
     if (t->arrivals == A_BERNOULLI) {
@@ -382,9 +385,18 @@ static const warp_key_group tr_groups[] = {
     {NULL, NULL, NULL, NULL, NULL, NULL},
 };
 
+/* BookSim's sources: a packet each cycle with probability load / packet
+ * flits, on the cycle grid, one packet a message. */
+static const warp_preset tr_presets[] = {
+    {"booksim", NULL, "workload",
+     (const char *const[]){"arrivals", "bernoulli", "arrival_slot", "1ns", "message_size", "1B", NULL}},
+    {NULL, NULL, NULL, NULL},
+};
+
 const net_workload_ops traffic_workload = {
     .name = "traffic",
     .keys = tr_groups,
+    .presets = tr_presets,
     .setup = tr_setup,
     .destroy = tr_destroy,
     .lp_type = tr_type,

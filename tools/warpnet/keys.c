@@ -10,6 +10,7 @@
 
 #include "catalog/catalog.h"
 #include "keys.h"
+#include "summary.h"
 #include "net/model.h"
 #include "warp.h"
 #include "warp_keys.h"
@@ -39,20 +40,6 @@ static void add_list(const warp_key_group *groups, void *arg)
         if (!seen && ix->nsections < MAX_SECTIONS)
             ix->sections[ix->nsections++] = g->section;
     }
-}
-
-static void json_string(FILE *f, const char *s)
-{
-    fputc('"', f);
-    for (; s && *s; s++) {
-        if (*s == '"' || *s == '\\')
-            fprintf(f, "\\%c", *s);
-        else if ((unsigned char)*s < 0x20)
-            fprintf(f, "\\u%04x", (unsigned)(unsigned char)*s);
-        else
-            fputc(*s, f);
-    }
-    fputc('"', f);
 }
 
 /* roff text: backslashes and hyphens escaped, no line starting with a dot. */
@@ -94,15 +81,15 @@ static void print_key(FILE *f, enum keys_format fmt, const char *name, const cha
         break;
     case FMT_JSON:
         fprintf(f, "%s\n        {\"name\": ", first ? "" : ",");
-        json_string(f, name);
+        wn_json_string(f, name);
         fprintf(f, ", \"kind\": ");
-        json_string(f, kind);
+        wn_json_string(f, kind);
         fprintf(f, ", \"default\": ");
-        json_string(f, or_empty(dflt));
+        wn_json_string(f, or_empty(dflt));
         fprintf(f, ", \"range\": ");
-        json_string(f, or_empty(range));
+        wn_json_string(f, or_empty(range));
         fprintf(f, ", \"help\": ");
-        json_string(f, or_empty(help));
+        wn_json_string(f, or_empty(help));
         fputc('}', f);
         break;
     case FMT_MARKDOWN:
@@ -155,17 +142,17 @@ static void print_group_head(FILE *f, enum keys_format fmt, const char *section,
         break;
     case FMT_JSON:
         fprintf(f, "%s\n    {\"section\": ", first ? "" : ",");
-        json_string(f, section);
+        wn_json_string(f, section);
         fprintf(f, ", \"help\": ");
-        json_string(f, or_empty(g->help));
+        wn_json_string(f, or_empty(g->help));
         fprintf(f, ", \"applies_if\": ");
         if (g->if_key) {
             fprintf(f, "{\"section\": ");
-            json_string(f, g->if_section ? g->if_section : section);
+            wn_json_string(f, g->if_section ? g->if_section : section);
             fprintf(f, ", \"key\": ");
-            json_string(f, g->if_key);
+            wn_json_string(f, g->if_key);
             fprintf(f, ", \"value\": ");
-            json_string(f, g->if_value);
+            wn_json_string(f, g->if_value);
             fputc('}', f);
         } else {
             fputs("null", f);
@@ -238,6 +225,125 @@ static void print_section(FILE *f, enum keys_format fmt, const keys_index *ix, c
         }
 }
 
+/* ---- presets ---------------------------------------------------------------- */
+
+#define MAX_PRESET_LISTS 64
+
+typedef struct preset_index {
+    const warp_preset *lists[MAX_PRESET_LISTS];
+    char owners[MAX_PRESET_LISTS][96]; /* the callback's owner lives only during the call */
+    int n;
+} preset_index;
+
+static void add_presets(const warp_preset *list, const char *owner, void *arg)
+{
+    preset_index *ix = arg;
+    if (ix->n < MAX_PRESET_LISTS) {
+        ix->lists[ix->n] = list;
+        snprintf(ix->owners[ix->n++], sizeof ix->owners[0], "%s", owner ? owner : "");
+    }
+}
+
+/* One entry's keys: "[section] k = v, k = v" (text and markdown) or a JSON
+ * object, and when it has an owner, the setting it comes with. */
+static void print_entry(FILE *f, enum keys_format fmt, const warp_preset *p, const char *owner, int first)
+{
+    if (fmt == FMT_JSON) {
+        fprintf(f, "%s{\"section\": ", first ? "" : ", ");
+        wn_json_string(f, p->section);
+        fputs(", \"with\": ", f);
+        if (owner)
+            wn_json_string(f, owner);
+        else
+            fputs("null", f);
+        fputs(", \"keys\": {", f);
+        for (const char *const *kv = p->keys; kv[0]; kv += 2) {
+            fputs(kv == p->keys ? "" : ", ", f);
+            wn_json_string(f, kv[0]);
+            fputs(": ", f);
+            wn_json_string(f, kv[1]);
+        }
+        fputs("}}", f);
+        return;
+    }
+    const char *code = fmt == FMT_MARKDOWN ? "`" : "";
+    if (fmt == FMT_TEXT)
+        fputs("      ", f);
+    else if (fmt == FMT_MAN)
+        fputs(".br\n", f);
+    else if (!first)
+        fputs("; ", f);
+    fprintf(f, "%s[%s]", code, p->section);
+    for (const char *const *kv = p->keys; kv[0]; kv += 2)
+        fprintf(f, "%s %s = %s", kv == p->keys ? "" : ",", kv[0], kv[1]);
+    fprintf(f, "%s%s%s%s", code, owner ? " (with " : "", owner ? owner : "", owner ? ")" : "");
+    if (fmt != FMT_MARKDOWN)
+        fputc('\n', f);
+}
+
+static void print_presets(FILE *f, enum keys_format fmt, int first_group)
+{
+    preset_index ix = {.n = 0};
+    net_catalog_each_presets(&catalog_builtin, add_presets, &ix);
+    static const char *const head = "Presets: [network] preset = NAME sets these keys; a key the run file sets wins";
+    if (fmt == FMT_TEXT)
+        fprintf(f, "%s\n", head);
+    else if (fmt == FMT_MARKDOWN)
+        fprintf(f, "## Presets\n\n`[network] preset = NAME` sets these keys; a key the run file sets wins "
+                   "(entries with a setting apply only with it).\n\n| preset | what | keys |\n|---|---|---|\n");
+    else if (fmt == FMT_MAN)
+        fputs(".SS Presets\n[network] preset = NAME sets these keys; a key the run file sets wins.\n", f);
+    else
+        fprintf(f, "%s\n  \"presets\": [", first_group ? "" : "");
+    /* Each name once, in first-seen order, with every entry of that name. */
+    int nth = 0;
+    for (int l = 0; l < ix.n; l++)
+        for (const warp_preset *p = ix.lists[l]; p->name; p++) {
+            int seen = 0;
+            for (int m = 0; m <= l && !seen; m++)
+                for (const warp_preset *q = ix.lists[m]; q->name && q != p && !seen; q++)
+                    seen = !strcmp(q->name, p->name);
+            if (seen)
+                continue;
+            const char *help = NULL;
+            for (int m = 0; m < ix.n && !help; m++)
+                for (const warp_preset *q = ix.lists[m]; q->name && !help; q++)
+                    if (!strcmp(q->name, p->name))
+                        help = q->help;
+            if (fmt == FMT_TEXT)
+                fprintf(f, "  %-20s %s\n", p->name, or_empty(help));
+            else if (fmt == FMT_MARKDOWN)
+                fprintf(f, "| `%s` | %s | ", p->name, or_empty(help));
+            else if (fmt == FMT_MAN) {
+                fputs(".TP\n\\fB", f);
+                man_text(f, p->name);
+                fputs("\\fR\n", f);
+                man_text(f, help);
+                fputc('\n', f);
+            } else {
+                fprintf(f, "%s\n    {\"name\": ", nth ? "," : "");
+                wn_json_string(f, p->name);
+                fputs(", \"help\": ", f);
+                wn_json_string(f, or_empty(help));
+                fputs(", \"entries\": [", f);
+            }
+            int e = 0;
+            for (int m = 0; m < ix.n; m++)
+                for (const warp_preset *q = ix.lists[m]; q->name; q++)
+                    if (!strcmp(q->name, p->name))
+                        print_entry(f, fmt, q, ix.owners[m][0] ? ix.owners[m] : NULL, !e++);
+            if (fmt == FMT_MARKDOWN)
+                fputs(" |\n", f);
+            else if (fmt == FMT_JSON)
+                fputs("]}", f);
+            nth++;
+        }
+    if (fmt == FMT_JSON)
+        fputs("\n  ]", f);
+    else if (fmt != FMT_MAN)
+        fputc('\n', f);
+}
+
 static const char markdown_head[] =
     "# Run-file keys\n\n"
     "Generated by `warpnet keys --markdown` from the keys each model declares (do not edit: "
@@ -259,7 +365,7 @@ int wn_keys_print(FILE *f, const char *only, const char *format)
         fmt = FMT_MAN;
     keys_index ix = {.nlists = 0};
     net_catalog_each_keys(&catalog_builtin, add_list, &ix);
-    if (only && strcmp(only, "engine") != 0) {
+    if (only && strcmp(only, "engine") != 0 && strcmp(only, "presets") != 0) {
         int found = 0;
         for (int i = 0; i < ix.nsections && !found; i++)
             found = warp_key_section_matches(ix.sections[i], only) || !strcmp(ix.sections[i], only);
@@ -277,11 +383,17 @@ int wn_keys_print(FILE *f, const char *only, const char *format)
     int first = 1;
     if (!only || !strcmp(only, "engine"))
         first = print_engine(f, fmt, first);
-    for (int i = 0; i < ix.nsections; i++)
+    for (int i = 0; i < ix.nsections && !(only && !strcmp(only, "presets")); i++)
         if (!only || warp_key_section_matches(ix.sections[i], only) || !strcmp(ix.sections[i], only))
             print_section(f, fmt, &ix, ix.sections[i], &first);
     if (fmt == FMT_JSON)
-        fputs("\n]}\n", f);
+        fputs("\n],", f);
+    if (!only || !strcmp(only, "network") || !strcmp(only, "presets"))
+        print_presets(f, fmt, first);
+    else if (fmt == FMT_JSON)
+        fputs("\n  \"presets\": []", f);
+    if (fmt == FMT_JSON)
+        fputs("\n}\n", f);
     return 0;
 }
 

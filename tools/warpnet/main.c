@@ -231,6 +231,8 @@ int main(int argc, char **argv)
     if (describe || dot) {
         if (describe && describe_ranks != INT64_MIN)
             net_partition_check_ranks(n, describe_ranks);
+        if (describe && rank0 && net_model_preset(n))
+            printf("preset: %s\n", net_model_preset(n));
         if (describe && rank0)
             net_describe(n, describe_ranks != INT64_MIN ? (int)describe_ranks : warp_nranks(w), stdout);
         if (describe && rank0 && describe_ranks != INT64_MIN)
@@ -294,7 +296,7 @@ int main(int argc, char **argv)
         else if (!end_given && wo->runs_to_completion && r->total.t_last > net_warmup(n))
             upto = r->total.t_last;
         wn_summary_compute(&s, n, r, upto, net_warmup(n), &ref);
-        wn_summary_describe(&s, n, ini);
+        wn_summary_describe(&s, n, ini, path, warp_seed(w));
         wn_summary_print(&s, n, r, stdout);
         char why[1024];
         int bad = wo->verdict ? wo->verdict(wl, n, end_given, why, sizeof why) : 0;

@@ -74,11 +74,33 @@ void wn_summary_compute(wn_summary *s, const net_model *n, const net_results *r,
                    f->router_recv - f->router_sent == f->router_queued;
 }
 
-void wn_summary_describe(wn_summary *s, const net_model *n, warp_ini *ini)
+void wn_json_string(FILE *f, const char *s)
+{
+    fputc('"', f);
+    for (; s && *s; s++) {
+        if (*s == '"' || *s == '\\')
+            fprintf(f, "\\%c", *s);
+        else if ((unsigned char)*s < 0x20)
+            fprintf(f, "\\u%04x", (unsigned)(unsigned char)*s);
+        else
+            fputc(*s, f);
+    }
+    fputc('"', f);
+}
+
+void wn_summary_describe(wn_summary *s, const net_model *n, warp_ini *ini, const char *run_file, uint64_t seed)
 {
     s->routing = net_model_routing(n, ini);
+    s->run_file = run_file;
+    s->seed = seed;
+    s->preset = net_model_preset(n);
+    s->router = net_model_routers(n) ? warp_ini_string(ini, "network", "router", "input-queued") : NULL;
     const char *type = warp_ini_get(ini, "workload", "type");
     const char *pattern = warp_ini_get(ini, "workload", "pattern");
+    int traffic = !type || !strcmp(type, "traffic");
+    s->pattern = traffic ? (pattern ? pattern : "uniform") : NULL;
+    s->load = !traffic || warp_ini_get(ini, "workload", "interval") ? -1
+                                                                   : warp_ini_double(ini, "workload", "load", 0.1, 1e-9, 1.0);
     if (!type || !strcmp(type, "traffic"))
         snprintf(s->workload, sizeof s->workload, "traffic, pattern %s", pattern ? pattern : "uniform");
     else
@@ -109,9 +131,17 @@ void wn_summary_print(const wn_summary *s, const net_model *n, const net_results
     fprintf(f, "== warpnet: %s, %llu nodes, %llu routers, %llu application ranks\n",
             net_model_topology_name(n), (unsigned long long)net_nodes(n),
             (unsigned long long)net_model_routers(n), (unsigned long long)net_ranks(n));
+    fprintf(f, "run file          %s\n", s->run_file);
+    if (s->preset)
+        fprintf(f, "preset            %s\n", s->preset);
     if (s->routing)
         fprintf(f, "routing           %s\n", s->routing);
+    if (s->router)
+        fprintf(f, "router            %s\n", s->router);
     fprintf(f, "workload          %s\n", s->workload);
+    if (s->load >= 0)
+        fprintf(f, "load              %.6g of injection bandwidth (configured)\n", s->load);
+    fprintf(f, "seed              %llu\n", (unsigned long long)s->seed);
     fprintf(f, "window            %.6g ns (warmup excluded)\n", s->window_ns);
     /* With ranks on only some nodes, the per-node loads average over idle
      * nodes too: say so, and give the load of a node that holds a rank. */
@@ -196,9 +226,29 @@ static int write_json(const wn_summary *s, const net_model *n, const net_results
     fprintf(f, "  \"nodes\": %llu,\n  \"routers\": %llu,\n  \"ranks\": %llu,\n",
             (unsigned long long)net_nodes(n), (unsigned long long)net_model_routers(n),
             (unsigned long long)net_ranks(n));
+    fputs("  \"run_file\": ", f);
+    wn_json_string(f, s->run_file);
+    fputs(",\n  \"preset\": ", f);
+    if (s->preset)
+        wn_json_string(f, s->preset);
+    else
+        fputs("null", f);
+    fputs(",\n", f);
     if (s->routing)
         fprintf(f, "  \"routing\": \"%s\",\n", s->routing);
+    if (s->router)
+        fprintf(f, "  \"router\": \"%s\",\n", s->router);
     fprintf(f, "  \"workload\": \"%s\",\n", s->workload);
+    fputs("  \"pattern\": ", f);
+    if (s->pattern)
+        wn_json_string(f, s->pattern);
+    else
+        fputs("null", f);
+    if (s->load >= 0)
+        fprintf(f, ",\n  \"load\": %.17g", s->load);
+    else
+        fputs(",\n  \"load\": null", f);
+    fprintf(f, ",\n  \"seed\": %llu,\n", (unsigned long long)s->seed);
     fprintf(f, "  \"window_ns\": %.17g,\n", s->window_ns);
     fprintf(f, "  \"offered_load\": %.17g,\n  \"accepted_load\": %.17g,\n", s->offered,
             s->accepted);

@@ -33,6 +33,12 @@ typedef struct wn_summary {
     int conserved;
     wn_reference ref;              /* ref.gbps == 0: none */
     const char *routing;           /* NULL: the network does not say */
+    const char *run_file;          /* the run file as given */
+    const char *router;            /* [network] router; NULL without routers */
+    const char *pattern;           /* [workload] pattern; NULL for a workload other than traffic */
+    const char *preset;            /* [network] preset; NULL: none */
+    double load;                   /* [workload] load as configured; < 0: not a traffic load (interval, replay) */
+    uint64_t seed;                 /* the engine's seed */
     char workload[160];            /* "traffic, pattern uniform", "replay" */
     double accepted_pct_of_ref;    /* 100 * accepted_gbps / ref.gbps */
 } wn_summary;
@@ -40,8 +46,9 @@ typedef struct wn_summary {
 /* Derives the summary from reduced results; ref may be NULL (no reference). */
 void wn_summary_compute(wn_summary *s, const net_model *n, const net_results *r, double end,
                         double warmup, const wn_reference *ref);
-/* Fills s->routing and s->workload from the run file (after compute). */
-void wn_summary_describe(wn_summary *s, const net_model *n, warp_ini *ini);
+/* Fills what names the run (routing, workload, router, pattern, load,
+ * preset, run file, seed) from the run file (after compute). */
+void wn_summary_describe(wn_summary *s, const net_model *n, warp_ini *ini, const char *run_file, uint64_t seed);
 /* The human-readable block (rank 0). */
 void wn_summary_print(const wn_summary *s, const net_model *n, const net_results *r, FILE *f);
 /* summary.json (with the run's id), terminals.csv, ports.csv,
@@ -59,5 +66,7 @@ int wn_tune_main(const char *self, int argc, char **argv);
 void wn_add_word(char *cmd, size_t cap, const char *w);
 char *wn_slurp(const char *path);
 int wn_json_number(const char *text, const char *key, double *v);
+/* Writes s as a JSON string, quotes and control bytes escaped. */
+void wn_json_string(FILE *f, const char *s);
 
 #endif
