@@ -231,16 +231,20 @@ static const warp_key_group dfp_groups[] = {
     {NULL, NULL, NULL, NULL, NULL, NULL},
 };
 
-/* CODES's dragonfly-plus (dfp_8k.conf, dragonflyplus-codes-8448.ini). */
+/* CODES's dragonfly-plus (dfp_8k.conf as warpnet convert codes writes it:
+ * dragonflyplus-codes-8448.ini). */
 static const warp_preset dfp_presets[] = {
-    {"codes-dragonfly-plus", "CODES's dragonfly-plus model (dragonflyplus-codes-8448.ini, its dfp_8k.conf): no "
-                             "wire delay, 50 ns routers, 4 KiB packets, 32 KiB buffers, 25 GiB/s links, PAR",
-     "network", (const char *const[]){"link_latency", "0ns", "router_delay", "50ns", "packet_size", "4KiB",
-                                      "vc_buffer", "32KiB", NULL}},
+    {"codes-dragonfly-plus", "CODES's dragonfly-plus model (dragonflyplus-codes-8448.ini, its dfp_8k.conf): "
+                             "output-queued store-and-forward routers of 100 ns, no wire delay, 4 KiB packets, "
+                             "32 KiB buffers, 25 GiB/s links, PAR on occupancy alone",
+     "network", (const char *const[]){"router", "output-queued", "link_latency", "0ns", "router_delay", "100ns",
+                                      "packet_size", "4KiB", "vc_buffer", "32KiB", "switching", "store-forward",
+                                      NULL}},
     {"codes-dragonfly-plus", NULL, SEC,
-     (const char *const[]){"arrangement", "absolute", "routing", "par", "ugal_threshold", "128KiB",
-                           "local_bandwidth", "25GiB/s", "global_bandwidth", "25GiB/s", "terminal_bandwidth",
-                           "25GiB/s", NULL}},
+     (const char *const[]){"arrangement", "relative", "routing", "par", "ugal_hop_weight", "no",
+                           "ugal_threshold", "128KiB", "local_bandwidth", "25GiB/s", "global_bandwidth", "25GiB/s",
+                           "terminal_bandwidth", "25GiB/s", "local_vc_buffer", "32KiB", "global_vc_buffer", "32KiB",
+                           "terminal_vc_buffer", "32KiB", NULL}},
     {NULL, NULL, NULL, NULL},
 };
 

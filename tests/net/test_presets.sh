@@ -110,6 +110,7 @@ codes fattree-8p3l-codes.ini codes-fattree "link_latency router_delay packet_siz
     host_bandwidth switch_bandwidth" --end=2us
 codes torus-32k-codes.ini codes-torus "link_bandwidth link_latency router_delay packet_size vc_buffer" \
     --torus.dims=4,4,4
-codes dragonflyplus-codes-8448.ini codes-dragonfly-plus "link_latency router_delay packet_size vc_buffer
-    arrangement routing ugal_threshold local_bandwidth global_bandwidth terminal_bandwidth" --end=3us
+codes dragonflyplus-codes-8448.ini codes-dragonfly-plus "router link_latency router_delay packet_size vc_buffer
+    switching arrangement routing ugal_hop_weight ugal_threshold local_bandwidth global_bandwidth terminal_bandwidth
+    local_vc_buffer global_vc_buffer terminal_vc_buffer" --end=3us
 exit $fail
