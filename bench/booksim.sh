@@ -24,7 +24,16 @@
 # 8-flit VC buffers; credits per flit (credit_unit = 1B). Cases: 8x8 torus,
 # dimension order, uniform (1-flit packets with 2, 4, 8 VCs; 8-flit packets
 # with 2 VCs) and transpose (1-flit, 4 VCs); fat-tree uniform (Warpnet
-# 8-port 3-tree vs BookSim 4-ary 3-tree, 2 VCs, 1 and 8 flits). Each case runs a load sweep on
+# 8-port 3-tree vs BookSim 4-ary 3-tree, 2 VCs, 1 and 8 flits); BookSim's
+# dragonfly example (src/examples/dragonflyconfig at k = 2: 72 nodes, a = 4
+# routers of p = 2 nodes and h = 2 global links per group, 9 groups; local
+# channels 10 cycles, global 100; 256-flit VC buffers; routing delay 0;
+# internal_speedup = 2, which Warpnet's input-queued router runs as
+# internal_speedup = 2 with its pipeline stages at half a cycle each,
+# router_delay 1.5, alloc_delay and lane_hold 0.5) with 1-flit packets,
+# uniform, minimal (2 VCs) and UGAL (3 VCs; BookSim's ugal_dragonflynew with
+# its threshold of 30 flits, Warpnet's ugal-l with ugal_threshold = 30B).
+# Each case runs a load sweep on
 # BookSim, Warpnet output-queued and Warpnet input-queued; zero-load latency
 # is the mean packet latency at the lowest load, saturation throughput the
 # highest accepted load (flits/cycle/node) of the sweep, and the accepted
@@ -97,7 +106,8 @@ sweep() {
 }
 
 # bs_run CASE LOAD TOPOLOGY-LINES VCS FLITS TRAFFIC: one BookSim run (or
-# the previous CSV's row for it).
+# the previous CSV's row for it); the topology lines come last and so
+# override the defaults above them (BookSim takes a key's last value).
 bs_run() {
     row=$(awk -F, -v c="$1" -v l="$2" '$1 == c && $2 == "booksim" && ($3 - l) ^ 2 < 1e-12 { r = $0 }
                                      END { print r }' "$PREV")
@@ -106,7 +116,6 @@ bs_run() {
         return
     fi
     cat > "$T/bs.cfg" <<CFG
-$3
 num_vcs = $4;
 vc_buf_size = 8;
 packet_size = $5;
@@ -121,6 +130,7 @@ routing_delay = 1;
 vc_alloc_delay = 1;
 sw_alloc_delay = 1;
 st_final_delay = 1;
+$3
 CFG
     "$BOOKSIM" "$T/bs.cfg" > "$T/bs.out" 2>&1
     acc=$(sed -n 's/^Accepted flit rate average = \([0-9.e+-]*\) .*/\1/p' "$T/bs.out" | tail -1)
@@ -138,10 +148,14 @@ json_count() { sed -n 's/.*"latency_packets": \([0-9]*\).*/\1/p' "$1"; }
 # preset = booksim sets the cycle, pipeline, allocator, buffers, credits
 # and sources described above (and each topology's BookSim routing:
 # the torus's dateline and ties, the fat-tree's per-packet up ports); the
-# output-queued router has no allocator, and ignores those keys.
+# output-queued router has no allocator, and ignores those keys. $IQX is
+# added to input-queued runs (the dragonfly's internal speed-up).
 wn_run() {
     c=$1 load=$2 r=$3 f=$4; shift 4
-    "$W" --quiet "$@" --network.router="$r" \
+    iq=
+    [ "$r" = input-queued ] && iq=${IQX:-}
+    # shellcheck disable=SC2086 # $iq is a list of options
+    "$W" --quiet "$@" $iq --network.router="$r" \
         --network.packet_size=${f}B --workload.message_size=${f}B --workload.load="$load" \
         --end=10us --workload.warmup=3us --out="$T/o" > "$T/w.out" 2>&1
     acc=$(sed -n 's/.*"accepted_load": \([-0-9.eE+]*\).*/\1/p' "$T/o/summary.json")
@@ -185,6 +199,18 @@ levels = 3
 ' > "$T/fattree.ini"
 TORUS_W="$T/torus.ini"
 FT_W="$T/fattree.ini"
+DF_BS="topology = dragonflynew;
+k = 2;
+n = 1;
+vc_buf_size = 256;
+wait_for_tail_credit = 0;
+vc_allocator = separable_input_first;
+sw_allocator = separable_input_first;
+credit_delay = 2;
+routing_delay = 0;
+internal_speedup = 2.0;"
+DF_W="$C/dragonfly-a4.ini --network.preset=booksim --dragonfly.arrangement=absolute --network.link_latency=10ns
+    --dragonfly.global_latency=100ns --network.router_delay=1.5ns --network.vc_buffer=256B"
 
 [ "$TABLE_ONLY" != 1 ] && [ "${COST_ONLY:-0}" != 1 ] && {
 for vcs in 2 4 8; do
@@ -200,6 +226,16 @@ for f in 1 8; do
     booksim "fattree-uniform-${f}flit-2vc" "$FT_BS" 2 $f uniform
     both "fattree-uniform-${f}flit-2vc" $f $FT_W --network.lanes=2
 done
+IQX="--network.internal_speedup=2 --network.alloc_delay=0.5ns --network.lane_hold=0.5ns"
+booksim dragonfly-uniform-1flit-min "$DF_BS
+routing_function = min;" 2 1 uniform
+# shellcheck disable=SC2086
+both dragonfly-uniform-1flit-min 1 $DF_W --dragonfly.routing=minimal
+booksim dragonfly-uniform-1flit-ugal "$DF_BS
+routing_function = ugal;" 3 1 uniform
+# shellcheck disable=SC2086
+both dragonfly-uniform-1flit-ugal 1 $DF_W --dragonfly.routing=ugal-l --dragonfly.ugal_threshold=30B
+IQX=
 }
 
 # Cost per event: the same 16x16 torus run under both routers (and the
@@ -263,7 +299,7 @@ if command -v gnuplot > /dev/null; then
     done
     {
         echo "set terminal png size 1400,900; set output '$OUT/booksim.png'"
-        echo "set multiplot layout 2,4; set key top left; set xlabel 'offered'; set ylabel 'accepted'"
+        echo "set multiplot layout 3,4; set key top left; set xlabel 'offered'; set ylabel 'accepted'"
         for c in $(awk -F, 'NR > 1 { print $1 }' "$CSV" | sort -u); do
             echo "set title '$c'; plot '$T/$c-booksim.dat' u 1:2 w lp t 'BookSim', '$T/$c-warpnet-output-queued.dat' u 1:2 w lp t 'OQ', '$T/$c-warpnet-input-queued.dat' u 1:2 w lp t 'IQ'"
         done

@@ -1,7 +1,7 @@
 # docs/local.mk
 dist_doc_DATA = docs/trace-format.md docs/report.md docs/errors.md docs/architecture.md docs/checkpoint.md \
 	docs/convert-codes.md docs/topologies.md docs/routers.md docs/outputs.md docs/replay.md docs/coming-from.md \
-	docs/building.md docs/engine.md docs/writing-a-model.md docs/benchmarks.md docs/pcap-replay.md \
+	docs/building.md docs/engine.md docs/writing-a-model.md docs/benchmarks.md docs/pcap-replay.md docs/validation.md \
 	docs/keys.md docs/ai-workloads.md
 
 # docs/keys.md is `warpnet keys --markdown` (tests/docs/test_keys_reference.sh

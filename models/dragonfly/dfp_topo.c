@@ -178,6 +178,11 @@ static uint64_t dfp_worst_case_dst(const void *topo, uint64_t term)
     return dfp_shift_dst(shape(topo), term);
 }
 
+static uint64_t dfp_group_terminals(const void *topo)
+{
+    return (uint64_t)shape(topo)->leaves * shape(topo)->p;
+}
+
 static uint64_t dfp_vc_buffer(const void *topo, uint64_t r, int32_t port)
 {
     return link_of(topo, r, port)->vc_buffer;
@@ -268,6 +273,7 @@ const net_topology_ops dragonflyplus_topology = {
     .router_label = dfp_label,
     .min_hops = dfp_min_hops,
     .worst_case_dst = dfp_worst_case_dst,
+    .group_terminals = dfp_group_terminals,
     .vc_buffer = dfp_vc_buffer,
     .describe = dfp_describe,
     .partition = dfp_partition,

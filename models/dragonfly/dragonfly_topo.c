@@ -255,6 +255,12 @@ static uint64_t df_worst_case_dst(const void *topo, uint64_t term)
     return dfly_shift_dst(&((const dragonfly *)topo)->s, term);
 }
 
+static uint64_t df_group_terminals(const void *topo)
+{
+    const dfly_shape *s = &((const dragonfly *)topo)->s;
+    return (uint64_t)s->a * s->p;
+}
+
 static uint64_t df_vc_buffer(const void *topo, uint64_t r, int32_t port)
 {
     return link_of(topo, port)->vc_buffer;
@@ -399,6 +405,7 @@ const net_topology_ops dragonfly_topology = {
     .router_label = df_label,
     .min_hops = df_min_hops,
     .worst_case_dst = df_worst_case_dst,
+    .group_terminals = df_group_terminals,
     .vc_buffer = df_vc_buffer,
     .describe = df_describe,
     .view_slots = df_view_slots,

@@ -217,6 +217,10 @@ typedef struct net_topology_ops {
      * must be a permutation of the terminals without fixed points (Slim
      * Fly's pairing is an involution, the dragonfly's group shift is not). */
     uint64_t (*worst_case_dst)(const void *topo, uint64_t terminal);
+    /* Optional (NULL): terminals per group where the terminals form equal
+     * groups of consecutive ids (the dragonflies'), for [workload]
+     * pattern = group-shift. */
+    uint64_t (*group_terminals)(const void *topo);
     /* Optional (NULL): bytes/ns crossing, in one direction, the narrowest
      * cut into two halves of equal terminal count that the topology knows
      * in closed form (an upper bound on its true bisection), for

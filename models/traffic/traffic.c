@@ -15,11 +15,14 @@
 
 enum pattern {
     P_UNIFORM, P_NEIGHBOR, P_PERM, P_BITCOMP, P_TRANSPOSE, P_ALLTOALL, P_INCAST, P_PAIR, P_PINGPONG,
-    P_WORST
+    P_WORST, P_BITREV, P_SHUFFLE, P_TORNADO, P_GROUP_SHIFT,
+    P_BITCOMP_NAME, P_RANDPERM_NAME /* BookSim's names of bitcomplement and permutation */
 };
-static const char *const pattern_names[] = {"uniform",   "neighbor", "permutation", "bitcomplement",
-                                            "transpose", "alltoall", "incast",      "pair",
-                                            "pingpong",  "worst",    NULL};
+static const char *const pattern_names[] = {"uniform",   "neighbor",    "permutation", "bitcomplement",
+                                            "transpose", "alltoall",    "incast",      "pair",
+                                            "pingpong",  "worst",       "bitrev",      "shuffle",
+                                            "tornado",   "group-shift", "bitcomp",     "randperm",
+                                            NULL};
 enum arrivals { A_POISSON, A_FIXED, A_BERNOULLI };
 static const char *const arrival_names[] = {"poisson", "fixed", "bernoulli", NULL};
 
@@ -33,8 +36,11 @@ typedef struct traffic {
     uint64_t size, count, ranks, src, dst, distance;
     double interval, start;
     double slot, log_q; /* bernoulli: the slot, ln(1 - p) (p = slot / interval) */
-    int bits;             /* log2(ranks) for bitcomplement / transpose */
-    uint64_t *dst_of;     /* permutation and worst: each rank's destination */
+    int bits;             /* log2(ranks) for bitcomplement / transpose / bitrev / shuffle */
+    uint64_t *dst_of;     /* permutation and worst: each rank's destination; group-shift:
+                           * the first terminal of the group after its own */
+    uint64_t *rank_at;    /* group-shift: the rank on each terminal */
+    uint64_t group;       /* group-shift: terminals per group */
     warp_lp_type type;
 } traffic;
 
@@ -79,6 +85,18 @@ static uint64_t destination(const traffic *t, warp_lp *lp, uint64_t r, uint64_t 
         return t->dst_of[r];
     case P_BITCOMP:
         return ~r & (n - 1);
+    case P_BITREV: {
+        uint64_t d = 0;
+        for (int b = 0; b < t->bits; b++)
+            d |= (r >> b & 1) << (t->bits - 1 - b);
+        return d;
+    }
+    case P_SHUFFLE: /* the bits rotated left by one */
+        return ((r << 1) & (n - 1)) | (r >> (t->bits - 1));
+    case P_TORNADO: /* BookSim's on one dimension of n: ceil(n / 2) - 1 ahead */
+        return (r + (n + 1) / 2 - 1) % n;
+    case P_GROUP_SHIFT: /* BookSim's bad_dragon: any terminal of the next group */
+        return t->rank_at[t->dst_of[r] + (uint64_t)warp_rng_integer(warp_lp_rng(lp), 0, (int64_t)t->group - 1)];
     case P_TRANSPOSE: {
         int h = t->bits / 2;
         uint64_t lo = r & ((UINT64_C(1) << h) - 1), hi = r >> h;
@@ -244,6 +262,42 @@ static void worst_case(traffic *t, warp_ini *ini, const net_model *net)
     free(rank_at);
 }
 
+/* group-shift: each rank's next group (its first terminal) and the rank on
+ * every terminal, which must hold one. */
+static void group_shift(traffic *t, warp_ini *ini, const net_model *net)
+{
+    const void *topo;
+    const net_topology_ops *ops = net_topology(net, &topo);
+    if (!ops || !ops->group_terminals)
+        warp_ini_fail(ini, "workload", "pattern",
+                      "group-shift needs a topology of groups (dragonfly, dragonflyplus); topology %s has "
+                      "none: choose another pattern (e.g. worst or permutation)",
+                      ops ? ops->name : warp_ini_string(ini, "network", "topology", "?"));
+    uint64_t nodes = net_nodes(net), g = ops->group_terminals(topo);
+    t->group = g;
+    t->rank_at = rank_table(nodes);
+    for (uint64_t term = 0; term < nodes; term++)
+        t->rank_at[term] = UINT64_MAX;
+    for (uint64_t r = 0; r < t->ranks; r++)
+        t->rank_at[net_rank_terminal(net, r)] = r;
+    for (uint64_t term = 0; term < nodes; term++)
+        if (t->rank_at[term] == UINT64_MAX)
+            warp_ini_fail(ini, "workload", "pattern",
+                          "group-shift sends to every terminal of the next group, and terminal %llu holds "
+                          "no rank; give every node a rank ([network] ranks = %llu)",
+                          (unsigned long long)term, (unsigned long long)nodes);
+    t->dst_of = rank_table(t->ranks);
+    for (uint64_t r = 0; r < t->ranks; r++)
+        t->dst_of[r] = (net_rank_terminal(net, r) / g + 1) % (nodes / g) * g;
+}
+
+/* [workload] pattern, BookSim's names read as Warpnet's. */
+static int read_pattern(warp_ini *ini)
+{
+    int p = warp_ini_choice(ini, "workload", "pattern", pattern_names, P_UNIFORM);
+    return p == P_BITCOMP_NAME ? P_BITCOMP : p == P_RANDPERM_NAME ? P_PERM : p;
+}
+
 /* Every message has the same size: its last packet is the smallest. */
 static uint64_t tr_min_packet(const void *wl, uint64_t packet_size)
 {
@@ -274,7 +328,7 @@ static double mean_interval(warp_ini *ini, const net_model *net, uint64_t size)
  * offers it alone; the patterns with a table hold it on every rank. */
 static void tr_mem_hint(warp_ini *ini, const net_model *net, net_workload_mem *m)
 {
-    int pattern = warp_ini_choice(ini, "workload", "pattern", pattern_names, P_UNIFORM);
+    int pattern = read_pattern(ini);
     uint64_t size = warp_ini_bytes(ini, "workload", "message_size", 1024);
     if (size == 0)
         warp_ini_fail(ini, "workload", "message_size", "must be at least 1B");
@@ -285,14 +339,16 @@ static void tr_mem_hint(warp_ini *ini, const net_model *net, net_workload_mem *m
     m->load = load > 1 ? 1 : load;
     m->message_bytes = (double)size;
     m->pending = 2;
-    m->heap_bytes = pattern == P_PERM || pattern == P_WORST ? 8.0 * (double)ranks : 0;
+    m->heap_bytes = pattern == P_PERM || pattern == P_WORST ? 8.0 * (double)ranks
+                    : pattern == P_GROUP_SHIFT       ? 8.0 * (double)(ranks + net_nodes(net))
+                                                     : 0;
 }
 
 static void *tr_setup(warp_ini *ini, const net_model *net)
 {
     traffic *t = warp_xcalloc(1, sizeof *t);
     t->ranks = net_ranks(net);
-    t->pattern = warp_ini_choice(ini, "workload", "pattern", pattern_names, P_UNIFORM);
+    t->pattern = read_pattern(ini);
     t->arrivals = warp_ini_choice(ini, "workload", "arrivals", arrival_names, A_POISSON);
     t->size = warp_ini_bytes(ini, "workload", "message_size", 1024);
     if (t->size == 0)
@@ -333,6 +389,13 @@ static void *tr_setup(warp_ini *ini, const net_model *net)
         warp_ini_fail(ini, "workload", "pattern",
                       "bitcomplement needs a power-of-two number of ranks (have %llu)",
                       (unsigned long long)t->ranks);
+    if ((t->pattern == P_BITREV || t->pattern == P_SHUFFLE) && t->bits < 1)
+        warp_ini_fail(ini, "workload", "pattern", "%s needs a power-of-two number of ranks, at least 2 (have %llu)",
+                      pattern_names[t->pattern], (unsigned long long)t->ranks);
+    if (t->pattern == P_TORNADO && t->ranks < 3)
+        warp_ini_fail(ini, "workload", "pattern",
+                      "tornado needs at least 3 ranks (with %llu every rank would send to itself)",
+                      (unsigned long long)t->ranks);
     if (t->pattern == P_TRANSPOSE && (t->bits < 0 || t->bits % 2))
         warp_ini_fail(ini, "workload", "pattern",
                       "transpose needs a power-of-four number of ranks (have %llu)",
@@ -341,6 +404,8 @@ static void *tr_setup(warp_ini *ini, const net_model *net)
         permute(t, ini);
     else if (t->pattern == P_WORST)
         worst_case(t, ini, net);
+    else if (t->pattern == P_GROUP_SHIFT)
+        group_shift(t, ini, net);
     t->type = (warp_lp_type){.name = "traffic",
                              .state_size = sizeof(traffic_state),
                              .save = WARP_SAVE_FULL,
@@ -354,6 +419,7 @@ static void tr_destroy(void *wl)
 {
     traffic *t = wl;
     free(t->dst_of);
+    free(t->rank_at);
     free(t);
 }
 
@@ -361,7 +427,8 @@ static const warp_lp_type *tr_type(const void *wl) { return &((const traffic *)w
 
 static const warp_key tr_keys[] = {
     {"pattern", WARP_KEY_CHOICE, "uniform",
-     "uniform | neighbor | permutation | bitcomplement | transpose | alltoall | incast | pair | pingpong | worst",
+     "uniform | neighbor | permutation | bitcomplement | transpose | alltoall | incast | pair | pingpong | worst | "
+     "bitrev | shuffle | tornado | group-shift | bitcomp | randperm",
      "who sends to whom (worst: the topology's worst case)"},
     {"message_size", WARP_KEY_SIZE, "1KiB", ">= 1B", "bytes per message"},
     {"load", WARP_KEY_REAL, "0.1", "(0, 1]", "offered load, a fraction of injection bandwidth (or give interval)"},

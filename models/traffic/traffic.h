@@ -1,6 +1,8 @@
 /* traffic/traffic.h — synthetic traffic, the `traffic` workload:
  * [workload] type = traffic, pattern = uniform | neighbor | permutation |
- * bitcomplement | transpose | alltoall | incast | pair | pingpong | worst,
+ * bitcomplement | transpose | alltoall | incast | pair | pingpong | worst |
+ * bitrev | shuffle | tornado | group-shift (bitcomp and randperm: BookSim's
+ * names of bitcomplement and permutation),
  * message_size = 1KiB,
  * and either load = 0.5 (fraction of a NIC's injection bandwidth; mean
  * interval = message_size / (load * bandwidth)) or interval = 2us;
@@ -22,7 +24,12 @@
  * Slim Fly's router pairing, the dragonfly's shift to the next group),
  * mapped through the placement: the rank on the partner of the rank's
  * terminal; a config error on topologies without one, or when a partner
- * terminal holds no rank. */
+ * terminal holds no rank; bitrev — the rank's bits reversed, shuffle —
+ * rotated left by one (N a power of two; both have fixed points, which
+ * send to themselves as BookSim's do); tornado — rank + ceil(N/2) - 1 mod N
+ * (BookSim's on one dimension); group-shift — a random terminal of the
+ * next group (BookSim's bad_dragon; topologies of groups: dragonfly,
+ * dragonflyplus), read through the placement. */
 #ifndef TRAFFIC_H
 #define TRAFFIC_H
 
