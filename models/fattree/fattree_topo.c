@@ -492,13 +492,13 @@ static const warp_key_group ft_groups[] = {
 };
 
 /* BookSim's fat-tree routes nca, a random up port per packet; CODES's
- * fat-tree (fattree-8p3l-codes.ini): 12.5 GB/s links, 50 ns wires, 90 ns
+ * fat-tree (fattree-8p3l-codes.ini): 12.5 GB/s links, no wire delay (as CODES), 90 ns
  * store-and-forward switches, 512-byte packets, 64 KiB buffers, adaptive. */
 static const warp_preset ft_presets[] = {
     {"booksim", NULL, SEC, (const char *const[]){"ecmp", "per-packet", NULL}},
-    {"codes-fattree", "CODES's fat-tree model (fattree-8p3l-codes.ini): 12.5 GB/s links, 50 ns wires, 90 ns "
+    {"codes-fattree", "CODES's fat-tree model (fattree-8p3l-codes.ini): 12.5 GB/s links, no wire delay, 90 ns "
                       "store-and-forward switches, 512-byte packets, 64 KiB buffers, adaptive routing", "network",
-     (const char *const[]){"link_latency", "50ns", "router_delay", "90ns", "packet_size", "512B",
+     (const char *const[]){"link_latency", "0ns", "router_delay", "90ns", "packet_size", "512B",
                            "vc_buffer", "64KiB", "switching", "store-forward", NULL}},
     {"codes-fattree", NULL, SEC,
      (const char *const[]){"routing", "adaptive", "host_bandwidth", "12.5GB/s", "switch_bandwidth", "12.5GB/s",
