@@ -49,7 +49,7 @@ tests_replay_test_otf2_CFLAGS = $(REPLAY_TEST_CFLAGS)
 tests_replay_test_otf2_LDADD = $(REPLAY_TEST_LDADD)
 endif
 endif
-EXTRA_DIST += tests/replay/dimemas tests/replay/pcap tests/replay/lib.sh
+EXTRA_DIST += tests/replay/dimemas tests/replay/pcap tests/replay/lib.sh tests/replay/chakra
 dist_check_SCRIPTS += tests/replay/test_trace_tool.sh tests/replay/test_trace_samples.sh \
 	tests/replay/test_replay_run.sh tests/replay/test_replay_samples.sh tests/replay/test_replay_loggp.sh \
 	tests/replay/test_collectives.sh tests/replay/test_chakra_replay.sh tests/replay/test_rails.sh \
