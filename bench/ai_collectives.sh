@@ -108,10 +108,13 @@ ini="$tmp/chakra.ini"
 { printf '[engine]\nend = 1s\n'; network fattree 4
   printf '[workload]\ntype = replay\n[job.0]\ntrace = %s/../tests/replay/chakra/all_reduce\n' "$HERE"
   printf '[replay]\nranks_csv = %s/chakra-ranks.csv\n' "$tmp"; } > "$ini"
+rm -f "$tmp"/chakra-ranks.csv*
 if $MPIEXEC -n 2 "$W" --synch=opt "$ini" > "$tmp/out" 2>&1; then
     c=$(sed -n 's/^  completion_ns *//p' "$tmp/out" | head -1)
     echo "chakra,4,allreduce,ring,1048576,$c,,,,,$MPIEXEC -n 2 $W --synch=opt $ini" >> "$CSV"
-    echo "Chakra all_reduce (ASTRA-sim sample) on 2 processes: $c ns; per rank: $(tail -n +2 "$tmp/chakra-ranks.csv" | tr '\n' ' ')"
+    # ranks_csv on 2 processes: one file per process, chakra-ranks.csv.P
+    echo "Chakra all_reduce (ASTRA-sim sample) on 2 processes: $c ns; per rank (job,rank,finish_ns):" \
+        "$(cat "$tmp"/chakra-ranks.csv* | grep -v '^job' | sort -t, -k2n | tr '\n' ' ')"
 else
     echo "bench/ai_collectives.sh: the Chakra run failed: $(tail -2 "$tmp/out")" >&2
 fi
