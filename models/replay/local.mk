@@ -15,6 +15,7 @@ LIBWARPNET_SOURCES += \
 	models/replay/readers/gen.c models/replay/readers/gen.h \
 	models/replay/collectives/coll.c models/replay/collectives/coll_cfg.c \
 	models/replay/collectives/coll.h \
+	models/replay/readers/gen_mapreduce.c models/replay/readers/gen_mapreduce.h \
 	models/replay/critpath.c models/replay/critpath.h \
 	models/replay/workload.c models/replay/workload.h \
 	models/replay/workload_setup.c models/replay/workload_impl.h \
@@ -26,7 +27,7 @@ LIBWARPNET_SOURCES += \
 	models/replay/timeline.c models/replay/timeline.h
 LIBWARPNET_SOURCES += models/replay/readers/otf2map.c models/replay/readers/otf2map.h \
 	models/replay/readers/pcap_msgs.c models/replay/readers/pcap_msgs.h models/replay/capture.h \
-	models/replay/capture_stats.c
+	models/replay/capture_stats.c models/replay/phase_stats.c
 # The trace readers' table (readers.c), in this order: where two readers are
 # equally sure of a path's format, the first wins. A format this build has
 # no reader for is FORMAT:PACKAGE in REPLAY_READERS_UNBUILT.

@@ -643,10 +643,11 @@ static void rp_commit(warp_lp *lp, void *out, const void *msg, const warp_bits *
     int32_t rank = c->rank_local[net_rank_of(lp)];
     if (e->kind == EV_KICK) {
         o->kickoff = u.t;
-    } else if (e->kind == NET_EV_ARRIVE && (c->tl || c->jobs[o->gr->job].cap_times)) {
+    } else if (e->kind == NET_EV_ARRIVE && (c->tl || c->jobs[o->gr->job].cap_times || c->jobs[o->gr->job].phase_t)) {
         rp_payload p;
         memcpy(&p, e->u.msg.payload, sizeof p);
         rp_capture_note(c, o->gr->job, (int32_t)e->u.msg.tag, e->u.msg.t_send, warp_now(lp));
+        rp_phase_note(c, o->gr->job, (int32_t)e->u.msg.tag, e->u.msg.t_send, warp_now(lp));
         if (c->tl && p.src_local < c->timeline_ranks && rank < c->timeline_ranks)
             replay_timeline_msg(c->tl, o->gr->job, p.src_local, rank, e->u.msg.bytes, e->u.msg.tag,
                                 e->u.msg.t_send, warp_now(lp));

@@ -25,6 +25,9 @@ typedef struct rp_job {
     /* A packet capture's messages: simulated send, arrival, noted
      * (capture_stats.c); NULL for other traces. */
     double *cap_times;
+    /* A source with phases: per phase, max of -send and max of arrival
+     * (phase_stats.c); NULL for others. Written by commit. */
+    double *phase_t;
 } rp_job;
 
 /* Committed per-rank results, filled by finish on the owning process. */
@@ -100,6 +103,13 @@ void rp_capture_setup(warp_ini *ini, rp_config *c);
 void rp_capture_note(const rp_config *c, int32_t job, int32_t tag, double t_send, double t_arrive);
 void rp_capture_reduce(const rp_config *c, const warp_ctx *w);
 void rp_capture_report(const rp_config *c, int j, FILE *f);
+
+/* Phases of structured sources (phase_stats.c): the per-job arrays, noting
+ * a committed arrival, the maxima over processes, the report's lines. */
+void rp_phase_setup(rp_config *c);
+void rp_phase_note(const rp_config *c, int32_t job, int32_t tag, double t_send, double t_arrive);
+void rp_phase_reduce(const rp_config *c, const warp_ctx *w);
+void rp_phase_report(const rp_config *c, int j, FILE *f);
 
 /* The replay's mem_hint (net.h): its graphs, progress arrays and bursts,
  * measured on a few loaded ranks of each job (sizing.c). */

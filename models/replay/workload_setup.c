@@ -250,6 +250,7 @@ static void *rp_setup(warp_ini *ini, const net_model *net)
         rp_tracer_jobs(c, tracer, &o);
         c->res = warp_xcalloc(c->nranks, sizeof *c->res);
         rp_capture_setup(ini, c);
+    rp_phase_setup(c);
         replay_lp_type(&c->type);
         return c;
     }
@@ -280,6 +281,7 @@ static void *rp_setup(warp_ini *ini, const net_model *net)
     }
     c->res = warp_xcalloc(c->nranks, sizeof *c->res);
     rp_capture_setup(ini, c);
+    rp_phase_setup(c);
     replay_lp_type(&c->type);
     return c;
 }
@@ -323,6 +325,7 @@ static void rp_job_free(rp_job *j)
     free(j->format);
     free(j->global);
     free(j->cap_times);
+    free(j->phase_t);
     memset(j->shape_memo, 0, sizeof j->shape_memo);
 }
 
@@ -428,6 +431,7 @@ static void rp_reduce(const void *wl, const net_model *net)
     const rp_config *c = wl;
     const warp_ctx *w = net_engine(net);
     rp_capture_reduce(c, w);
+    rp_phase_reduce(c, w);
     if (c->tl)
         write_timeline(c, w);
     if (c->ranks_csv[0])
@@ -484,6 +488,7 @@ static void rp_report(const void *wl, const net_model *net, FILE *f)
                        "only; give a later [engine] end, or none, to replay to completion\n",
                     (unsigned long long)(r.tasks_total - r.tasks_done));
         rp_capture_report(c, j, f);
+        rp_phase_report(c, j, f);
     }
     /* Asked for only ([replay] memory_line = 1): the figures are process
      * 0's own, and reports are compared across process counts. */

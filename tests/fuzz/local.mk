@@ -19,6 +19,7 @@ FUZZ_REPLAY_SRC = $(srcdir)/models/replay/error.c $(srcdir)/config/xalloc.c \
 	$(srcdir)/models/replay/readers/bigsim.c $(srcdir)/models/replay/readers/goal.c \
 	$(srcdir)/models/replay/readers/dimemas.c $(srcdir)/models/replay/readers/dimemas_parse.c \
 	$(srcdir)/models/replay/readers/native.c $(srcdir)/models/replay/readers/gen.c \
+	$(srcdir)/models/replay/readers/gen_mapreduce.c \
 	$(srcdir)/models/replay/readers/otf2map.c $(srcdir)/models/replay/readers/readers.c \
 	$(srcdir)/models/replay/collectives/coll.c $(srcdir)/models/replay/collectives/coll_cfg.c \
 	$(srcdir)/config/cfg_table.c $(srcdir)/config/units.c $(srcdir)/config/suggest.c

@@ -169,6 +169,9 @@ fi
 golden replay-jacobi-torus.ini 2 "--job.0.trace=${top_srcdir:-.}/examples/traces/stencil2d-32.wtt" b1dbed9b187191a8 32892 2560 2560 1280 560.862984 15744.16
 # The Dimemas test stencil (16 tasks, rendezvous halos, collectives) on a fat-tree.
 golden replay-dimemas-fattree.ini 2 "--job.0.trace=${top_srcdir:-.}/tests/replay/dimemas/stencil.dim" 4773dd3df4afc051 397092 20277 20277 498 20796.2046 202264.64
+golden mapreduce-fattree.ini 2 "" 4b5a93ade7af3389 74590 5665 5665 268 13880.8657 906141.92
+golden mapreduce-leafspine.ini 2 "" e6d2cf6ca98bc27b 90282 9023 9023 524 9775.92775 894722.12
+golden mapreduce-optical.ini 2 "" 8c5a66ff2dbe0da4 92524 8906 8906 838 1046965.29 10559996
 described dragonfly-a16p8h8.ini <<'EOF'
 topology: dragonfly
 nodes: 16512

@@ -55,11 +55,11 @@ dist_check_SCRIPTS += tests/replay/test_trace_tool.sh tests/replay/test_trace_sa
 	tests/replay/test_collectives.sh tests/replay/test_chakra_replay.sh tests/replay/test_rails.sh \
 	tests/replay/test_replay_multiproc_report.sh tests/replay/test_tracer_config.sh \
 	tests/replay/test_timeline.sh tests/replay/test_replay_dimemas.sh tests/replay/test_replay_incomplete.sh tests/replay/test_replay_figures.sh tests/replay/test_readme_replay.sh \
-	tests/replay/test_replay_stencil.sh tests/replay/test_scale_cases.sh tests/replay/test_pcap_replay.sh
+	tests/replay/test_replay_stencil.sh tests/replay/test_scale_cases.sh tests/replay/test_pcap_replay.sh tests/replay/test_mapreduce.sh
 TESTS += tests/replay/test_trace_tool.sh tests/replay/test_trace_samples.sh \
 	tests/replay/test_replay_run.sh tests/replay/test_replay_samples.sh tests/replay/test_replay_loggp.sh \
 	tests/replay/test_collectives.sh tests/replay/test_chakra_replay.sh tests/replay/test_rails.sh \
 	tests/replay/test_replay_multiproc_report.sh tests/replay/test_tracer_config.sh \
 	tests/replay/test_timeline.sh tests/replay/test_replay_dimemas.sh tests/replay/test_replay_incomplete.sh tests/replay/test_replay_figures.sh tests/replay/test_readme_replay.sh \
-	tests/replay/test_replay_stencil.sh tests/replay/test_scale_cases.sh tests/replay/test_pcap_replay.sh
+	tests/replay/test_replay_stencil.sh tests/replay/test_scale_cases.sh tests/replay/test_pcap_replay.sh tests/replay/test_mapreduce.sh
 LONG_CHECKS += tests/replay/test_scale_cases.sh

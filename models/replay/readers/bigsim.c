@@ -546,7 +546,7 @@ static void bs_close(replay_source *s)
     free_trace(s->impl);
 }
 
-static const replay_source_ops bs_ops = {"bigsim", bs_load, bs_close, NULL, NULL, NULL};
+static const replay_source_ops bs_ops = {"bigsim", bs_load, bs_close, NULL, NULL, NULL, NULL};
 
 /* Reads the summary file into t. */
 static int read_summary(const char *dir, bs_trace *t, replay_err *err)

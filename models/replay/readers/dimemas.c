@@ -594,7 +594,7 @@ static void dim_close(replay_source *s)
     free_file(s->impl);
 }
 
-static const replay_source_ops dim_ops = {"dimemas", dim_load, dim_close, NULL, NULL, NULL};
+static const replay_source_ops dim_ops = {"dimemas", dim_load, dim_close, NULL, NULL, NULL, NULL};
 
 static int dimemas_open(const char *path, const void *opts, replay_source **out, replay_err *err)
 {

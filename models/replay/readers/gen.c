@@ -1,8 +1,8 @@
 /* gen.c — procedural trace sources: 3-D and 2-D stencils (halo exchange plus
  * a recursive-doubling allreduce per iteration), allreduce (ring, recursive
  * doubling), all-to-all (pairwise exchange), any collective with the
- * algorithm [collectives] chooses (collectives/coll.h) and a random
- * layered DAG.
+ * algorithm [collectives] chooses (collectives/coll.h), a random layered
+ * DAG and a MapReduce job (gen_mapreduce.c).
  * Invariant: load(r) is a pure function of (spec, r) computed on demand, so a
  * replay of any size needs no file and each LP builds only its own rank.
  * Spec: "gen:KIND:key=value,..." (see docs/trace-format.md for keys). */
@@ -16,10 +16,11 @@
 #include <string.h>
 
 #include "replay/readers/gen.h"
+#include "replay/readers/gen_mapreduce.h"
 #include "replay/readers/source.h"
 #include "warp_error.h"
 
-enum gen_kind { G_STENCIL3D, G_STENCIL2D, G_ALLREDUCE, G_ALLTOALL, G_RANDOM, G_COLLECTIVE };
+enum gen_kind { G_STENCIL3D, G_STENCIL2D, G_ALLREDUCE, G_ALLTOALL, G_RANDOM, G_COLLECTIVE, G_MAPREDUCE };
 
 typedef struct gen_param {
     const char *key;
@@ -28,7 +29,7 @@ typedef struct gen_param {
 } gen_param;
 
 /* Keys per kind; the values live in gen_spec.v in the same order. */
-#define GEN_MAX_KEYS 10
+#define GEN_MAX_KEYS 14
 typedef struct gen_kind_desc {
     const char *name;
     enum gen_kind kind;
@@ -69,6 +70,17 @@ static const gen_kind_desc kinds[] = {
       {"bytes", 1 << 20, 0, BIG, "bytes of the collective (docs/ai-workloads.md)"},
       {"root", 0, 0, (1 << 30) - 1, "root rank of bcast and reduce"},
       {"compute", 0, 0, BIG, "compute ns before each repetition"}}},
+    {"mapreduce", G_MAPREDUCE, /* gen_mapreduce.c */
+     {{"workers", 16, 1, 1 << 20, "worker nodes (ranks 0..workers-1; then the master, then the client)"},
+      {"rack", 4, 1, 1 << 20, "workers per rack"}, {"mappers", 32, 1, 1 << 20, "map tasks"},
+      {"reducers", 4, 1, 1 << 20, "reduce tasks"}, {"block", 1048576, 1, BIG, "HDFS block bytes"},
+      {"input", 0, 0, BIG, "input bytes (0: mappers x block)"}, {"replication", 3, 1, 3, "HDFS replicas"},
+      {"rack_aware", 1, 0, 1, "1: maps go rack-local when not data-local, and read the nearest replica"},
+      {"map_ns", 1000000, 0, BIG, "map compute ns per MiB of input"},
+      {"reduce_ns", 1000000, 0, BIG, "reduce compute ns per MiB of its input"},
+      {"shuffle", 100, 0, 1000, "map output, percent of the input"},
+      {"output", 100, 0, 1000, "job output, percent of the reduce input"},
+      {"ctl", 512, 1, BIG, "control message bytes"}, {"seed", 1, 0, INT64_MAX, "block placement seed"}}},
 };
 
 typedef struct gen_spec {
@@ -331,6 +343,16 @@ static void gen_random(const gen_spec *g, int32_t rank, replay_rank *r)
     free(layer_task);
 }
 
+/* The mapreduce kind's keys. */
+static mr_spec mr_of(const gen_spec *g)
+{
+    return (mr_spec){.workers = val(g, "workers"), .rack = val(g, "rack"), .mappers = val(g, "mappers"),
+                     .reducers = val(g, "reducers"), .block = val(g, "block"), .input = val(g, "input"),
+                     .replication = val(g, "replication"), .rack_aware = val(g, "rack_aware"),
+                     .map_ns = val(g, "map_ns"), .reduce_ns = val(g, "reduce_ns"), .shuffle = val(g, "shuffle"),
+                     .output = val(g, "output"), .ctl = val(g, "ctl"), .seed = val(g, "seed")};
+}
+
 /* ---- source --------------------------------------------------------------------- */
 
 static int gen_load(replay_source *s, int32_t rank, replay_rank *out, replay_err *err)
@@ -349,6 +371,11 @@ static int gen_load(replay_source *s, int32_t rank, replay_rank *out, replay_err
             return -1;
         }
         break;
+    case G_MAPREDUCE: {
+        mr_spec m = mr_of(g);
+        mr_build(&m, rank, out);
+        break;
+    }
     }
     if (replay_rank_end(out, s->path, err)) {
         replay_rank_free(out);
@@ -401,6 +428,8 @@ static uint64_t gen_min_packet(const replay_source *s, uint64_t packet_size)
             m = a < m ? a : m;
         }
         return m;
+    case G_MAPREDUCE: /* partitions and block tails come in any size */
+        return 1;
     case G_ALLREDUCE:
         if (val(g, "ring")) /* chunks of bytes / ranks, rounded up */
             bytes = (bytes + (uint64_t)val(g, "ranks") - 1) / (uint64_t)val(g, "ranks");
@@ -412,13 +441,25 @@ static uint64_t gen_min_packet(const replay_source *s, uint64_t packet_size)
     }
 }
 
-static const replay_source_ops gen_ops = {"gen", gen_load, gen_close, gen_shape_class, gen_min_packet, NULL};
+static const replay_phases mr_phases = {MR_PHASES, mr_phase_names, mr_tag_phase};
+
+static const replay_phases *gen_phases(const replay_source *s)
+{
+    return ((const gen_spec *)s->impl)->d->kind == G_MAPREDUCE ? &mr_phases : NULL;
+}
+
+static const replay_source_ops gen_ops = {"gen", gen_load, gen_close, gen_shape_class, gen_min_packet, NULL,
+                                          gen_phases};
 
 static int64_t nranks_of(const gen_spec *g)
 {
     switch (g->d->kind) {
     case G_STENCIL3D: return val(g, "px") * val(g, "py") * val(g, "pz");
     case G_STENCIL2D: return val(g, "px") * val(g, "py");
+    case G_MAPREDUCE: {
+        mr_spec m = mr_of(g);
+        return mr_ranks(&m);
+    }
     default: return val(g, "ranks");
     }
 }
@@ -434,7 +475,7 @@ static int gen_open(const char *spec, const void *opts, replay_source **out, rep
     if (!g->d) {
         free(g);
         return replay_errf(err, "%s: unknown generator '%.*s'; use stencil3d, stencil2d, allreduce, "
-                           "alltoall, collective or random", spec, (int)klen, p);
+                           "alltoall, collective, random or mapreduce", spec, (int)klen, p);
     }
     for (int i = 0; i < GEN_MAX_KEYS && g->d->p[i].key; i++)
         g->v[i] = g->d->p[i].def;
@@ -494,6 +535,14 @@ static int gen_open(const char *spec, const void *opts, replay_source **out, rep
         return replay_errf(err, "%s: root = %" PRId64 " is not one of the %" PRId64 " ranks; give a root below "
                            "ranks", spec, root, n);
     }
+    if (g->d->kind == G_MAPREDUCE) {
+        mr_spec m = mr_of(g);
+        const char *why = mr_check(&m);
+        if (why) {
+            free(g);
+            return replay_errf(err, "%s: %s", spec, why);
+        }
+    }
     int needs_pow2 = (g->d->kind == G_STENCIL3D || g->d->kind == G_STENCIL2D) ? val(g, "allreduce") != 0
                      : g->d->kind == G_ALLREDUCE ? !val(g, "ring") : 0;
     if (needs_pow2 && !is_pow2(n)) {
@@ -520,7 +569,9 @@ const char *replay_gen_help(void)
            "  allreduce ranks iters bytes ring reduce\n"
            "  alltoall  ranks iters bytes step\n"
            "  random    ranks layers seed maxdur fanout bytes\n"
-           "  collective op ranks iters bytes root compute ([collectives] picks the algorithm)\n";
+           "  collective op ranks iters bytes root compute ([collectives] picks the algorithm)\n"
+           "  mapreduce workers rack mappers reducers block input replication rack_aware map_ns reduce_ns\n"
+           "            shuffle output ctl seed\n";
 }
 
 /* A generator spec, gen:KIND:key=value,... */

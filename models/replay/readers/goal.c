@@ -452,7 +452,7 @@ static void goal_close(replay_source *s)
     free(g);
 }
 
-static const replay_source_ops goal_ops = {"goal", goal_load, goal_close, NULL, NULL, NULL};
+static const replay_source_ops goal_ops = {"goal", goal_load, goal_close, NULL, NULL, NULL, NULL};
 
 static int goal_open(const char *path, const void *opts, replay_source **out, replay_err *err)
 {

@@ -407,8 +407,8 @@ static void native_close(replay_source *s)
     free(nf);
 }
 
-static const replay_source_ops text_ops = {"native", text_load, native_close, NULL, NULL, NULL};
-static const replay_source_ops bin_ops = {"native", bin_load, native_close, NULL, NULL, NULL};
+static const replay_source_ops text_ops = {"native", text_load, native_close, NULL, NULL, NULL, NULL};
+static const replay_source_ops bin_ops = {"native", bin_load, native_close, NULL, NULL, NULL, NULL};
 
 static int native_open(const char *path, const void *opts, replay_source **out, replay_err *err)
 {

@@ -347,7 +347,7 @@ static void o2_close(replay_source *s)
     free_defs(s->impl);
 }
 
-static const replay_source_ops o2_ops = {"otf2", o2_load_rank, o2_close, NULL, NULL, NULL};
+static const replay_source_ops o2_ops = {"otf2", o2_load_rank, o2_close, NULL, NULL, NULL, NULL};
 
 static int otf2_open(const char *path, const void *opts, replay_source **out, replay_err *err)
 {

@@ -31,6 +31,14 @@ typedef struct replay_opts {
 
 typedef struct replay_source replay_source;
 
+/* What a structured source tells of its messages' tags: the phase each
+ * belongs to, for per-phase times in the replay's report. */
+typedef struct replay_phases {
+    int n;
+    const char *const *names;
+    int (*of_tag)(int32_t tag); /* 0 .. n-1, or -1: no phase */
+} replay_phases;
+
 typedef struct replay_source_ops {
     const char *format; /* "bigsim", "otf2", "goal", "native", "gen", "dimemas" */
     int (*load)(replay_source *s, int32_t rank, replay_rank *out, replay_err *err);
@@ -46,6 +54,8 @@ typedef struct replay_source_ops {
     /* Optional: what a packet capture recorded of each message (capture.h);
      * NULL for traces that are not captures. */
     const struct replay_capture *(*capture)(const replay_source *s);
+    /* Optional: the phases of its message tags; NULL where it has none. */
+    const replay_phases *(*phases)(const replay_source *s);
 } replay_source_ops;
 
 #define REPLAY_SHAPE_CLASSES 64
