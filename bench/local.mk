@@ -1,7 +1,8 @@
 # bench/local.mk — benchmarks ship with the sources; make check times none of them
 # (tests/bench/test_bundle.sh only checks that bundle.sh and scaling.sh run).
 EXTRA_DIST += bench/huge_pages.sh bench/phold.sh bench/savestyle.sh bench/torus.sh bench/fattree.sh \
-	bench/slimfly.sh bench/slimfly_sweep.sh bench/dragonfly.sh bench/dragonfly_sweep.sh bench/fattree_sweep.sh bench/instrumentation.sh bench/soak.sh bench/parallel.sh bench/checkpoint.sh bench/booksim.sh bench/replay_scale.sh bench/cons.sh bench/interleave.sh bench/pair.sh bench/engine_stats.sh bench/bundle.sh bench/scaling.sh bench/scenarios.sh bench/partition_bound.py bench/lib.sh bench/overhead.sh bench/codes_confs.sh bench/ai_collectives.sh bench/topo_sweep.sh bench/RESULTS.md bench/current.py bench/scaling_model.py bench/remote_cost.sh
+	bench/slimfly.sh bench/slimfly_sweep.sh bench/dragonfly.sh bench/dragonfly_sweep.sh bench/fattree_sweep.sh bench/instrumentation.sh bench/soak.sh bench/parallel.sh bench/checkpoint.sh bench/booksim.sh bench/replay_scale.sh bench/cons.sh bench/interleave.sh bench/pair.sh bench/engine_stats.sh bench/bundle.sh bench/scaling.sh bench/scenarios.sh bench/partition_bound.py bench/lib.sh bench/overhead.sh bench/codes_confs.sh bench/ai_collectives.sh bench/topo_sweep.sh bench/RESULTS.md bench/current.py bench/scaling_model.py bench/remote_cost.sh \
+	bench/optical_study.sh
 # The figures bench/RESULTS.md cites (results/tmp and results/soak are scratch).
 EXTRA_DIST += bench/results/provenance.csv bench/results/describe_ranks.csv bench/results/scaling_anchors.csv bench/results/booksim-events.csv bench/results/booksim.csv bench/results/booksim.md bench/results/soak-rss.csv \
 	bench/results/booksim.png bench/results/checkpoint.csv \
@@ -28,7 +29,9 @@ EXTRA_DIST += bench/results/provenance.csv bench/results/describe_ranks.csv benc
 	bench/results/fattree-leafspine-3to1-uniform-latency.png bench/results/fattree-leafspine-3to1-worst.csv \
 	bench/results/fattree-leafspine-3to1-worst-throughput.png bench/results/fattree-leafspine-3to1-worst-latency.png \
 	bench/results/fattree-4ary3tree-uniform.csv bench/results/fattree-4ary3tree-uniform-throughput.png \
-	bench/results/fattree-4ary3tree-uniform-latency.png
+	bench/results/fattree-4ary3tree-uniform-latency.png \
+	bench/results/optical-study-flow.csv bench/results/optical-study-dc.csv \
+	bench/results/optical-study-flow.png bench/results/optical-study-dc.png
 noinst_PROGRAMS += bench/savebench
 bench_savebench_SOURCES = bench/savebench.c
 bench_savebench_LDADD = libwarp.la

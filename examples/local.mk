@@ -25,7 +25,10 @@ dist_configs_DATA = examples/configs/README.md \
 	examples/configs/replay-stencil-32k-torus.ini examples/configs/replay-stencil-32k-simplenet.ini \
 	examples/configs/slimfly-q163.ini examples/configs/slimfly-q41.ini \
 	examples/configs/fattree-128p3l-fts.ini examples/configs/fattree-50p3l-fts.ini \
-	examples/configs/optical-rack-pair.ini examples/configs/optical-dc-32x32.ini
+	examples/configs/optical-rack-pair.ini examples/configs/optical-dc-32x32.ini \
+	examples/configs/mapreduce-fattree.ini examples/configs/mapreduce-leafspine.ini \
+	examples/configs/mapreduce-optical.ini examples/configs/optical-study-flow.ini \
+	examples/configs/optical-study-electrical.ini
 
 # CODES network configs (LPGROUPS/PARAMS) of the reference cases, for
 # `warpnet convert codes`.

@@ -172,6 +172,8 @@ golden replay-dimemas-fattree.ini 2 "--job.0.trace=${top_srcdir:-.}/tests/replay
 golden mapreduce-fattree.ini 2 "" 4b5a93ade7af3389 74590 5665 5665 268 13880.8657 906141.92
 golden mapreduce-leafspine.ini 2 "" e6d2cf6ca98bc27b 90282 9023 9023 524 9775.92775 894722.12
 golden mapreduce-optical.ini 2 "" 8c5a66ff2dbe0da4 92524 8906 8906 838 1046965.29 10559996
+golden optical-study-flow.ini 2 "" accd3fce33beca77 30 2 2 2 2508 900002508
+golden optical-study-electrical.ini 2 "" 92721108bf5dfc20 28 2 2 2 864 900000864
 described dragonfly-a16p8h8.ini <<'EOF'
 topology: dragonfly
 nodes: 16512
