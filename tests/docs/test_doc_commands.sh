@@ -61,6 +61,7 @@ skip() {
     make*fuzz*|tests/fuzz/*) echo "needs clang's libFuzzer: CI runs make fuzz (.ci/run)" ;;
     xdg-open*) echo "opens a browser" ;;
     *bench/*sweep*.sh*) echo "a sweep of many minutes (the scripts are checked with sh -n)" ;;
+    *bench/optical_study.sh*) echo "a study of a minute that rewrites bench/results (the script is checked with sh -n)" ;;
     *tune*--budget=*) echo "a probe budget of a minute (the run file is checked with --describe)" ;;
     *512k*|*q163*|*128p3l-fts*) echo "runs of minutes to hours (the run file is checked with --describe)" ;;
     *"warpnet run.ini"*) [ "$2" = docs/coming-from.md ] && echo "docs/coming-from.md's run.ini stands in TraceR's examples/jacobi2d-bigsim (tests/replay/test_tracer_config.sh runs that)" ;;
