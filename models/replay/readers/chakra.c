@@ -210,7 +210,7 @@ static void ck_close(replay_source *s)
     free(cs);
 }
 
-static const replay_source_ops ck_ops = {"chakra", ck_load, ck_close, NULL, NULL, NULL};
+static const replay_source_ops ck_ops = {"chakra", ck_load, ck_close, NULL, NULL, NULL, NULL};
 
 static int ck_open(const char *path, const void *opts, replay_source **out, replay_err *err)
 {
