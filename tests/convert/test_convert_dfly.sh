@@ -45,6 +45,14 @@ grep -q "^router_delay = 100ns .*CODES's default" "$TMP/dfcustom-theta.ini" && g
     && echo "ok   Theta: 100 ns, ugal-l, CODES's files" || bad "Theta: $(grep -E '^(router_delay|routing|intra_file) ' "$TMP/dfcustom-theta.ini")"
 grep -q "^rows = 1 " "$TMP/dfdally-72.ini" && grep -q "^columns = 4 " "$TMP/dfdally-72.ini" \
     && echo "ok   dally: 1 x 4 groups" || bad "dally: $(grep -E '^(rows|columns) ' "$TMP/dfdally-72.ini")"
+# dragonfly-dally adds a propagation delay of one chunk's time (4,096 B at
+# 2 GiB/s = 1,907.35 ns) to every hop; the Theta conf (dragonfly-custom) has none
+for k in local_latency global_latency terminal_latency; do
+    grep -q "^$k = 1907.348633ns .*propagation delay" "$TMP/dfdally-72.ini" && echo "ok   dally: $k one chunk's time" \
+        || bad "dally $k: $(grep "^$k " "$TMP/dfdally-72.ini")"
+done
+grep -q "^local_latency" "$TMP/dfcustom-theta.ini" && bad "Theta: a propagation delay dragonfly-custom does not have" \
+    || echo "ok   Theta: no propagation delay"
 grep -q "^routing = par " "$TMP/dfp-test.ini" && grep -q "^level_links = 1 " "$TMP/dfp-test.ini" \
     && grep -q "^arrangement = absolute .*every spine reaches the groups" "$TMP/dfp-test.ini" \
     && echo "ok   Dragonfly+: par, the file's wiring is the absolute arrangement's" \
@@ -78,4 +86,11 @@ refused "test-script placeholder" 'PARAMS chunk_size = ${CHUNK_SIZE}: a placehol
 cp "$C/dfdally-72-intra" "$TMP/"
 sed 's/dfdally-72-inter"/dfdally-72-missing"/' "$C/dfdally-72.conf" > "$TMP/missing.conf"
 refused "missing wiring file" "inter-group-connections = .*dfdally-72-missing: no such file" "$WARPNET" convert codes "$TMP/missing.conf"
+# a delay the conf gives is taken as it is
+cp "$C/dfdally-72-inter" "$TMP/"
+sed '/routing="minimal";/a\
+   local_delay="10";' "$C/dfdally-72.conf" > "$TMP/delay.conf"
+"$WARPNET" convert codes "$TMP/delay.conf" > "$TMP/delay.ini" 2> /dev/null \
+    && grep -q "^local_latency = 10ns .*PARAMS local_delay" "$TMP/delay.ini" && grep -q "^global_latency = 1907.348633ns" "$TMP/delay.ini" \
+    && echo "ok   dally: local_delay given is the local latency" || bad "dally local_delay: $(grep latency "$TMP/delay.ini")"
 exit $fail

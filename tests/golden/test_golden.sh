@@ -111,7 +111,7 @@ golden dragonfly-codes-1056.ini 2 "" 498bc167c4dc9c86 499343 21120 21120 5280 83
 golden dragonfly-codes-1056.ini 2 "--dragonfly.routing=ugal-g" faa780226b4b6d24 963088 21120 21120 5280 862.142413 16824.6905
 golden dragonfly-xc.ini 1 "--end=1us --workload.warmup=0ns" b9a6fab9133b6442 302295 29326 5806 484 667.890825 999.88077
 golden dragonfly-theta.ini 2 "--end=5us" f9a53a07aebd66c2 135003 14264 5125 5125 2587.40385 4999.2578
-golden dragonfly-dally-codes-72.ini 2 "--end=20us" 2496fdacfd9d3136 1953 208 112 112 9036.17727 19997.496
+golden dragonfly-dally-codes-72.ini 2 "--end=20us" d3a6f2d9e622fcf4 1387 208 32 32 13987.9624 19548.4816
 golden dragonflyplus-small.ini 2 "--end=2us --workload.warmup=0ns" 8a8def44bcb39b28 113778 6966 3717 3717 809.363343 1999.24235
 golden dragonflyplus-small.ini 2 "--end=2us --workload.warmup=0ns --dragonflyplus.routing=par --workload.pattern=worst" 06806fcedde54712 99785 6875 1553 1553 1195.44788 1999.80787
 golden dragonflyplus-1024.ini 1 "--end=3us --workload.warmup=0ns" 2a10c84567747be6 84558 6484 2315 327 1692.85598 2997.63333

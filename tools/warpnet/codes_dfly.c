@@ -150,16 +150,49 @@ static void link_kinds(conv *v, const double *bw_dflt, const double *vc_dflt)
     }
 }
 
-/* [network]: the router CODES's model has, no wire delay, its delay. */
-static void network_keys(conv *v, const char *topology, const char *src, double delay, double vc)
+/* [network]: the router CODES's model has, its wire delay (none, or the
+ * per-kind latencies `wire` names), its router delay. */
+static void network_keys(conv *v, const char *topology, const char *src, double delay, double vc,
+                         const char *wire)
 {
     fprintf(v->fnet, "topology = %-21s # %s modelnet_%s\n", topology, v->grp, v->model);
     cv_router(v, src);
-    char b[80];
-    snprintf(b, sizeof b, "CODES's %s has no wire delay", src);
+    char b[160];
+    if (wire)
+        snprintf(b, sizeof b, "CODES's %s: %s", src, wire);
+    else
+        snprintf(b, sizeof b, "CODES's %s has no wire delay", src);
     cv_line(v->fnet, "link_latency", "0ns", "%s", b);
     cv_ns(v, v->fnet, "router_delay", "router_delay", delay);
     cv_bytes(v, v->fnet, "vc_buffer", "local_vc_size", vc, "bytes per VC");
+}
+
+/* CODES's dragonfly-dally.cxx, unlike its other dragonflies, adds to every
+ * hop a propagation delay after the chunk's time on the link: cn_delay,
+ * local_delay or global_delay, by default one chunk's time on that link
+ * (chunk_size over the bandwidth in GiB/s). A packet of one chunk thus
+ * spends twice its serialisation on each link: the run file gives the
+ * delays as wire latencies per link kind. */
+static void dally_wire_delays(conv *v, const double *bw_dflt)
+{
+    static const char *const kind[] = {"local_latency", "global_latency", "terminal_latency"};
+    static const char *const bw[] = {"local_bandwidth", "global_bandwidth", "cn_bandwidth"};
+    static const char *const delay[] = {"local_delay", "global_delay", "cn_delay"};
+    double chunk = cv_num(v, "chunk_size", 512, NULL);
+    for (int k = 0; k < 3; k++) {
+        int given;
+        double ns = cv_num(v, delay[k], 0, &given);
+        char val[64];
+        if (given) {
+            snprintf(val, sizeof val, "%.10gns", ns);
+            cv_line(v->ftopo, kind[k], val, "PARAMS %s (ns): CODES's propagation delay on these links", delay[k]);
+            continue;
+        }
+        ns = chunk / (cv_num(v, bw[k], bw_dflt[k], NULL) * 1073741824.0) * 1e9;
+        snprintf(val, sizeof val, "%.10gns", ns);
+        cv_line(v->ftopo, kind[k], val, "PARAMS %s not given: CODES's default, chunk_size / %s, a propagation "
+                "delay dragonfly-dally adds to every hop", delay[k], bw[k]);
+    }
 }
 
 /* Keys of CODES's dragonflies that tune its own VC scheme or bookkeeping. */
@@ -198,7 +231,7 @@ void cv_convert_dragonfly(conv *v)
     if (v->nics != half)
         cv_fail(v, "%s modelnet_dragonfly = %lld but CODES's dragonfly puts num_routers/2 = %lld nodes on a router",
              v->grp, v->nics, half);
-    network_keys(v, "dragonfly", "dragonfly.c", 50, 1024);
+    network_keys(v, "dragonfly", "dragonfly.c", 50, 1024, NULL);
     cv_packets(v, 512, 512);
     count_line(v, "a", ia, "num_routers", "routers per group");
     char val[32];
@@ -276,7 +309,7 @@ void cv_convert_dragonfly_custom(conv *v)
         cv_note(v, nr, "dragonfly-custom does not read num_routers: its groups are num_router_rows x "
                 "num_router_cols");
     check_lps(v, g * rows * cols, p);
-    network_keys(v, "dragonfly", "dragonfly-custom.cxx", 100, 1024);
+    network_keys(v, "dragonfly", "dragonfly-custom.cxx", 100, 1024, NULL);
     cv_packets(v, 512, 512);
     count_line(v, "rows", rows, "num_router_rows", "rows of a group");
     count_line(v, "columns", cols, "num_router_cols", "columns of a group");
@@ -311,7 +344,8 @@ void cv_convert_dragonfly_dally(conv *v)
     long long a = count_key(v, "num_routers", -1), g = count_key(v, "num_groups", -1);
     long long h = count_key(v, "num_global_channels", 10), p = count_key(v, "num_cns_per_router", a / 2);
     check_lps(v, g * a, p);
-    network_keys(v, "dragonfly", "dragonfly-dally.cxx", 100, 1024);
+    network_keys(v, "dragonfly", "dragonfly-dally.cxx", 100, 1024,
+                 "its propagation delays are the per-kind latencies below");
     cv_packets(v, 512, 512);
     count_line(v, "rows", 1, "num_routers", "one row: every pair of a group joined");
     count_line(v, "columns", a, "num_routers", "routers per group");
@@ -328,7 +362,9 @@ void cv_convert_dragonfly_dally(conv *v)
     routing(v, codes, ours, "minimal, nonminimal, adaptive, prog-adaptive, prog-adaptive-legacy (its "
             "smart-* routings have no Warpnet equivalent)");
     threshold(v, 0);
-    link_kinds(v, (const double[]){5.25, 4.7, 5.25}, (const double[]){1024, 2048, 1024});
+    static const double bw_dflt[] = {5.25, 4.7, 5.25};
+    link_kinds(v, bw_dflt, (const double[]){1024, 2048, 1024});
+    dally_wire_delays(v, bw_dflt);
     own_keys(v);
     cv_mention(v->fnet, cv_param(v, "rail_select"), "one rail: nothing to select");
 }
@@ -486,7 +522,7 @@ void cv_convert_dragonfly_plus(conv *v)
     if (arr < 0 && !pairs)
         cv_fail(v, "PARAMS inter-group-connections: %s joins some pairs of groups by another number of links than "
                 "any Warpnet arrangement of %lld spines x %lld global links over %lld groups", inter, S, h, g);
-    network_keys(v, "dragonflyplus", "dragonfly-plus.cxx", 100, 1024);
+    network_keys(v, "dragonflyplus", "dragonfly-plus.cxx", 100, 1024, NULL);
     cv_packets(v, 512, 512);
     count_line(v, "leaves", L, "num_router_leaf", "leaf routers per group");
     count_line(v, "spines", S, "num_router_spine", "spine routers per group");
@@ -520,7 +556,9 @@ void cv_convert_dragonfly_plus(conv *v)
     routing(v, codes, ours, "minimal, non-minimal-spine, non-minimal-leaf, prog-adaptive, fully-prog-adaptive "
             "(its smart-* routings have no Warpnet equivalent)");
     threshold(v, 0);
-    link_kinds(v, (const double[]){5.25, 4.7, 5.25}, (const double[]){1024, 2048, 1024});
+    static const double bw_dflt[] = {5.25, 4.7, 5.25};
+    link_kinds(v, bw_dflt, (const double[]){1024, 2048, 1024});
+    dally_wire_delays(v, bw_dflt);
     own_keys(v);
     cv_mention(v->fnet, cv_param(v, "rail_select"), "one rail: nothing to select");
 }
