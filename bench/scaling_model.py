@@ -3,39 +3,43 @@
 strong scaling: it fits per-event costs to what bench/scaling.sh measured
 (bench/results/scaling.csv), takes each run's remote share and imbalance on
 N ranks from `warpnet --describe --ranks=N` (bench/results/describe_ranks.csv),
-checks itself against the measured 16-rank runs, and predicts 64, 256 and
-1,024 ranks for the headline cases.
+checks itself against the measured 16-rank runs (fitted on 1 to 8 ranks) and
+predicts 64, 256 and 1,024 ranks for the headline cases (fitted on 1 to 16).
 
   bench/scaling_model.py                   validation table and predictions (Markdown)
   bench/scaling_model.py --describe WARPNET [SCENARIO ...]
                                            rerun --describe --ranks=N into describe_ranks.csv
                                            (every scenario, or the ones named)
 
-The model, per rank count N (C committed events, imb(N) and share(N) from
---describe, p cores a node):
+The model: the run lasts as long as its busiest rank, which commits
+ev(N) = C / N * imb(N) events (C committed in all, imb(N) from --describe),
+and each of them costs
 
-  ev(N)  = C / N * imb(N)                    events the busiest rank commits
-  run(N) = ev(N) * [ f1 * (1 + mu * log2(min(N, p)))       forward work, slower
-                                                            as a node fills up
-                     + k * share(N) * c_net * phi(N)        remote events
-                     + (g0 + g1 * log2 N) / 512             GVT rounds (one per
-                                                            16 batches of 32)
-                     + other ]                              queue, fossil, ...
+  t(N) = t1 * (1 + gamma * (min(N, p) - 1))   local work, slower as the node fills
+         + c * rs(N) * phi(N)                 remote events
+         + g * log2(N / p) * phi_inter        GVT tree levels past one node (N > p)
 
-f1 is the sequential run's forward time per event; mu, c_net, g0, g1 and
-other are fitted to the scenario's own time split (forward, network, GVT, the
-rest) on 2, 4 and 8 ranks (validation) or 2 to 16 ranks (predictions); k
-turns --describe's share of links cut into the measured share of remote
-events (a packet's hop is several events, one of them crosses). phi(N) is 1
-on one node and 1 + (phi_inter - 1) * (share of remote events that leave the
-node) beyond it: the cost of an event sent to another node against one sent
-on the node, which no machine here measured -- the predictions give it as
-a band, phi_inter = 1, 2 and 4.
+t1 is the sequential run's time per event (the 1-rank run: forward, queue
+and the rest). gamma, one figure for the machine (fitted over every
+scenario at once), is what each further busy core of a p-core node adds to
+every event's cost: cores share the last-level cache and the memory bus.
+c, one figure per scenario and never negative, is what one remote event
+adds (its send, its receive, and the waiting and GVT work that come with
+crossing ranks). rs(N) is the measured share of remote events per
+processed event on the calibration runs and k * (--describe's share of
+links cut) elsewhere, k fitted on the calibration runs (a hop of a packet
+is several events, one of them crosses). Past one node: the node-fill term
+stays at gamma * (p - 1) (every node full); phi(N) = 1 + (phi_inter - 1) *
+(share of a rank's remote events that leave its node, uniform destinations)
+prices a remote event that leaves the node at phi_inter times one that stays,
+and the GVT round grows from log2 p to log2 N levels, each further level
+costing phi_inter times g, the measured GVT time per event and tree level
+on one node (the largest calibration run's). No machine here measured phi_inter: predictions give 1, 2 and 4.
 
-Cases measured only on 2 ranks (the 524K fat-tree, the 512K stencil replay)
-borrow the fitted costs of the scenario of the same model (fattree-codes,
-replay-ft64) and are anchored to their own 2-rank run: predicted(N) =
-measured(2) * model(N) / model(2).
+Cases measured only on 2 ranks (the 524K fat-tree, the 512K stencil replay,
+the full q = 163 Slim Fly) borrow the fitted costs of the scenario of the
+same model and are anchored to their own 2-rank run:
+predicted(N) = measured(2) * model(N) / model(2).
 """
 import csv
 import math
@@ -124,59 +128,97 @@ def describe(warpnet, only):
 
 
 def lstsq(xs, ys):
-    """Least squares of y = X b for a design of one or two columns."""
-    if len(xs[0]) == 1:
-        return [sum(x[0] * y for x, y in zip(xs, ys)) / sum(x[0] ** 2 for x in xs)]
-    a11 = sum(x[0] * x[0] for x in xs)
-    a12 = sum(x[0] * x[1] for x in xs)
-    a22 = sum(x[1] * x[1] for x in xs)
-    b1 = sum(x[0] * y for x, y in zip(xs, ys))
-    b2 = sum(x[1] * y for x, y in zip(xs, ys))
-    det = a11 * a22 - a12 * a12
-    return [(a22 * b1 - a12 * b2) / det, (a11 * b2 - a12 * b1) / det]
+    """Least squares of y = X b (normal equations, Gauss-Jordan with pivoting)."""
+    n = len(xs[0])
+    m = [[sum(x[i] * x[j] for x in xs) for j in range(n)] + [sum(x[i] * y for x, y in zip(xs, ys))]
+         for i in range(n)]
+    for i in range(n):
+        piv = max(range(i, n), key=lambda r: abs(m[r][i]))
+        m[i], m[piv] = m[piv], m[i]
+        for r in range(n):
+            if r != i:
+                f = m[r][i] / m[i][i]
+                m[r] = [a - f * b for a, b in zip(m[r], m[i])]
+    return [m[i][n] / m[i][i] for i in range(n)]
+
+
+def fill(n):
+    """Busy cores beside a rank on its node."""
+    return min(n, CORES_PER_NODE) - 1
 
 
 class Scenario:
+    """One scenario of scaling.csv: its sequential cost, its remote share
+    and, once fitted, what a remote event costs it."""
     def __init__(self, name, runs, desc):
         self.name = name
         self.runs = {int(r['ranks']): r for r in runs if r['synch'] in ('seq', 'opt')}
         self.desc = desc
         seq = self.runs[1]
         self.C = float(seq['committed'])
-        self.f1 = float(seq['fwd_s']) / self.C
+        self.t1 = float(seq['run_s']) / self.C
+        self.c = 0.0
 
     def share_imb(self, n):
         if self.name == 'phold-large':  # uniform remote 0.1 over N ranks
             return 0.1 * (1 - 1 / n), 1.0
         return self.desc[(self.name, n)]
 
-    def ev(self, n, C=None):
-        return (C or self.C) / n * self.share_imb(n)[1]
-
-    def fit(self, cal):
-        m = lambda n, col: float(self.runs[n][col])
-        ev = {n: self.ev(n) for n in cal}
-        self.k = sum(m(n, 'remote_share') / self.share_imb(n)[0] for n in cal) / len(cal)
-        self.mu = lstsq([[ev[n] * self.f1 * math.log2(min(n, CORES_PER_NODE))] for n in cal],
-                        [m(n, 'fwd_s') - ev[n] * self.f1 for n in cal])[0]
-        self.c_net = lstsq([[ev[n] * m(n, 'remote_share')] for n in cal], [m(n, 'net_s') for n in cal])[0]
-        self.g0, self.g1 = lstsq([[ev[n] / 512, ev[n] / 512 * math.log2(n)] for n in cal],
-                                 [m(n, 'gvt_s') for n in cal])
-        self.other = lstsq([[ev[n]] for n in cal],
-                           [m(n, 'run_s') - m(n, 'fwd_s') - m(n, 'net_s') - m(n, 'gvt_s') for n in cal])[0]
+    def calibrate(self, cal):
+        """k and the remote share on the calibration runs; the rest is fit()'s."""
+        self.cal = cal
+        self.k = sum(self.measured(n, 'remote_share') / self.share_imb(n)[0] for n in cal) / len(cal)
+        # The time per event on n ranks beyond t1 and the share of remote
+        # events behind it, for the fit: run = ev * (t1 + gamma t1 fill + c rs).
+        self.pts = [(self.t1 * fill(n), self.rs(n), self.measured(n, 'run_s') / self.ev(n) - self.t1)
+                    for n in cal]
+        top = max(cal)  # the GVT time per event and tree level at the largest calibration run
+        self.g_level = self.measured(top, 'gvt_s') / self.ev(top) / math.log2(top)
         return self
 
-    def run(self, n, phi_inter=1.0, target=None):
-        """Predicted run seconds on n ranks; target: another scenario's shape and size."""
+    def measured(self, n, col):
+        return float(self.runs[n][col])
+
+    def rs(self, n, target=None):
+        if target is None and n in self.cal:
+            return self.measured(n, 'remote_share')
+        return self.k * (target or self).share_imb(n)[0]
+
+    def ev(self, n, target=None):
         t = target or self
-        share, imb = t.share_imb(n)
-        ev = t.C / n * imb
+        return t.C / n * t.share_imb(n)[1]
+
+    def run(self, gamma, n, phi_inter=1.0, target=None):
+        """Predicted run seconds on n ranks; target: another case's size, shares and imbalance."""
         off = max(0.0, 1 - (CORES_PER_NODE - 1) / (n - 1)) if n > 1 else 0.0
         phi = 1 + (phi_inter - 1) * off
-        return ev * (self.f1 * (1 + self.mu * math.log2(min(n, CORES_PER_NODE)))
-                     + self.k * share * self.c_net * phi
-                     + (self.g0 + self.g1 * math.log2(n)) / 512
-                     + self.other)
+        levels = max(0.0, math.log2(n / CORES_PER_NODE))
+        return self.ev(n, target) * (self.t1 * (1 + gamma * fill(n)) + self.c * self.rs(n, target) * phi
+                                     + self.g_level * levels * phi_inter)
+
+
+def fit(scenarios, fixed_gamma=None):
+    """Fits gamma (one for all of them, unless fixed) and each scenario's c >= 0
+    by least squares on the calibration runs; a scenario whose c comes out
+    negative gets c = 0 and the rest is refitted without it."""
+    zero = set()
+    while True:
+        free = [s for s in scenarios if s.name not in zero]
+        xs, ys = [], []
+        for s in scenarios:
+            for tf, rs, y in s.pts:
+                row = [] if fixed_gamma is not None else [tf]
+                xs.append(row + [rs if f is s else 0.0 for f in free])
+                ys.append(y - (fixed_gamma or 0.0) * tf)
+        b = lstsq(xs, ys) if xs[0] else []
+        gamma = fixed_gamma if fixed_gamma is not None else b.pop(0)
+        neg = [(c, s) for c, s in zip(b, free) if c < 0]
+        if not neg:
+            break
+        zero.add(min(neg, key=lambda p: p[0])[1].name)
+    for s in scenarios:
+        s.c = 0.0 if s.name in zero else b[free.index(s)]
+    return gamma
 
 
 def measured(anchor, n, pred):
@@ -196,6 +238,68 @@ class Target:
         return self.desc[(self.name, n)]
 
 
+def scenarios(rows, desc, cal):
+    names = list(dict.fromkeys(r['scenario'] for r in rows))
+    return [Scenario(s, [r for r in rows if r['scenario'] == s], desc).calibrate(cal) for s in names]
+
+
+def validate(rows, desc):
+    """Prints the 16-rank check: fitted on 1 to 8 ranks, and again with gamma
+    fitted without the scenario itself (its c refitted under that gamma)."""
+    cal = (2, 4, 8)
+    scs = scenarios(rows, desc, cal)
+    gamma = fit(scs)
+    print('## Validation: fitted on 1, 2, 4 and 8 ranks, predicting 16 (bench/results/scaling.csv)\n')
+    print(f'gamma = {gamma:.4f} (each further busy core of the node adds {gamma * 100:.1f} % to every event).\n')
+    print('| scenario | t1 (ns per event) | k | c (ns per remote event) | predicted run at 16 (s) | measured | '
+          'error | error, gamma fitted without it | predicted: local / node fill / remote (s) | '
+          'measured, busiest rank: fwd / net / gvt (s) |')
+    print('| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |')
+    errs, loso = [], []
+    for s in scs:
+        rest = scenarios([r for r in rows if r['scenario'] != s.name], desc, cal)
+        alone = scenarios([r for r in rows if r['scenario'] == s.name], desc, cal)
+        g_rest = fit(rest)
+        fit(alone, fixed_gamma=g_rest)
+        pred, meas = s.run(gamma, 16), s.measured(16, 'run_s')
+        ev = s.ev(16)
+        split = (ev * s.t1, ev * s.t1 * gamma * fill(16), ev * s.c * s.rs(16))
+        mt = [s.measured(16, c) for c in ('fwd_s', 'net_s', 'gvt_s')]
+        errs.append(pred / meas - 1)
+        loso.append(alone[0].run(g_rest, 16) / meas - 1)
+        print(f'| {s.name} | {s.t1 * 1e9:.0f} | {s.k:.2f} | {s.c * 1e9:.0f} | {pred:.3f} | {meas:.3f} | '
+              f'{errs[-1] * 100:+.0f} % | {loso[-1] * 100:+.0f} % (gamma {g_rest:.4f}) | '
+              f"{' / '.join(f'{x:.3f}' for x in split)} | {' / '.join(f'{x:.3f}' for x in mt)} |")
+    within = sum(abs(e) <= 0.20 for e in errs)
+    print(f'\nWithin 20 %: {within} of {len(errs)} scenarios; largest error {max(map(abs, errs)) * 100:.0f} %. '
+          f'With gamma fitted without the scenario: {sum(abs(e) <= 0.20 for e in loso)} of {len(loso)}, '
+          f'largest {max(map(abs, loso)) * 100:.0f} %.\n')
+
+
+def predict(rows, desc):
+    """Prints the anchored predictions for the cases of scaling_anchors.csv."""
+    scs = {s.name: s for s in scenarios(rows, desc, (2, 4, 8, 16))}
+    gamma = fit(list(scs.values()))
+    print('## Predictions past the box (fitted on 1 to 16 ranks, 16 ranks a node)\n')
+    print(f'gamma = {gamma:.4f}. Run time of the whole case, anchored to its measured 2-rank run; phi_inter '
+          '= 1 / 2 / 4 is the cost of a remote event (and of a GVT tree level) that leaves the node '
+          'against one on the node.\n')
+    print('| case | anchor: measured run on 2 ranks | calibrated on | ranks | predicted run (s), '
+          'phi_inter 1 / 2 / 4 | speed-up over 2 ranks | busiest rank\'s events | measured |')
+    print('| --- | --- | --- | --- | --- | --- | --- | --- |')
+    for a in read('scaling_anchors.csv'):
+        cal = scs[a['calibrated_on']]
+        tgt = Target(a['case'], float(a['committed']), desc)
+        base = float(a['run_s'])
+        for n in (16, 64, 256, 1024):
+            if (a['case'], n) not in desc:
+                continue
+            preds = [base * cal.run(gamma, n, phi, tgt) / cal.run(gamma, 2, 1.0, tgt) for phi in (1, 2, 4)]
+            print(f"| {a['case']} | {base:.0f} s ({a['date']}, {a['commit']}) | {a['calibrated_on']} | {n} | "
+                  f"{' / '.join(f'{p:.1f}' for p in preds)} | {base / preds[1]:.1f}x | "
+                  f'{cal.ev(n, tgt) / 1e6:.1f} M | {measured(a, n, preds[0])} |')
+
+
 def main():
     if len(sys.argv) >= 3 and sys.argv[1] == '--describe':
         describe(sys.argv[2], sys.argv[3:])
@@ -206,40 +310,8 @@ def main():
     desc = {(r['scenario'], int(r['ranks'])): (float(r['expected_remote_share']) / 100,
                                                 float(r['event_imbalance']))
             for r in read('describe_ranks.csv')}
-    names = list(dict.fromkeys(r['scenario'] for r in rows))
-    print('## Validation: fitted on 2, 4 and 8 ranks, predicting 16 (bench/results/scaling.csv)\n')
-    print('| scenario | mu | k | c_net (ns per remote event) | predicted run at 16 (s) | measured | error | '
-          'predicted speed-up | measured |')
-    print('| --- | --- | --- | --- | --- | --- | --- | --- | --- |')
-    errs = []
-    for s in names:
-        sc = Scenario(s, [r for r in rows if r['scenario'] == s], desc).fit((2, 4, 8))
-        pred, meas = sc.run(16), float(sc.runs[16]['run_s'])
-        seq = float(sc.runs[1]['run_s'])
-        errs.append(abs(pred / meas - 1))
-        print(f'| {s} | {sc.mu:.3f} | {sc.k:.2f} | {sc.c_net * 1e9:.0f} | {pred:.3f} | {meas:.3f} | '
-              f'{(pred / meas - 1) * 100:+.0f} % | {seq / pred:.2f}x | {seq / meas:.2f}x |')
-    print(f'\nWithin 20 %: {sum(e <= 0.20 for e in errs)} of {len(errs)} scenarios; '
-          f'largest error {max(errs) * 100:.0f} %.\n')
-
-    print('## Predictions past the box (fitted on 2 to 16 ranks, 16 ranks a node)\n')
-    print('Run time of the whole case, anchored to its measured 2-rank run; phi_inter '
-          '= 1 / 2 / 4 is the cost of a remote event that leaves the node against one on the node.\n')
-    print('| case | anchor: measured run on 2 ranks | calibrated on | ranks | predicted run (s), '
-          'phi_inter 1 / 2 / 4 | speed-up over 2 ranks | busiest rank\'s events | measured |')
-    print('| --- | --- | --- | --- | --- | --- | --- | --- |')
-    for a in read('scaling_anchors.csv'):
-        cal = Scenario(a['calibrated_on'], [r for r in rows if r['scenario'] == a['calibrated_on']],
-                       desc).fit((2, 4, 8, 16))
-        tgt = Target(a['case'], float(a['committed']), desc)
-        base = float(a['run_s'])
-        for n in (16, 64, 256, 1024):
-            if (a['case'], n) not in desc:
-                continue
-            preds = [base * cal.run(n, phi, tgt) / cal.run(2, 1.0, tgt) for phi in (1, 2, 4)]
-            print(f"| {a['case']} | {base:.0f} s ({a['date']}, {a['commit']}) | {a['calibrated_on']} | {n} | "
-                  f"{' / '.join(f'{p:.1f}' for p in preds)} | {base / preds[1]:.1f}x | "
-                  f'{tgt.C / n * tgt.share_imb(n)[1] / 1e6:.1f} M | {measured(a, n, preds[0])} |')
+    validate(rows, desc)
+    predict(rows, desc)
     return 0
 
 
