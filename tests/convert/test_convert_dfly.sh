@@ -51,8 +51,10 @@ for k in local_latency global_latency terminal_latency; do
     grep -q "^$k = 1907.348633ns .*propagation delay" "$TMP/dfdally-72.ini" && echo "ok   dally: $k one chunk's time" \
         || bad "dally $k: $(grep "^$k " "$TMP/dfdally-72.ini")"
 done
-grep -q "^local_latency" "$TMP/dfcustom-theta.ini" && bad "Theta: a propagation delay dragonfly-custom does not have" \
-    || echo "ok   Theta: no propagation delay"
+for name in dfcustom-theta dfp-test; do
+    grep -Eq "^(local|global|terminal)_latency = " "$TMP/$name.ini" && bad "$name: a propagation delay only dragonfly-dally has" \
+        || echo "ok   $name: no propagation delay"
+done
 grep -q "^routing = par " "$TMP/dfp-test.ini" && grep -q "^level_links = 1 " "$TMP/dfp-test.ini" \
     && grep -q "^arrangement = absolute .*every spine reaches the groups" "$TMP/dfp-test.ini" \
     && echo "ok   Dragonfly+: par, the file's wiring is the absolute arrangement's" \

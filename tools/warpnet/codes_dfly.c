@@ -556,9 +556,7 @@ void cv_convert_dragonfly_plus(conv *v)
     routing(v, codes, ours, "minimal, non-minimal-spine, non-minimal-leaf, prog-adaptive, fully-prog-adaptive "
             "(its smart-* routings have no Warpnet equivalent)");
     threshold(v, 0);
-    static const double bw_dflt[] = {5.25, 4.7, 5.25};
-    link_kinds(v, bw_dflt, (const double[]){1024, 2048, 1024});
-    dally_wire_delays(v, bw_dflt);
+    link_kinds(v, (const double[]){5.25, 4.7, 5.25}, (const double[]){1024, 2048, 1024});
     own_keys(v);
     cv_mention(v->fnet, cv_param(v, "rail_select"), "one rail: nothing to select");
 }
