@@ -37,7 +37,7 @@ if [ -z "$table_only" ] && { [ -z "$codes_bin" ] || [ -z "$codes_src" ] || [ ! -
     echo "SKIP: set CODES_BIN (the folder with model-net-synthetic) and CODES_SRC (a codes-org/codes checkout)"
     exit 77
 fi
-cases=${CASES:-fattree summit dualplane slimfly dragonfly dfplus dfdally theta}
+cases=${CASES:-fattree summit dualplane slimfly dragonfly dfplus dfdally theta dfplus8k dfdally3k}
 loads=${LOADS:-0.05 0.5}
 out=$here/results
 mkdir -p "$out"
@@ -62,7 +62,9 @@ case_def() {
     dfplus) echo "model-net-synthetic-dragonfly-all dragonfly-plus/dfp-test.conf 2048 200000 50000" ;;
     dfdally) echo "model-net-synthetic-dragonfly-all dragonfly-dally/dfdally_72.conf 2048 500000 20000" ;;
     theta) echo "model-net-synthetic-dragonfly-all dragonfly-custom/modelnet-test-dragonfly-theta.conf 2048 20000 5000" ;;
-    *) echo "bench/codes.sh: unknown case '$1' (fattree summit dualplane slimfly dragonfly dfplus dfdally theta)" >&2; exit 2 ;;
+    dfplus8k) echo "model-net-synthetic-dragonfly-all dragonfly-plus/dfp_8k.conf 2048 20000 5000" ;;
+    dfdally3k) echo "model-net-synthetic-dragonfly-all dragonfly-dally/dfdally_3k.conf 2048 50000 10000" ;;
+    *) echo "bench/codes.sh: unknown case '$1' (fattree summit dualplane slimfly dragonfly dfplus dfdally theta dfplus8k dfdally3k)" >&2; exit 2 ;;
     esac
 }
 
