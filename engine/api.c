@@ -102,7 +102,7 @@ static void deliver_sent(warp_ctx *w, warp_event *e, warp_lp *src)
         deliver_local(w, e);
         return;
     }
-    transport_send_event(w, e, pe);
+    transport_send_event(w, e, pe, cancellable);
     if (cancellable) {
         e->state = EV_REMOTE_SENT;
         EV_COLD(e)->sibling = parent->rsent;

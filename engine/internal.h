@@ -792,7 +792,9 @@ void outbox_flush(warp_ctx *w);
 
 /* transport.c */
 void transport_init(warp_ctx *w);
-void transport_send_event(warp_ctx *w, warp_event *e, int pe);
+/* Packs e for PE pe; keep: its record stays for an anti-message (the
+ * parent may still be rolled back). */
+void transport_send_event(warp_ctx *w, warp_event *e, int pe, bool keep);
 void transport_send_anti(warp_ctx *w, warp_event *rec); /* takes rec */
 void transport_fossil(warp_ctx *w, double gvt);        /* forget cancellations below gvt */
 void transport_poll(warp_ctx *w);

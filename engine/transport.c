@@ -190,14 +190,19 @@ static void note_red(warp_ctx *w, const warp_event *e)
     }
 }
 
-void transport_send_event(warp_ctx *w, warp_event *e, int pe)
+/* Only a record kept for cancellation (keep) needs its destination: the
+ * cold line before an event run final is otherwise never touched, and
+ * writing it was a cache miss per remote event. A parent run final can
+ * never be cancelled, so its children name no parent (doomed). */
+void transport_send_event(warp_ctx *w, warp_event *e, int pe, bool keep)
 {
     e->uid = w->tr.next_uid++;
-    EV_COLD(e)->dst_pe = pe;
+    if (keep)
+        EV_COLD(e)->dst_pe = pe;
     const warp_event *parent = w->sched.cur;
     wire_hdr h = {.ts = e->ts, .depth = e->depth, .kind = WIRE_EVENT, .epoch = send_epoch(w),
                   .src = e->src, .seq = e->seq, .dst = e->dst, .uid = e->uid,
-                  .parent_uid = parent && parent->remote ? parent->uid : 0};
+                  .parent_uid = keep && parent && parent->remote ? parent->uid : 0};
     note_red(w, e);
     char *p = reserve(w, pe, sizeof h + w->msg_size);
     memcpy(p, &h, sizeof h);
@@ -297,7 +302,7 @@ static warp_event *table_find(warp_transport *t, uint64_t uid)
  * table for the anti-message. */
 static bool doomed(warp_ctx *w, const wire_hdr *h)
 {
-    if (!h->parent_uid)
+    if (!h->parent_uid || !w->tr.cancelled) /* no EV_CANCELLED record: no lookup */
         return false;
     const warp_event *p = table_find(&w->tr, h->parent_uid);
     return p && p->state == EV_CANCELLED;

@@ -563,7 +563,7 @@ Test(gvt, red_send_with_a_smaller_key_at_the_same_time_becomes_the_red_minimum)
         e->depth = sends[i].depth;
         e->src = sends[i].src;
         e->seq = sends[i].seq;
-        transport_send_event(w, e, 1);
+        transport_send_event(w, e, 1, false);
     }
     const gvt_key *m = &w->gvt.red_min;
     cr_assert(m->ts == 5.0 && m->depth == 1 && m->src == 2 && m->seq == 9,
