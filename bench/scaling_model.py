@@ -274,6 +274,13 @@ def validate(rows, desc):
     print(f'\nWithin 20 %: {within} of {len(errs)} scenarios; largest error {max(map(abs, errs)) * 100:.0f} %. '
           f'With gamma fitted without the scenario: {sum(abs(e) <= 0.20 for e in loso)} of {len(loso)}, '
           f'largest {max(map(abs, loso)) * 100:.0f} %.\n')
+    # One doubling with fewer runs: what 1, 2 and 4 ranks alone say about 8.
+    few = scenarios([r for r in rows if int(r['ranks']) <= 8], desc, (2, 4))
+    g_few = fit(few)
+    e8 = [s.run(g_few, 8) / s.measured(8, 'run_s') - 1 for s in few]
+    print(f'Fitted on 1, 2 and 4 ranks only (gamma {g_few:.4f}), predicting 8: '
+          f"{', '.join(f'{s.name} {e * 100:+.0f} %' for s, e in zip(few, e8))}; "
+          f'within 20 %: {sum(abs(e) <= 0.20 for e in e8)} of {len(e8)}.\n')
 
 
 def predict(rows, desc):

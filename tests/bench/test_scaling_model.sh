@@ -32,8 +32,8 @@ done
 awk '/^## A calibrated scaling model/ { s = 1; next } s && /^## / { s = 0 } s' "$S/bench/RESULTS.md" > "$tmp/doc"
 [ -s "$tmp/doc" ] || { echo "FAIL bench/RESULTS.md has no section '## A calibrated scaling model'"; exit 1; }
 # Every row of the script's tables (a scenario or case, not a header), its
-# fitted gamma and its summary line must stand in RESULTS.md as printed.
-grep -e '^| [a-z]' -e '^Within 20 %' -e '^gamma = ' "$tmp/out" | grep -v '^| scenario |' | grep -v '^| case |' > "$tmp/rows"
+# fitted gamma and its summary lines must stand in RESULTS.md as printed.
+grep -e '^| [a-z]' -e '^Within 20 %' -e '^Fitted on ' -e '^gamma = ' "$tmp/out" | grep -v '^| scenario |' | grep -v '^| case |' > "$tmp/rows"
 missing=0
 while IFS= read -r row; do
     grep -qxF -- "$row" "$tmp/doc" || { [ $missing = 0 ] && echo "FAIL bench/RESULTS.md does not show the model's row (rerun bench/scaling_model.py, update the section):"; echo "     $row"; missing=1; }
