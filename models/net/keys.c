@@ -50,7 +50,8 @@ static const warp_key network_packet[] = {
 static const warp_key network_iq[] = {
     {"speedup", WARP_KEY_COUNT, "1", "1..8", "packets an input port may send at once from different VCs"},
     {"internal_speedup", WARP_KEY_COUNT, "1", "1..16",
-     "the switch runs this many times the output link's speed, into output buffers (BookSim's internal_speedup)"},
+     "the switch runs this many times the output link's speed, into output buffers (BookSim's internal_speedup; "
+     "preset booksim keeps BookSim's default 1, its dragonfly example sets 2)"},
     {"alloc_delay", WARP_KEY_TIME, "0ns", "0..router_delay",
      "after a tail has left, the next head of that VC FIFO waits this long (routing + allocation)"},
     {"lane_hold", WARP_KEY_TIME, "0ns", "0..router_delay",

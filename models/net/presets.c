@@ -16,18 +16,21 @@
  * 2 after the tail), an output VC reallocated a cycle after its tail
  * (lane_hold 1); one islip round, VC before switch allocation, once per
  * cycle; 8-flit VC buffers, credits per flit, injection on any VC; 1-cycle
- * channels; 1-flit packets (bench/booksim.sh, docs/routers.md). */
+ * channels; 1-flit packets; BookSim's default internal_speedup of 1 (its
+ * dragonfly example's 2.0 belongs to that example: bench/booksim.sh passes
+ * it there) (bench/booksim.sh, docs/routers.md, docs/validation.md). */
 static const char *const booksim_network[] = {
     "router", "input-queued", "link_bandwidth", "1GB/s", "link_latency", "1ns", "terminal_latency", "1ns",
     "router_delay", "4ns", "packet_size", "1B", "vc_buffer", "8B", "credit_unit", "1B",
     "injection_vcs", "all", "alloc_delay", "2ns", "lane_hold", "1ns", "alloc_iters", "1",
-    "vc_allocation", "before-switch", "alloc_timing", "per-cycle", NULL,
+    "vc_allocation", "before-switch", "alloc_timing", "per-cycle", "internal_speedup", "1", NULL,
 };
 
 const warp_preset net_presets[] = {
     {"booksim", "BookSim2's input-queued router on its 1-ns cycle with 1-byte flits (bench/booksim.sh): "
                 "4-cycle pipeline, one islip round, VC before switch allocation once per cycle, 8-flit "
-                "buffers, credits per flit, Bernoulli sources on the cycle grid",
+                "buffers, credits per flit, internal speed-up 1 (BookSim's default), Bernoulli sources "
+                "on the cycle grid",
      "network", booksim_network},
     {NULL, NULL, NULL, NULL},
 };
