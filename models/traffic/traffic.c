@@ -16,13 +16,14 @@
 enum pattern {
     P_UNIFORM, P_NEIGHBOR, P_PERM, P_BITCOMP, P_TRANSPOSE, P_ALLTOALL, P_INCAST, P_PAIR, P_PINGPONG,
     P_WORST, P_BITREV, P_SHUFFLE, P_TORNADO, P_GROUP_SHIFT,
-    P_BITCOMP_NAME, P_RANDPERM_NAME /* BookSim's names of bitcomplement and permutation */
+    P_BITCOMP_NAME, P_RANDPERM_NAME, /* BookSim's names of bitcomplement and permutation */
+    P_HOTSPOT
 };
 static const char *const pattern_names[] = {"uniform",   "neighbor",    "permutation", "bitcomplement",
                                             "transpose", "alltoall",    "incast",      "pair",
                                             "pingpong",  "worst",       "bitrev",      "shuffle",
                                             "tornado",   "group-shift", "bitcomp",     "randperm",
-                                            NULL};
+                                            "hotspot",   NULL};
 enum arrivals { A_POISSON, A_FIXED, A_BERNOULLI };
 static const char *const arrival_names[] = {"poisson", "fixed", "bernoulli", NULL};
 
@@ -41,6 +42,8 @@ typedef struct traffic {
                            * the first terminal of the group after its own */
     uint64_t *rank_at;    /* group-shift: the rank on each terminal */
     uint64_t group;       /* group-shift: terminals per group */
+    uint64_t *spot, *spot_weight; /* hotspot: the spots' ranks and weights */
+    uint64_t spots, spot_total;   /* hotspot: how many, the weights' sum */
     warp_lp_type type;
 } traffic;
 
@@ -67,7 +70,27 @@ static int active(const traffic *t, uint64_t r)
         return r == t->src;
     if (t->pattern == P_INCAST)
         return r != t->dst;
+    if (t->pattern == P_HOTSPOT && t->spots == 1)
+        return r != t->spot[0];
     return 1;
+}
+
+/* hotspot: a spot drawn by weight, never r itself (a spot sends to the
+ * others, in proportion to their weights). */
+static uint64_t hotspot(const traffic *t, warp_lp *lp, uint64_t r)
+{
+    uint64_t own = 0;
+    for (uint64_t k = 0; k < t->spots; k++)
+        if (t->spot[k] == r)
+            own = t->spot_weight[k];
+    uint64_t x = (uint64_t)warp_rng_integer(warp_lp_rng(lp), 0, (int64_t)(t->spot_total - own) - 1);
+    for (uint64_t k = 0;; k++) {
+        if (t->spot[k] == r)
+            continue;
+        if (x < t->spot_weight[k] || k + 1 == t->spots)
+            return t->spot[k];
+        x -= t->spot_weight[k];
+    }
 }
 
 static uint64_t destination(const traffic *t, warp_lp *lp, uint64_t r, uint64_t i)
@@ -104,6 +127,8 @@ static uint64_t destination(const traffic *t, warp_lp *lp, uint64_t r, uint64_t 
     }
     case P_ALLTOALL:
         return (r + 1 + i % (n - 1)) % n;
+    case P_HOTSPOT:
+        return hotspot(t, lp, r);
     default: /* P_INCAST, P_PAIR */
         return t->dst;
     }
@@ -291,6 +316,87 @@ static void group_shift(traffic *t, warp_ini *ini, const net_model *net)
         t->dst_of[r] = (net_rank_terminal(net, r) / g + 1) % (nodes / g) * g;
 }
 
+/* The number of values of a [workload] list key (0 when absent). */
+static uint64_t list_length(warp_ini *ini, const char *key)
+{
+    const char *v = warp_ini_get(ini, "workload", key);
+    uint64_t n = v ? 1 : 0;
+    for (; v && *v; v++)
+        n += *v == ',';
+    return n;
+}
+
+/* A [workload] list of whole numbers from lo to hi ("0,17,33") into a new
+ * array; returns the count (0 when the key is absent). */
+static uint64_t read_numbers(warp_ini *ini, const char *key, uint64_t lo, uint64_t hi, uint64_t **out)
+{
+    const char *v = warp_ini_get(ini, "workload", key);
+    *out = NULL;
+    if (!v)
+        return 0;
+    uint64_t n = list_length(ini, key);
+    uint64_t *a = warp_xcalloc(n, sizeof *a);
+    const char *p = v;
+    for (uint64_t k = 0; k < n; k++) {
+        char *end;
+        while (*p == ' ')
+            p++;
+        unsigned long long x = strtoull(p, &end, 10);
+        while (*end == ' ')
+            end++;
+        if (end == p || *p == '-' || (*end && *end != ',') || x < lo || x > hi) {
+            free(a);
+            warp_ini_fail(ini, "workload", key, "value %llu is not a whole number from %llu to %llu "
+                          "(write a list such as 0,17,33)", (unsigned long long)k + 1,
+                          (unsigned long long)lo, (unsigned long long)hi);
+        }
+        a[k] = x;
+        p = end + 1;
+    }
+    *out = a;
+    return n;
+}
+
+/* hotspots = RANKS and hotspot_weights = WEIGHTS (BookSim's hotspot({..},
+ * {..}): a weight list shorter than the spots' repeats its last value; no
+ * weights, 1 each). */
+static void hotspots(traffic *t, warp_ini *ini)
+{
+    uint64_t *w;
+    int used = t->pattern == P_HOTSPOT;
+    t->spots = read_numbers(ini, "hotspots", 0, t->ranks - 1, &t->spot);
+    uint64_t nw = read_numbers(ini, "hotspot_weights", 1, UINT32_MAX, &w);
+    if (!used && (t->spots || nw)) {
+        free(w);
+        warp_ini_fail(ini, "workload", t->spots ? "hotspots" : "hotspot_weights",
+                      "applies to pattern = hotspot only (pattern is %s)", pattern_names[t->pattern]);
+    }
+    if (!used)
+        return;
+    if (!t->spots) {
+        free(w);
+        warp_ini_fail(ini, "workload", "pattern", "hotspot needs [workload] hotspots, the ranks that receive "
+                      "(e.g. hotspots = 0,17,33)");
+    }
+    if (nw > t->spots) {
+        free(w);
+        warp_ini_fail(ini, "workload", "hotspot_weights", "%llu weights for %llu hotspots: give at most one "
+                      "a spot", (unsigned long long)nw, (unsigned long long)t->spots);
+    }
+    t->spot_weight = rank_table(t->spots);
+    for (uint64_t k = 0; k < t->spots; k++) {
+        for (uint64_t j = 0; j < k; j++)
+            if (t->spot[j] == t->spot[k]) {
+                free(w);
+                warp_ini_fail(ini, "workload", "hotspots", "rank %llu is listed twice: give a weight "
+                              "instead (hotspot_weights)", (unsigned long long)t->spot[k]);
+            }
+        t->spot_weight[k] = nw ? w[k < nw ? k : nw - 1] : 1;
+        t->spot_total += t->spot_weight[k];
+    }
+    free(w);
+}
+
 /* [workload] pattern, BookSim's names read as Warpnet's. */
 static int read_pattern(warp_ini *ini)
 {
@@ -341,6 +447,7 @@ static void tr_mem_hint(warp_ini *ini, const net_model *net, net_workload_mem *m
     m->pending = 2;
     m->heap_bytes = pattern == P_PERM || pattern == P_WORST ? 8.0 * (double)ranks
                     : pattern == P_GROUP_SHIFT       ? 8.0 * (double)(ranks + net_nodes(net))
+                    : pattern == P_HOTSPOT           ? 16.0 * (double)list_length(ini, "hotspots")
                                                      : 0;
 }
 
@@ -406,6 +513,7 @@ static void *tr_setup(warp_ini *ini, const net_model *net)
         worst_case(t, ini, net);
     else if (t->pattern == P_GROUP_SHIFT)
         group_shift(t, ini, net);
+    hotspots(t, ini);
     t->type = (warp_lp_type){.name = "traffic",
                              .state_size = sizeof(traffic_state),
                              .save = WARP_SAVE_FULL,
@@ -420,6 +528,8 @@ static void tr_destroy(void *wl)
     traffic *t = wl;
     free(t->dst_of);
     free(t->rank_at);
+    free(t->spot);
+    free(t->spot_weight);
     free(t);
 }
 
@@ -428,7 +538,7 @@ static const warp_lp_type *tr_type(const void *wl) { return &((const traffic *)w
 static const warp_key tr_keys[] = {
     {"pattern", WARP_KEY_CHOICE, "uniform",
      "uniform | neighbor | permutation | bitcomplement | transpose | alltoall | incast | pair | pingpong | worst | "
-     "bitrev | shuffle | tornado | group-shift | bitcomp | randperm",
+     "bitrev | shuffle | tornado | group-shift | bitcomp | randperm | hotspot",
      "who sends to whom (worst: the topology's worst case)"},
     {"message_size", WARP_KEY_SIZE, "1KiB", ">= 1B", "bytes per message"},
     {"load", WARP_KEY_REAL, "0.1", "(0, 1]", "offered load, a fraction of injection bandwidth (or give interval)"},
@@ -444,6 +554,10 @@ static const warp_key tr_keys[] = {
     {"src", WARP_KEY_COUNT, "0", "0..ranks-1", "pattern = pair or pingpong: the sender"},
     {"dst", WARP_KEY_COUNT, "(1 for pair and pingpong, else 0)", "0..ranks-1",
      "pattern = incast, pair or pingpong: the receiver"},
+    {"hotspots", WARP_KEY_LIST, "(none)", "0..ranks-1 each, distinct",
+     "pattern = hotspot: the ranks every message goes to (BookSim's hotspot)"},
+    {"hotspot_weights", WARP_KEY_LIST, "(1 each)", "1..2^32-1 each, at most one a spot",
+     "pattern = hotspot: each spot's share of the messages; a short list repeats its last weight"},
     {0},
 };
 

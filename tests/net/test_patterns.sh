@@ -13,8 +13,20 @@
 #    squeezes each group's a·p terminals through the one global link to the
 #    next group: accepted <= 1/(a·p) = 0.125 of injection, and within 10 %
 #    of it; Valiant routing spreads it over every global link (> 2x);
+#  - hotspot (BookSim's hotspot({spots},{weights}), issue 48 item 4): every
+#    message goes to a spot drawn by weight, a spot to the others; on the
+#    8-port output-queued switch each spot's output link takes at most 1, so
+#    N = 8 nodes accept at most sum_j min(1, demand_j) / N: three equal spots
+#    at full load 3/8 = 0.375 (and one spot 1/8, the incast bound); two spots
+#    at offered 0.21 take 6 * 0.21 / 2 + 0.21 = 0.84 each, all of it, but
+#    with weights 1,3 the heavy one is asked 6 * 0.21 * 3/4 + 0.21 = 1.155
+#    and the bound is (1 + 6 * 0.21 / 4 + 0.21) / 8 = 0.1906;
+#    a weighted hotspot commits one digest in seq, check and opt on 2
+#    processes;
 #  - refusals: group-shift on a topology without groups, bitrev on a
-#    number of ranks that is not a power of two.
+#    number of ranks that is not a power of two, hotspot without spots or
+#    with a spot out of range, twice, or more weights than spots, and the
+#    hotspot keys with another pattern.
 . "${top_srcdir:-.}/tests/net/lib.sh"
 CONF="${top_srcdir:-.}/examples/configs"
 
@@ -38,8 +50,9 @@ load = 1.0
 message_size = 16B
 warmup = 10us
 INI
-sw() { # PATTERN: accepted load on the 8-port switch
-    "$WARPNET" --quiet "$TMP/sw.ini" --workload.pattern="$1" --out="$TMP/sw" > "$TMP/log" 2>&1 ||
+sw() { # PATTERN [ARGS...]: accepted load on the 8-port switch
+    p=$1; shift
+    "$WARPNET" --quiet "$TMP/sw.ini" --workload.pattern="$p" "$@" --out="$TMP/sw" > "$TMP/log" 2>&1 ||
         { cat "$TMP/log"; fail=1; }
     json "$TMP/sw/summary.json" accepted_load
 }
@@ -47,6 +60,13 @@ for pat in bitrev shuffle tornado bitcomp randperm; do
     within "$pat on one 8-port switch, a permutation: every output link one source" "$(sw $pat)" 0.999 1.0001
 done
 within "uniform on the same switch contends for outputs" "$(sw uniform)" 0 0.95
+within "hotspot, three equal spots at full load: 3 spot links of 8 nodes, 0.375" \
+    "$(sw hotspot --workload.hotspots=0,1,2)" 0.35 0.3751
+within "hotspot, one spot: the incast bound 1/8" "$(sw hotspot --workload.hotspots=5)" 0.12 0.1251
+within "hotspot, two equal spots at offered 0.21: 0.84 of each spot link, all accepted" \
+    "$(sw hotspot --workload.hotspots=0,1 --workload.load=0.21)" 0.2079 0.2101
+within "hotspot, weights 1,3 at offered 0.21: the heavy spot asked 1.155, bound 0.1906" \
+    "$(sw hotspot --workload.hotspots=0,1 --workload.hotspot_weights=1,3 --workload.load=0.21)" 0.17 0.1907
 
 df() { # ROUTING: accepted load of group-shift on the a = 4, p = 2 dragonfly
     "$WARPNET" --quiet "$CONF/dragonfly-a4.ini" --dragonfly.routing="$1" --workload.pattern=group-shift \
@@ -61,4 +81,19 @@ refused "group-shift without groups" "group-shift needs a topology of groups" "$
     "$CONF/torus-8x8x8.ini" --workload.pattern=group-shift
 refused "bitrev on 6 ranks" "bitrev needs a power-of-two number of ranks" "$WARPNET" "$TMP/sw.ini" \
     --torus.nodes_per_router=6 --workload.pattern=bitrev
+# Drawn from the rank's own stream, so the same in every mode.
+same_everywhere "hotspot with weights" "seq check opt2" "$CONF/torus-8x8x8.ini" --torus.dims=4,4 \
+    --workload.pattern=hotspot --workload.hotspots=0,5,10 --workload.hotspot_weights=1,2 --end=3us
+grep -q "committed digest" "$TMP/same.res" && echo "ok   hotspot: one digest in seq, check, opt on 2 processes"
+
+refused "hotspot without spots" "hotspot needs \[workload\] hotspots" "$WARPNET" "$TMP/sw.ini" \
+    --workload.pattern=hotspot
+refused "a hotspot beyond the ranks" "hotspots = 0,8: value 2 is not a whole number from 0 to 7" \
+    "$WARPNET" "$TMP/sw.ini" --workload.pattern=hotspot --workload.hotspots=0,8
+refused "a hotspot twice" "rank 3 is listed twice" "$WARPNET" "$TMP/sw.ini" --workload.pattern=hotspot \
+    --workload.hotspots=3,1,3
+refused "more weights than spots" "3 weights for 2 hotspots" "$WARPNET" "$TMP/sw.ini" --workload.pattern=hotspot \
+    --workload.hotspots=0,1 --workload.hotspot_weights=1,2,3
+refused "hotspots with another pattern" "applies to pattern = hotspot only (pattern is uniform)" \
+    "$WARPNET" "$TMP/sw.ini" --workload.hotspots=0,1
 exit $fail
