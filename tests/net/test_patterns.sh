@@ -23,6 +23,12 @@
 #    and the bound is (1 + 6 * 0.21 / 4 + 0.21) / 8 = 0.1906;
 #    a weighted hotspot commits one digest in seq, check and opt on 2
 #    processes;
+#  - tornado on an 8-router ring (each + link carries 3 flows: bound 1/3)
+#    reaches its bound below saturation once the output-queued router's
+#    VC buffers are deep (Poisson offered 0.3, 1 MiB: all of it), and not
+#    with the run file's 4 KiB (16 packets; one VC class per link before the
+#    dateline): the buffer depth, not the routing or the dateline, holds it
+#    there (docs/validation.md, "Tornado on a ring");
 #  - refusals: group-shift on a topology without groups, bitrev on a
 #    number of ranks that is not a power of two, hotspot without spots or
 #    with a spot out of range, twice, or more weights than spots, and the
@@ -81,6 +87,15 @@ refused "group-shift without groups" "group-shift needs a topology of groups" "$
     "$CONF/torus-8x8x8.ini" --workload.pattern=group-shift
 refused "bitrev on 6 ranks" "bitrev needs a power-of-two number of ranks" "$WARPNET" "$TMP/sw.ini" \
     --torus.nodes_per_router=6 --workload.pattern=bitrev
+ring() { # VC_BUFFER: accepted load of tornado at offered 0.3 on an 8-router ring
+    "$WARPNET" --quiet "$CONF/torus-8x8x8.ini" --torus.dims=8 --workload.pattern=tornado --network.router=output-queued \
+        --network.vc_buffer="$1" --workload.load=0.3 --end=60us --workload.warmup=10us --out="$TMP/ring" > "$TMP/log" 2>&1 ||
+        { cat "$TMP/log"; fail=1; }
+    json "$TMP/ring/summary.json" accepted_load
+}
+within "tornado on an 8-ring, 1 MiB VC buffers, offered 0.3 (bound 1/3): all of it" "$(ring 1MiB)" 0.285 0.31
+within "the same with 4 KiB VC buffers: held back by credit" "$(ring 4KiB)" 0 0.25
+
 # Drawn from the rank's own stream, so the same in every mode.
 same_everywhere "hotspot with weights" "seq check opt2" "$CONF/torus-8x8x8.ini" --torus.dims=4,4 \
     --workload.pattern=hotspot --workload.hotspots=0,5,10 --workload.hotspot_weights=1,2 --end=3us
