@@ -59,9 +59,20 @@ sed 's/tapering="2"/tapering="4"/' "$C/fattree-dual-plane-tapered.conf" > "$TMP/
 refused "tapering 4 of radix 36" "tapering = 4: CODES needs tapering + 1 to divide switch_radix = 36" \
     "$WARPNET" convert codes "$TMP/taper4.conf"
 
-# The shipped run files are these trees.
+# keys FILE: the [network] and [fattree] keys of a run file, without comments.
+keys() {
+    awk '/^\[/ { s = $0 } s == "[network]" || s == "[fattree]" { sub(/#.*/, ""); gsub(/ +$/, "") }
+         (s == "[network]" || s == "[fattree]") && /=/ { print s, $0 }' "$1"
+}
+# The shipped run files are these trees, and their network the converter's
+# (the dual-plane file kept 50 ns wires and the input-queued router before).
 for pair in fattree-summit-codes.ini:fattree-summit fattree-dual-plane.ini:fattree-dual-plane; do
     ini=${pair%%:*}; conv=${pair#*:}
+    if [ "$(keys "$D/$ini")" = "$(keys "$TMP/$conv.ini")" ]; then
+        echo "ok   $ini: [network] and [fattree] as converted"
+    else
+        bad "$ini: [network]/[fattree] differ from the converter's:"; diff "$TMP/$conv.ini" "$D/$ini" | grep '^[<>] [a-z]' | head
+    fi
     "$WARPNET" --describe "$D/$ini" > "$TMP/shipped.desc" 2>&1 || { bad "$ini: --describe"; continue; }
     for k in nodes routers links radix router_links_GBps terminal_links_GBps; do
         [ "$(desc "$TMP/shipped.desc" $k)" = "$(desc "$TMP/$conv.desc" $k)" ] && echo "ok   $ini $k as converted" \

@@ -123,7 +123,7 @@ golden fattree-8p3l.ini 2 "--end=2us --workload.warmup=0ns" 12745299e27e4af5 364
 golden fattree-8p3l-codes.ini 1 "--end=2us" 76b4d8a242c79fca 58579 3076 1823 1823 740.72279 1999.37137
 golden fattree-32p3l.ini 1 "--end=1us --workload.warmup=0ns" fee84cf4c07f793d 667419 59028 4252 4252 860.879582 999.994843
 golden fattree-4ary3tree.ini 2 "--end=2us --workload.warmup=0ns" e59f8d8c5de53670 193483 8149 7937 7937 70.5949849 1999.69133
-golden fattree-dual-plane.ini 1 "--end=2us --workload.warmup=0ns" 523ea034286dc3cd 233954 15892 3016 3016 1419.3879 1999.84996
+golden fattree-dual-plane.ini 1 "--end=2us --workload.warmup=0ns" a4ccccfb8c21ee6b 78623 15892 31 31 787.423986 1999.52935
 golden fattree-summit-codes.ini 1 "--end=2us --workload.warmup=0ns" 741d7151dce3abdb 96486 7157 6026 6026 331.877491 1999.72318
 golden leafspine-3to1.ini 2 "--end=2us --workload.warmup=0ns" 5dc1fb9383438f03 90244 8887 4264 891 800.744332 1999.21618
 # A network read from a file (its path relative to where warpnet runs).
