@@ -23,8 +23,11 @@
 # counted from that cycle;
 # 8-flit VC buffers; credits per flit (credit_unit = 1B). Cases: 8x8 torus,
 # dimension order, uniform (1-flit packets with 2, 4, 8 VCs; 8-flit packets
-# with 2 VCs) and transpose (1-flit, 4 VCs); fat-tree uniform (Warpnet
-# 8-port 3-tree vs BookSim 4-ary 3-tree, 2 VCs, 1 and 8 flits); BookSim's
+# with 2 VCs) and transpose (1-flit, 4 VCs); fat-tree uniform (BookSim's
+# 4-ary 3-tree, topology = fattree with nca routing, a random up port per
+# packet; Warpnet examples/configs/fattree-4ary3tree.ini, the same tree as
+# the XGFT (3; 4,4,4; 1,4,4) with per-packet ECMP; 2 VCs, 1 and 8 flits,
+# internal speed-up 1 on both sides); BookSim's
 # dragonfly example (src/examples/dragonflyconfig at k = 2: 72 nodes, a = 4
 # routers of p = 2 nodes and h = 2 global links per group, 9 groups; local
 # channels 10 cycles, global 100; 256-flit VC buffers; routing delay 0;
@@ -154,10 +157,14 @@ wn_run() {
     c=$1 load=$2 r=$3 f=$4; shift 4
     iq=
     [ "$r" = input-queued ] && iq=${IQX:-}
+    # A failed run stops the script: the dragonfly case once read the
+    # previous run's summary.json for every one of its runs.
+    rm -rf "$T/o"
     # shellcheck disable=SC2086 # $iq is a list of options
     "$W" --quiet "$@" $iq --network.router="$r" \
         --network.packet_size=${f}B --workload.message_size=${f}B --workload.load="$load" \
-        --end=10us --workload.warmup=3us --out="$T/o" > "$T/w.out" 2>&1
+        --end=10us --workload.warmup=3us --out="$T/o" > "$T/w.out" 2>&1 ||
+        { echo "bench/booksim.sh: $c at offered $load ($r) failed:" >&2; cat "$T/w.out" >&2; exit 1; }
     acc=$(sed -n 's/.*"accepted_load": \([-0-9.eE+]*\).*/\1/p' "$T/o/summary.json")
     lat=$(sed -n 's/.*"packet_latency_ns": {"mean": \([-0-9.eE+]*\).*/\1/p' "$T/o/summary.json")
     [ "$(json_count "$T/o/summary.json")" = 0 ] && lat=nan # nothing sent after warm-up arrived
@@ -190,15 +197,12 @@ preset = booksim
 [torus]
 dims = 8,8
 ' > "$T/torus.ini"
-printf '[network]
-topology = fattree
-preset = booksim
-[fattree]
-ports = 8
-levels = 3
-' > "$T/fattree.ini"
 TORUS_W="$T/torus.ini"
-FT_W="$T/fattree.ini"
+# The fat-tree: the shipped 4-ary 3-tree run file, BookSim's own tree, under
+# the preset; the two keys where the run file differs from BookSim are given
+# (its 64-byte buffers and Poisson sources: BookSim's are 8 flits and
+# Bernoulli); packet sizes and loads come with every run.
+FT_W="$C/fattree-4ary3tree.ini --network.preset=booksim --network.vc_buffer=8B --workload.arrivals=bernoulli"
 DF_BS="topology = dragonflynew;
 k = 2;
 n = 1;
@@ -209,7 +213,9 @@ sw_allocator = separable_input_first;
 credit_delay = 2;
 routing_delay = 0;
 internal_speedup = 2.0;"
-DF_W="$C/dragonfly-a4.ini --network.preset=booksim --dragonfly.arrangement=absolute --network.link_latency=10ns
+# dragonfly-a4.ini sets its own link_bandwidth, which would win over the
+# preset's 1 GB/s (and refuse the preset's 1-ns slot at that rate).
+DF_W="$C/dragonfly-a4.ini --network.preset=booksim --network.link_bandwidth=1GB/s --dragonfly.arrangement=absolute --network.link_latency=10ns
     --dragonfly.global_latency=100ns --network.router_delay=1.5ns --network.vc_buffer=256B"
 
 [ "$TABLE_ONLY" != 1 ] && [ "${COST_ONLY:-0}" != 1 ] && {
