@@ -216,7 +216,8 @@ internal_speedup = 2.0;"
 # dragonfly-a4.ini sets its own link_bandwidth, which would win over the
 # preset's 1 GB/s (and refuse the preset's 1-ns slot at that rate).
 DF_W="$C/dragonfly-a4.ini --network.preset=booksim --network.link_bandwidth=1GB/s --dragonfly.arrangement=absolute --network.link_latency=10ns
-    --dragonfly.global_latency=100ns --network.router_delay=1.5ns --network.vc_buffer=256B"
+    --dragonfly.global_latency=100ns --network.router_delay=1.5ns --network.vc_buffer=256B
+    --network.alloc_delay=0.5ns --network.lane_hold=0.5ns"
 
 [ "$TABLE_ONLY" != 1 ] && [ "${COST_ONLY:-0}" != 1 ] && {
 for vcs in 2 4 8; do
@@ -232,7 +233,7 @@ for f in 1 8; do
     booksim "fattree-uniform-${f}flit-2vc" "$FT_BS" 2 $f uniform
     both "fattree-uniform-${f}flit-2vc" $f $FT_W --network.lanes=2
 done
-IQX="--network.internal_speedup=2 --network.alloc_delay=0.5ns --network.lane_hold=0.5ns"
+IQX="--network.internal_speedup=2"
 booksim dragonfly-uniform-1flit-min "$DF_BS
 routing_function = min;" 2 1 uniform
 # shellcheck disable=SC2086
