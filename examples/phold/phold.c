@@ -4,6 +4,7 @@
  * itself), after lookahead + exponential(mean - lookahead). Uses only the
  * public API: the engine reverses the RNG, the reverse handler undoes the
  * one counter of state. */
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,6 +15,8 @@ typedef struct phold_cfg {
     uint64_t total;
     double remote, mean, lookahead;
     uint64_t start_events;
+    double cross; /* --cross: share of random destinations on another rank; < 0: off */
+    uint64_t nranks;
 } phold_cfg;
 
 typedef struct phold_state {
@@ -29,12 +32,37 @@ typedef struct phold_msg {
     uint64_t hops; /* how many events led here: makes payloads non-trivial */
 } phold_msg;
 
+/* Rank p's LPs under the engine's block placement (engine/map.c). */
+static void phold_block(const phold_cfg *c, uint64_t p, uint64_t *first, uint64_t *count)
+{
+    uint64_t q = c->total / c->nranks, rem = c->total % c->nranks;
+    *first = p * q + (p < rem ? p : rem);
+    *count = q + (p < rem ? 1 : 0);
+}
+
+/* --cross=F: a random destination lies on another rank with probability F,
+ * else on the sender's own, uniformly among that rank's LPs. It draws the
+ * same numbers whatever F is, so a sweep of F changes only how many events
+ * cross ranks, not what the model computes per event: the measure of what
+ * crossing costs against a local event to another LP (bench/remote_cost.sh). */
+static warp_lpid phold_cross_dest(warp_rng *r, const phold_cfg *c, warp_lpid self)
+{
+    uint64_t P = c->nranks, q = c->total / P, rem = c->total % P, first, count;
+    uint64_t me = self < rem * (q + 1) ? self / (q + 1) : rem + (self - rem * (q + 1)) / q;
+    bool away = warp_rng_unif(r) < c->cross;
+    uint64_t other = P > 1 ? (uint64_t)warp_rng_integer(r, 0, (int64_t)P - 2) : 0;
+    uint64_t p = away && P > 1 ? (other >= me ? other + 1 : other) : me;
+    phold_block(c, p, &first, &count);
+    return first + (uint64_t)warp_rng_integer(r, 0, (int64_t)count - 1);
+}
+
 static void phold_send(warp_lp *lp, const phold_cfg *c, uint64_t hops, warp_bits *bits)
 {
     warp_rng *r = warp_lp_rng(lp);
     warp_lpid dest = warp_lp_id(lp);
     if (warp_rng_unif(r) <= c->remote) {
-        dest = (warp_lpid)warp_rng_integer(r, 0, (int64_t)c->total - 1);
+        dest = c->cross >= 0 ? phold_cross_dest(r, c, dest)
+                             : (warp_lpid)warp_rng_integer(r, 0, (int64_t)c->total - 1);
         if (bits)
             bits->b |= 1;
     }
@@ -107,7 +135,7 @@ int main(int argc, char **argv)
 {
     warp_ctx *w = warp_init(&argc, &argv);
     uint64_t nlp = 8, total = 0, start = 1;
-    double remote = 0.25, mean = 1.0, lookahead = 1.0;
+    double remote = 0.25, mean = 1.0, lookahead = 1.0, cross = -1;
     const char *map = "block";
     const warp_opt opts[] = {
         {"nlp", WARP_OPT_UINT, &nlp, "LPs per rank, as ROSS (default 8)"},
@@ -117,6 +145,8 @@ int main(int argc, char **argv)
         {"lookahead", WARP_OPT_DOUBLE, &lookahead, "minimum delay (default 1.0)"},
         {"start-events", WARP_OPT_UINT, &start, "events each LP starts with (default 1)"},
         {"map", WARP_OPT_STRING, &map, "LP placement: block (default, the engine's) or cyclic"},
+        {"cross", WARP_OPT_DOUBLE, &cross,
+         "share of random destinations on another rank (block placement; default: uniform over all LPs)"},
         {0},
     };
     if (warp_parse_args(w, &argc, argv, opts, "phold",
@@ -139,9 +169,18 @@ int main(int argc, char **argv)
         .mean = mean,
         .lookahead = lookahead,
         .start_events = start,
+        .cross = cross,
+        .nranks = cross >= 0 ? (uint64_t)warp_nranks(w) : 0,
     };
     if (strcmp(map, "block") && strcmp(map, "cyclic"))
         warp_fatal(WARP_EXIT_USAGE, "--map=%s: use block or cyclic", map);
+    if (cross != -1 && !(cross >= 0 && cross <= 1))
+        warp_fatal(WARP_EXIT_USAGE, "--cross=%g: must be a probability in [0, 1]", cross);
+    if (cross >= 0 && strcmp(map, "block"))
+        warp_fatal(WARP_EXIT_USAGE, "--cross needs --map=block: it picks destinations by the block placement");
+    if (cross >= 0 && cfg.total < (uint64_t)warp_nranks(w))
+        warp_fatal(WARP_EXIT_USAGE, "--cross needs at least one LP per rank (--total-lps=%llu on %d ranks)",
+                   (unsigned long long)cfg.total, warp_nranks(w));
     if (!cfg.total)
         warp_fatal(WARP_EXIT_USAGE, "--nlp/--total-lps: PHOLD needs at least one LP");
     warp_model m = {

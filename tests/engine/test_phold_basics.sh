@@ -35,6 +35,8 @@ expect_error "--remote=2" --remote=2
 expect_error "--lookahead=2" --lookahead=2 --mean=1
 expect_error "unexpected argument" stray
 expect_error "--map=spiral" --map=spiral
+expect_error "--cross=2" --cross=2
+expect_error "--cross needs --map=block" --cross=0.5 --map=cyclic
 
 # A model's own LP placement (cyclic) gives the same digest as block-linear,
 # on one rank and on two.
@@ -47,5 +49,20 @@ if [ -n "${MPIEXEC:-}" ]; then
     out=$($MPIEXEC -n 2 "$phold" --help 2>&1) || { echo "FAIL: --help on 2 ranks exits $?: $out"; fail=1; }
     n=$(echo "$out" | grep -c -- "--synch=MODE")
     [ "$n" = 1 ] || { echo "FAIL: --help on 2 ranks lists --synch $n times, want once"; fail=1; }
+    # --cross=F (bench/remote_cost.sh): a random destination lies on the
+    # other rank with probability F, so none crosses at 0 and every one at
+    # 1; the model then depends on the rank count only, and every mode
+    # commits one digest on those ranks.
+    sent() { sed -n 's/^ *remote events sent  *\([0-9,]*\)$/\1/p' | tr -d ,; }
+    x0=$($MPIEXEC -n 2 "$phold" --total-lps=64 --end=100 --remote=0.5 --cross=0 --synch=opt 2>&1 | sent)
+    [ "$x0" = 0 ] || { echo "FAIL: --cross=0 on 2 ranks sent '$x0' remote events, want 0"; fail=1; }
+    opt=$($MPIEXEC -n 2 "$phold" --total-lps=64 --end=100 --remote=0.5 --cross=1 --synch=opt 2>&1)
+    cons=$($MPIEXEC -n 2 "$phold" --total-lps=64 --end=100 --remote=0.5 --cross=1 --synch=cons 2>&1)
+    half=$($MPIEXEC -n 2 "$phold" --total-lps=64 --end=100 --remote=0.5 --cross=0.5 --synch=opt 2>&1 | sent)
+    x1=$(echo "$opt" | sent)
+    [ -n "$x1" ] && [ -n "$half" ] && [ "$x1" -gt "$half" ] && [ "$half" -gt 0 ] ||
+        { echo "FAIL: remote events sent at --cross=1 '$x1', at 0.5 '$half': want 1 > 0.5 > 0"; fail=1; }
+    [ -n "$(echo "$opt" | digest)" ] && [ "$(echo "$opt" | digest)" = "$(echo "$cons" | digest)" ] ||
+        { echo "FAIL: --cross=1 on 2 ranks: opt digest '$(echo "$opt" | digest)', cons '$(echo "$cons" | digest)'"; fail=1; }
 fi
 exit $fail
