@@ -17,6 +17,7 @@ dist_configs_DATA = examples/configs/README.md \
 	examples/configs/dragonflyplus-1024.ini examples/configs/dragonflyplus-codes-8448.ini \
 	examples/configs/hyperx-4x4.ini examples/configs/hyperx-8x8x8.ini \
 	examples/configs/graph-leafspine.ini examples/configs/leafspine-8x4.anynet \
+	examples/configs/leafspine-8x4-detour.routes \
 	examples/configs/fattree-16p3l-failed.ini examples/configs/dragonfly-a8-failed.ini \
 	examples/configs/dragonfly-xc.ini examples/configs/dragonfly-theta.ini \
 	examples/configs/dragonfly-dally-codes-72.ini \

@@ -7,9 +7,15 @@
  *         format = anynet | edges  BookSim's anynet (default) or an edge
  *                             list (graph_read.h)
  *         terminals = 1       edges only: terminals per router
- *         routing = shortest  shortest paths, ECMP per message (the only one)
- *         vcs = V             VCs per port (default the diameter: a VC class
- *                             per hop; fewer is an error, more become lanes)
+ *         routing = shortest | adaptive  among the minimal next hops (or
+ *                             those of routes): a hash of the message
+ *                             (ECMP), or the least occupied output, ties
+ *                             by that hash
+ *         routes = FILE       a routing table instead of shortest paths
+ *                             (graph_routes.h: ROUTER DEST|* PORT ...)
+ *         vcs = V             VCs per port (default the diameter, or the
+ *                             table's longest walk: a VC class per hop;
+ *                             fewer is an error, more become lanes)
  *         link_bandwidth, link_latency  links the file gives none (default
  *                             [network] link_bandwidth, link_latency)
  *         terminal_bandwidth, terminal_latency  node links the file gives

@@ -179,17 +179,14 @@ static void edges_line(reader *rd, char **tok, int n)
     add_link(rd, a, b, bw, lat);
 }
 
-static void scan(reader *rd, FILE *f)
+void graph_each_line(FILE *f, const char *path, uint64_t *line, void (*fn)(void *, char **, int),
+                     void *ctx)
 {
-    char *buf = NULL;
-    size_t cap = 0;
-    ssize_t len;
-    char **tok = NULL;
-    size_t tcap = 0;
-    rd->line = 0;
-    rd->links = 0;
-    while ((len = getline(&buf, &cap, f)) >= 0) {
-        rd->line++;
+    char *buf = NULL, **tok = NULL;
+    size_t cap = 0, tcap = 0;
+    *line = 0;
+    while (getline(&buf, &cap, f) >= 0) {
+        ++*line;
         char *hash = strchr(buf, '#');
         if (hash)
             *hash = 0;
@@ -201,18 +198,29 @@ static void scan(reader *rd, FILE *f)
             }
             tok[n++] = s;
         }
-        if (!n)
-            continue;
-        if (rd->format == GRAPH_ANYNET)
-            anynet_line(rd, tok, n);
-        else
-            edges_line(rd, tok, n);
+        if (n)
+            fn(ctx, tok, n);
     }
     if (ferror(f))
-        warp_fatal(WARP_EXIT_USAGE, "%s: read error after line %llu (%s); check the file", rd->path,
-                   (unsigned long long)rd->line, strerror(errno));
+        warp_fatal(WARP_EXIT_USAGE, "%s: read error after line %llu (%s); check the file", path,
+                   (unsigned long long)*line, strerror(errno));
     free(tok);
     free(buf);
+}
+
+static void one_line(void *ctx, char **tok, int n)
+{
+    reader *rd = ctx;
+    if (rd->format == GRAPH_ANYNET)
+        anynet_line(rd, tok, n);
+    else
+        edges_line(rd, tok, n);
+}
+
+static void scan(reader *rd, FILE *f)
+{
+    rd->links = 0;
+    graph_each_line(f, rd->path, &rd->line, one_line, rd);
 }
 
 static int by_ends(const void *x, const void *y)

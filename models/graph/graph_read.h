@@ -22,6 +22,7 @@
 #define GRAPH_READ_H
 
 #include <stdint.h>
+#include <stdio.h>
 
 typedef enum graph_format { GRAPH_ANYNET = 0, GRAPH_EDGES = 1 } graph_format;
 
@@ -46,5 +47,10 @@ typedef struct graph_desc {
 void graph_read(const char *path, graph_format format, uint64_t terminals, double max_bytes,
                 graph_desc *g);
 void graph_desc_free(graph_desc *g);
+/* Reads f (named path) line by line, counting lines in *line, and calls
+ * fn(ctx, tokens, count) for each line with tokens (blanks or commas
+ * between them; `#` starts a comment); a read error stops the run. */
+void graph_each_line(FILE *f, const char *path, uint64_t *line, void (*fn)(void *, char **, int),
+                     void *ctx);
 
 #endif

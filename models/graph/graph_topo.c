@@ -10,10 +10,11 @@
 
 #include "graph/graph.h"
 #include "graph/graph_read.h"
+#include "graph/graph_routes.h"
 #include "net/spt.h"
 
 static const char *const format_names[] = {"anynet", "edges", NULL};
-static const char *const routing_names[] = {"shortest", NULL};
+static const char *const routing_names[] = {"shortest", "adaptive", NULL};
 
 typedef struct graph_topo {
     graph_desc d;
@@ -29,6 +30,9 @@ typedef struct graph_topo {
     int32_t max_radix;
     double term_bandwidth, term_latency;
     net_spt spt;
+    char *routes_path;  /* [graph] routes, or NULL: shortest paths */
+    graph_routes routes;
+    int adaptive;       /* routing = adaptive: the least occupied candidate */
     int32_t classes, vcs;
 } graph_topo;
 
@@ -99,7 +103,10 @@ static void *graph_setup(warp_ini *ini, net_params *params)
     if (t->format == GRAPH_ANYNET && warp_ini_string(ini, "graph", "terminals", NULL))
         warp_ini_fail(ini, "graph", "terminals",
                       "an anynet file attaches its nodes itself; remove terminals or use format = edges");
-    warp_ini_choice(ini, "graph", "routing", routing_names, 0);
+    t->adaptive = warp_ini_choice(ini, "graph", "routing", routing_names, 0) == 1;
+    const char *routes = warp_ini_string(ini, "graph", "routes", NULL);
+    if (routes && !*routes)
+        warp_ini_fail(ini, "graph", "routes", "empty; give the routing table file or remove the key");
     double max_bytes = (double)warp_ini_bytes(ini, "graph", "max_memory", UINT64_C(4) << 30);
     double bw = warp_ini_bandwidth(ini, "graph", "link_bandwidth", params->link_bandwidth);
     if (!(bw > 0))
@@ -124,17 +131,31 @@ static void *graph_setup(warp_ini *ini, net_params *params)
                       "its parts",
                       t->path, (unsigned long long)t->spt.far_a, (unsigned long long)t->spt.far_b);
     t->classes = t->spt.diameter > 0 ? (int32_t)t->spt.diameter : 1;
-    if (t->classes > NET_MAX_VCS)
+    if (routes) {
+        if (graph_routes_bytes(t->d.routers) > max_bytes)
+            warp_ini_fail(ini, "graph", "routes",
+                          "a routing table of %llu routers needs about %.1f GiB to read and check; "
+                          "the limit is %.1f GiB: raise [graph] max_memory",
+                          (unsigned long long)t->d.routers, graph_routes_bytes(t->d.routers) / 1073741824.0,
+                          max_bytes / 1073741824.0);
+        t->routes_path = warp_xstrdup(routes);
+        graph_wiring w = {.routers = t->d.routers, .off = t->off, .to = t->to, .toff = t->toff};
+        graph_routes_read(t->routes_path, &w, &t->routes);
+        t->classes = t->routes.max_hops > 0 ? (int32_t)t->routes.max_hops : 1;
+    } else if (t->classes > NET_MAX_VCS) {
         warp_ini_fail(ini, "graph", "file",
                       "%s: the network's diameter is %d router hops, and shortest-path routing "
                       "takes a VC per hop to be deadlock-free, but a port has at most %d VCs; give a "
-                      "network of diameter %d or less",
+                      "network of diameter %d or less, or a routing table with shorter walks "
+                      "([graph] routes)",
                       t->path, (int)t->classes, NET_MAX_VCS, NET_MAX_VCS);
+    }
     t->vcs = (int32_t)warp_ini_int(ini, "graph", "vcs", t->classes, 1, NET_MAX_VCS);
     if (t->vcs < t->classes)
         warp_ini_fail(ini, "graph", "vcs",
-                      "the network's diameter is %d router hops and shortest-path routing needs a VC "
-                      "per hop to be deadlock-free; set vcs to at least %d or remove it",
+                      "%s %d router hops and the routing needs a VC per hop to be deadlock-free; "
+                      "set vcs to at least %d or remove it",
+                      routes ? "the routing table's longest walk has" : "the network's diameter is",
                       (int)t->classes, (int)t->classes);
     return t;
 }
@@ -143,6 +164,8 @@ static void graph_destroy(void *topo)
 {
     graph_topo *t = topo;
     net_spt_free(&t->spt);
+    graph_routes_free(&t->routes);
+    free(t->routes_path);
     graph_desc_free(&t->d);
     free(t->off);
     free(t->to);
@@ -197,7 +220,14 @@ static net_route_out graph_route(const void *topo, const net_route_in *in)
         o.port = t->tport[in->dst];
         return o;
     }
-    o.port = net_spt_next(&t->spt, in->router, dr, in->flow);
+    const void *state = t->adaptive ? in->router_state : NULL;
+    if (t->routes_path) {
+        int32_t n;
+        const int32_t *ports = graph_routes_at(&t->routes, in->router, dr, &n);
+        o.port = net_spt_choose(ports, n, in->router, in->flow, state);
+    } else {
+        o.port = net_spt_next(&t->spt, in->router, dr, in->flow, state);
+    }
     o.vc = net_spt_vc(t->classes, t->vcs, in->hops, in->flow);
     return o;
 }
@@ -205,7 +235,15 @@ static net_route_out graph_route(const void *topo, const net_route_in *in)
 static int32_t graph_route_ports(const void *topo, uint64_t r, uint64_t dst, int32_t *ports, int32_t max)
 {
     const graph_topo *t = topo;
-    return net_spt_ports(&t->spt, r, t->d.node_router[dst], ports, max);
+    uint64_t dr = t->d.node_router[dst];
+    if (t->routes_path) {
+        int32_t n;
+        const int32_t *cand = graph_routes_at(&t->routes, r, dr, &n);
+        n = r == dr ? 0 : n < max ? n : max;
+        memcpy(ports, cand, (size_t)n * sizeof *ports);
+        return n;
+    }
+    return net_spt_ports(&t->spt, r, dr, ports, max);
 }
 
 static uint32_t graph_min_hops(const void *topo, uint64_t src, uint64_t dst)
@@ -219,7 +257,7 @@ static size_t graph_mem(const void *topo)
     const graph_topo *t = topo;
     uint64_t R = t->d.routers, E = t->d.nlinks, N = t->d.nodes;
     return sizeof *t + (size_t)(E * sizeof(graph_link) + N * 48 + 2 * (R + 1) * 8 + 2 * E * 40) +
-           (size_t)net_spt_table_bytes(R);
+           (size_t)net_spt_table_bytes(R) + (t->routes_path ? (size_t)(R * R * 5) : 0);
 }
 
 static void graph_describe(const void *topo, FILE *f)
@@ -241,7 +279,15 @@ static void graph_describe(const void *topo, FILE *f)
             sum += (double)(t->toff[a + 1] - t->toff[a]) * (double)(t->toff[b + 1] - t->toff[b]) *
                    net_spt_hops(&t->spt, a, b);
     fprintf(f, "mean_hops: %.4g\n", N > 1 ? sum / ((double)N * (double)(N - 1)) : 0.0);
-    fprintf(f, "routing: shortest (ECMP per message, a VC per hop)\n");
+    const char *pick = t->adaptive ? "the least occupied, ties by ECMP" : "ECMP per message";
+    if (t->routes_path) {
+        fprintf(f, "routes: %s\n", t->routes_path);
+        fprintf(f, "routes_max_hops: %u\n", t->routes.max_hops);
+        fprintf(f, "routing: table from the routes file (%s, a VC per hop)\n", pick);
+    } else {
+        fprintf(f, "routing: %s (%s%s, a VC per hop)\n", t->adaptive ? "adaptive" : "shortest",
+                t->adaptive ? "shortest paths, " : "", pick);
+    }
 }
 
 static const warp_key graph_keys[] = {
@@ -249,7 +295,10 @@ static const warp_key graph_keys[] = {
     {"format", WARP_KEY_CHOICE, "anynet", "anynet | edges",
      "BookSim's anynet, or A B [BANDWIDTH] [LATENCY] per line"},
     {"terminals", WARP_KEY_COUNT, "1", "1..4096", "edges format only: terminals per router"},
-    {"routing", WARP_KEY_CHOICE, "shortest", "shortest", "shortest paths, ECMP per message"},
+    {"routing", WARP_KEY_CHOICE, "shortest", "shortest | adaptive",
+     "among the minimal next hops (or the routes file's): ECMP per message, or the least occupied"},
+    {"routes", WARP_KEY_FILE, "(none: shortest paths)", NULL,
+     "a routing table: ROUTER DEST|* PORT [PORT ...] per line (models/graph/README.md)"},
     {"vcs", WARP_KEY_COUNT, "(the diameter)", "1..8", "VCs (a VC per hop; fewer is an error)"},
     {"link_bandwidth", WARP_KEY_RATE, "([network] link_bandwidth)", "> 0", "links the file gives no bandwidth"},
     {"link_latency", WARP_KEY_TIME, "([network] link_latency)", ">= 0", "links the file gives no latency"},

@@ -278,7 +278,7 @@ static net_route_out ft_route(const void *topo, const net_route_in *in)
         o.port = a.port;
         return o;
     }
-    o.port = net_spt_next(&f->spt, in->router, a.router, in->flow);
+    o.port = net_spt_next(&f->spt, in->router, a.router, in->flow, NULL);
     o.vc = net_spt_vc(f->classes, f->classes, in->hops, in->flow);
     return o;
 }

@@ -9,3 +9,5 @@ tests_graph_test_spt_LDADD = libwarpnet.la libwarp.la $(CRITERION_LIBS) -lm
 endif
 dist_check_SCRIPTS += tests/graph/test_graph_run.sh
 TESTS += tests/graph/test_graph_run.sh
+dist_check_SCRIPTS += tests/graph/test_graph_routes.sh
+TESTS += tests/graph/test_graph_routes.sh

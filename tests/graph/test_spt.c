@@ -46,12 +46,12 @@ Test(spt, next_hop_is_one_closer_and_ecmp_uses_both_ways_to_the_antipode)
     net_spt s = ring(8, off, to, port);
     int used[2] = {0, 0};
     for (uint32_t flow = 0; flow < 64; flow++) {
-        int32_t p = net_spt_next(&s, 0, 4, flow);
+        int32_t p = net_spt_next(&s, 0, 4, flow, NULL);
         cr_assert(p == 0 || p == 1);
         used[p]++;
-        cr_assert_eq(net_spt_next(&s, 0, 4, flow), p, "a message keeps its path");
+        cr_assert_eq(net_spt_next(&s, 0, 4, flow, NULL), p, "a message keeps its path");
         for (uint64_t d = 1; d < 8; d++) {
-            int32_t q = net_spt_next(&s, 0, d, flow);
+            int32_t q = net_spt_next(&s, 0, d, flow, NULL);
             uint64_t nb = to[off[0] + (uint64_t)q];
             cr_assert_eq(net_spt_hops(&s, nb, d) + 1, net_spt_hops(&s, 0, d));
         }
