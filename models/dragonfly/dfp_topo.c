@@ -253,6 +253,12 @@ static const warp_preset dfp_presets[] = {
     {NULL, NULL, NULL, NULL},
 };
 
+static int dfp_adaptive(const void *topo)
+{
+    dfp_routing a = ((const dragonflyplus *)topo)->cfg.alg;
+    return a == DFP_UGAL || a == DFP_PAR;
+}
+
 const net_topology_ops dragonflyplus_topology = {
     .name = "dragonflyplus",
     .section = SEC,
@@ -277,4 +283,5 @@ const net_topology_ops dragonflyplus_topology = {
     .vc_buffer = dfp_vc_buffer,
     .describe = dfp_describe,
     .partition = dfp_partition,
+    .adaptive = dfp_adaptive,
 };

@@ -385,6 +385,12 @@ static const warp_preset df_presets[] = {
     {NULL, NULL, NULL, NULL},
 };
 
+static int df_adaptive(const void *topo)
+{
+    dfly_routing a = ((const dragonfly *)topo)->cfg.alg;
+    return a == DFLY_UGAL_L || a == DFLY_UGAL_G || a == DFLY_PAR;
+}
+
 const net_topology_ops dragonfly_topology = {
     .name = "dragonfly",
     .section = "dragonfly",
@@ -411,6 +417,7 @@ const net_topology_ops dragonfly_topology = {
     .view_slots = df_view_slots,
     .watchers = df_watchers,
     .partition = df_partition,
+    .adaptive = df_adaptive,
 };
 
 dfly_link dfly_read_link(warp_ini *ini, const char *section, const char *kind,

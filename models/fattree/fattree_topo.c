@@ -506,6 +506,8 @@ static const warp_preset ft_presets[] = {
     {NULL, NULL, NULL, NULL},
 };
 
+static int ft_adaptive(const void *topo) { return ((const ft_topo *)topo)->routing == FATTREE_ADAPTIVE; }
+
 const net_topology_ops fattree_topology = {
     .name = "fattree",
     .section = SEC,
@@ -530,4 +532,5 @@ const net_topology_ops fattree_topology = {
     .worst_case_dst = ft_worst_case_dst,
     .bisection_bandwidth = ft_bisection_bandwidth,
     .describe = ft_describe,
+    .adaptive = ft_adaptive,
 };

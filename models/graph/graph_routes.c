@@ -25,6 +25,11 @@ typedef struct rreader {
     uint32_t *pair_line;  /* routers x routers, 0: no line */
     uint32_t *def_start, *def_line;
     uint8_t *def_count;
+    /* the walk checks' scratch (kept here, where a stop still holds it) */
+    uint8_t *state;
+    uint32_t *hops;
+    uint64_t *stack;
+    int32_t *next;
 } rreader;
 
 /* Stops at the current line: "FILE:LINE: what; fix". */
@@ -152,9 +157,12 @@ static unsigned long long line_of(const rreader *rd, uint64_t r, uint64_t dst)
 /* Depth-first over every walk the table allows towards dst from each router
  * holding nodes: hops[r] is the longest walk from r (state 2: known, 1: on
  * the current walk). */
-static void check_dest(rreader *rd, uint64_t dst, uint8_t *state, uint32_t *hops, uint64_t *stack,
-                       int32_t *next)
+static void check_dest(rreader *rd, uint64_t dst)
 {
+    uint8_t *state = rd->state;
+    uint32_t *hops = rd->hops;
+    uint64_t *stack = rd->stack;
+    int32_t *next = rd->next;
     const graph_wiring *w = rd->w;
     graph_routes *t = rd->t;
     uint64_t R = w->routers;
@@ -264,17 +272,17 @@ void graph_routes_read(const char *path, const graph_wiring *w, graph_routes *t)
                 t->start[r * R + d] = rd.def_start[r];
                 t->count[r * R + d] = rd.def_count[r];
             }
-    uint8_t *state = warp_xcalloc(R, 1);
-    uint32_t *hops = warp_xcalloc(R, sizeof *hops);
-    uint64_t *stack = warp_xcalloc(R + 1, sizeof *stack);
-    int32_t *next = warp_xcalloc(R + 1, sizeof *next);
+    rd.state = warp_xcalloc(R, 1);
+    rd.hops = warp_xcalloc(R, sizeof *rd.hops);
+    rd.stack = warp_xcalloc(R + 1, sizeof *rd.stack);
+    rd.next = warp_xcalloc(R + 1, sizeof *rd.next);
     for (uint64_t d = 0; d < R; d++)
         if (w->toff[d + 1] > w->toff[d])
-            check_dest(&rd, d, state, hops, stack, next);
-    free(state);
-    free(hops);
-    free(stack);
-    free(next);
+            check_dest(&rd, d);
+    free(rd.state);
+    free(rd.hops);
+    free(rd.stack);
+    free(rd.next);
     free(rd.pair_line);
     free(rd.def_start);
     free(rd.def_line);

@@ -290,6 +290,8 @@ static void graph_describe(const void *topo, FILE *f)
     }
 }
 
+static int graph_adaptive(const void *topo) { return ((const graph_topo *)topo)->adaptive; }
+
 static const warp_key graph_keys[] = {
     {"file", WARP_KEY_FILE, "(required)", NULL, "the network file (relative to where warpnet runs)"},
     {"format", WARP_KEY_CHOICE, "anynet", "anynet | edges",
@@ -333,4 +335,5 @@ const net_topology_ops graph_topology = {
     .mem_bytes = graph_mem,
     .min_hops = graph_min_hops,
     .describe = graph_describe,
+    .adaptive = graph_adaptive,
 };

@@ -297,6 +297,8 @@ static const warp_key_group hx_groups[] = {
     {NULL, NULL, NULL, NULL, NULL, NULL},
 };
 
+static int hx_adaptive(const void *topo) { return ((const hyperx *)topo)->routing == HX_DAL; }
+
 const net_topology_ops hyperx_topology = {
     .name = "hyperx",
     .section = "hyperx",
@@ -321,4 +323,5 @@ const net_topology_ops hyperx_topology = {
     .bisection_bandwidth = hx_bisection,
     .describe = hx_describe,
     .partition = hx_partition,
+    .adaptive = hx_adaptive,
 };

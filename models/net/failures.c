@@ -24,6 +24,7 @@ typedef struct failed_topo {
     int32_t *port;
     net_spt spt;
     int32_t classes;
+    int adaptive;     /* the least occupied minimal next hop, not the hash's */
     uint64_t links, failed_links, failed_routers;
     double cut_all, cut_left; /* bytes/ns across the two partition halves */
 } failed_topo;
@@ -32,6 +33,8 @@ typedef struct failed_topo {
 #define FAILED_TABLE_MAX (4.0 * 1073741824.0)
 
 static const char *const table_routing[] = {"table around failures", NULL};
+static const char *const adaptive_routing[] = {"adaptive table around failures", NULL};
+static const char *const failure_routing_names[] = {"auto", "static", "adaptive", NULL};
 
 /* splitmix64: the failure draw, the same on every rank. */
 static uint64_t mix(uint64_t *s)
@@ -278,7 +281,7 @@ static net_route_out ft_route(const void *topo, const net_route_in *in)
         o.port = a.port;
         return o;
     }
-    o.port = net_spt_next(&f->spt, in->router, a.router, in->flow, NULL);
+    o.port = net_spt_next(&f->spt, in->router, a.router, in->flow, f->adaptive ? in->router_state : NULL);
     o.vc = net_spt_vc(f->classes, f->classes, in->hops, in->flow);
     return o;
 }
@@ -329,8 +332,9 @@ static void ft_describe(const void *topo, FILE *out)
     fprintf(out, "failed_links: %llu of %llu router links\n", (unsigned long long)f->failed_links,
             (unsigned long long)f->links);
     fprintf(out, "failed_routers: %llu\n", (unsigned long long)f->failed_routers);
-    fprintf(out, "failure_routing: shortest-path table around the failures (ECMP per message, a VC "
-                 "per hop)\n");
+    fprintf(out, "failure_routing: %s shortest-path table around the failures (%s, a VC per hop)\n",
+            f->adaptive ? "adaptive" : "static",
+            f->adaptive ? "the least occupied minimal next hop, ties by ECMP" : "ECMP per message");
     fprintf(out, "diameter_after_failures: %d\n", (int)f->classes);
     fprintf(out, "cut_GBps: %g of %g left (the links between the topology's two partition halves)\n",
             f->cut_left, f->cut_all);
@@ -370,6 +374,7 @@ void *net_failures_apply(warp_ini *ini, const net_topology_ops **ops, void *topo
     const char *file = warp_ini_string(ini, "network", "failed_links", NULL);
     double frac = warp_ini_double(ini, "network", "failed_fraction", 0, 0, 0.999999);
     uint64_t seed = (uint64_t)warp_ini_int(ini, "network", "failed_seed", 1, 0, INT64_MAX);
+    int how = warp_ini_choice(ini, "network", "failure_routing", failure_routing_names, 0);
     if (!file && frac == 0)
         return topo;
     const char *key = file ? "failed_links" : "failed_fraction";
@@ -405,7 +410,10 @@ void *net_failures_apply(warp_ini *ini, const net_topology_ops **ops, void *topo
     route_table(f);
     check_connected(f, ini, key);
     cut(f);
+    f->adaptive = how == 2 || (how == 0 && f->in->adaptive && f->in->adaptive(topo));
     f->ops = failed_topology;
+    if (f->adaptive)
+        f->ops.routings = adaptive_routing;
     if (!f->in->router_label)
         f->ops.router_label = NULL;
     if (!f->in->worst_case_dst)

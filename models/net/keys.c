@@ -24,6 +24,9 @@ static const warp_key network_common[] = {
      "around them by table"},
     {"failed_fraction", WARP_KEY_REAL, "0", "0..0.999999", "share of router links that fail, drawn uniformly"},
     {"failed_seed", WARP_KEY_COUNT, "1", ">= 0", "seed of failed_fraction's draw"},
+    {"failure_routing", WARP_KEY_CHOICE, "auto", "auto | static | adaptive",
+     "with failures, the table's choice among minimal next hops: ECMP hash or least occupied (auto: "
+     "adaptive where the topology's routing is)"},
     {0},
 };
 

@@ -254,6 +254,11 @@ typedef struct net_topology_ops {
      * them) that cut few links (grid blocks, pods, groups); every part
      * non-empty. net_partition_runs does the balancing for an order. */
     void (*partition)(const void *topo, const double *load, uint32_t parts, uint32_t *part);
+    /* Optional (NULL: no): whether the routing chosen adapts to occupancy
+     * (UGAL, PAR, DAL, adaptive up ports); with failed links the table
+     * that replaces it then picks the least occupied minimal next hop
+     * (failures.h). */
+    int (*adaptive)(const void *topo);
 } net_topology_ops;
 
 /* For partition hooks: cuts the `routers` routers, taken in `order` (NULL:

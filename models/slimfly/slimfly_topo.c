@@ -234,6 +234,8 @@ static const warp_key_group sf_groups[] = {
     {NULL, NULL, NULL, NULL, NULL, NULL},
 };
 
+static int sf_adaptive(const void *topo) { return ((const slimfly *)topo)->cfg.alg == SF_ROUTE_UGAL; }
+
 const net_topology_ops slimfly_topology = {
     .name = "slimfly",
     .section = "slimfly",
@@ -257,4 +259,5 @@ const net_topology_ops slimfly_topology = {
     .worst_case_dst = sf_worst_case_dst,
     .bisection_bandwidth = sf_bisection,
     .partition = sf_partition,
+    .adaptive = sf_adaptive,
 };
