@@ -220,13 +220,13 @@ static net_route_out graph_route(const void *topo, const net_route_in *in)
         o.port = t->tport[in->dst];
         return o;
     }
-    const void *state = t->adaptive ? in->router_state : NULL;
+    const net_route_in *adapt = t->adaptive ? in : NULL;
     if (t->routes_path) {
         int32_t n;
         const int32_t *ports = graph_routes_at(&t->routes, in->router, dr, &n);
-        o.port = net_spt_choose(ports, n, in->router, in->flow, state);
+        o.port = net_spt_choose(ports, n, in->router, in->flow, adapt);
     } else {
-        o.port = net_spt_next(&t->spt, in->router, dr, in->flow, state);
+        o.port = net_spt_next(&t->spt, in->router, dr, in->flow, adapt);
     }
     o.vc = net_spt_vc(t->classes, t->vcs, in->hops, in->flow);
     return o;

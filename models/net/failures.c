@@ -281,7 +281,7 @@ static net_route_out ft_route(const void *topo, const net_route_in *in)
         o.port = a.port;
         return o;
     }
-    o.port = net_spt_next(&f->spt, in->router, a.router, in->flow, f->adaptive ? in->router_state : NULL);
+    o.port = net_spt_next(&f->spt, in->router, a.router, in->flow, f->adaptive ? in : NULL);
     o.vc = net_spt_vc(f->classes, f->classes, in->hops, in->flow);
     return o;
 }

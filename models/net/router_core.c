@@ -81,7 +81,7 @@ net_rcore_route net_rcore_route_packet(warp_lp *lp, const net_model *n, net_rcor
                        .hops = p->hops,
                        .aux = {p->aux[0], p->aux[1]},
                        .rng = warp_lp_rng(lp),
-                       .router_state = &occ};
+                       .router_state = &occ, .occupancy = net_port_occupancy};
     net_route_out r = n->topo_ops->route(n->topo, &in);
     assert(r.port >= 0 && r.port < n->max_radix && r.vc >= 0 && r.vc * lanes < n->vcs &&
            "topology route() returns a port of this router and a VC below vcs()");

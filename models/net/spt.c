@@ -9,7 +9,6 @@
 #include <string.h>
 
 #include "net/spt.h"
-#include "net/topology.h"
 #include "warp.h"
 
 double net_spt_table_bytes(uint64_t routers) { return (double)routers * (double)routers; }
@@ -85,7 +84,7 @@ static int minimal(const net_spt *s, uint64_t e, uint64_t dst, uint32_t want)
     return net_spt_hops(s, s->to[e], dst) + 1 == want;
 }
 
-int32_t net_spt_next(const net_spt *s, uint64_t r, uint64_t dst, uint32_t flow, const void *state)
+int32_t net_spt_next(const net_spt *s, uint64_t r, uint64_t dst, uint32_t flow, const net_route_in *adapt)
 {
     uint32_t want = net_spt_hops(s, r, dst), n = 0;
     for (uint64_t e = s->off[r]; e < s->off[r + 1]; e++)
@@ -99,7 +98,7 @@ int32_t net_spt_next(const net_spt *s, uint64_t r, uint64_t dst, uint32_t flow, 
             first = e;
             break;
         }
-    if (!state)
+    if (!adapt)
         return s->port[first];
     /* the hash's pick first, then the other minimal ports cyclically: a
      * strictly smaller occupancy wins, so ties keep the earliest */
@@ -108,7 +107,7 @@ int32_t net_spt_next(const net_spt *s, uint64_t r, uint64_t dst, uint32_t flow, 
         uint64_t e = s->off[r] + (first - s->off[r] + i) % deg;
         if (!minimal(s, e, dst, want))
             continue;
-        uint64_t occ = net_port_occupancy(state, s->port[e]);
+        uint64_t occ = adapt->occupancy(adapt->router_state, s->port[e]);
         if (occ < low) {
             low = occ;
             best = e;
@@ -117,16 +116,16 @@ int32_t net_spt_next(const net_spt *s, uint64_t r, uint64_t dst, uint32_t flow, 
     return s->port[best];
 }
 
-int32_t net_spt_choose(const int32_t *ports, int32_t n, uint64_t r, uint32_t flow, const void *state)
+int32_t net_spt_choose(const int32_t *ports, int32_t n, uint64_t r, uint32_t flow, const net_route_in *adapt)
 {
     int32_t first = (int32_t)(flow_hash(flow, r) % (uint32_t)n);
-    if (!state || n == 1)
+    if (!adapt || n == 1)
         return ports[first];
     int32_t best = ports[first];
     uint64_t low = UINT64_MAX;
     for (int32_t i = 0; i < n; i++) {
         int32_t p = ports[(first + i) % n];
-        uint64_t occ = net_port_occupancy(state, p);
+        uint64_t occ = adapt->occupancy(adapt->router_state, p);
         if (occ < low) {
             low = occ;
             best = p;

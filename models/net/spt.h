@@ -12,6 +12,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "net/topology.h"
+
 /* Distance of two routers that are not connected. */
 #define NET_SPT_FAR 255
 
@@ -41,15 +43,15 @@ static inline uint32_t net_spt_hops(const net_spt *s, uint64_t a, uint64_t b)
     return s->dist[a * s->routers + b];
 }
 /* The port of r on a shortest path to router dst (r != dst, connected):
- * among the minimal next hops, with state NULL the one a hash of (flow, r)
+ * among the minimal next hops, with adapt NULL the one a hash of (flow, r)
  * picks, so a message keeps one path and messages spread over all; with a
- * route()'s router_state the least occupied (net_port_occupancy), ties to
- * the first in the hash's order (minimal adaptive). */
-int32_t net_spt_next(const net_spt *s, uint64_t r, uint64_t dst, uint32_t flow, const void *state);
+ * route()'s input the least occupied (adapt->occupancy), ties to the first
+ * in the hash's order (minimal adaptive). */
+int32_t net_spt_next(const net_spt *s, uint64_t r, uint64_t dst, uint32_t flow, const net_route_in *adapt);
 /* The same choice among n given candidate ports (n >= 1): the hash's pick
- * (state NULL) or the least occupied, ties to the first from the hash's
+ * (adapt NULL) or the least occupied, ties to the first from the hash's
  * pick on in list order. */
-int32_t net_spt_choose(const int32_t *ports, int32_t n, uint64_t r, uint32_t flow, const void *state);
+int32_t net_spt_choose(const int32_t *ports, int32_t n, uint64_t r, uint32_t flow, const net_route_in *adapt);
 /* Writes up to max minimal next-hop ports of r towards dst; returns their count. */
 int32_t net_spt_ports(const net_spt *s, uint64_t r, uint64_t dst, int32_t *ports, int32_t max);
 /* The VC of class `cls` (hops taken) for a message, with `classes` classes

@@ -125,6 +125,9 @@ typedef struct net_route_in {
      * rollback) and the current occupancy of an output port. */
     warp_rng *rng;
     const void *router_state; /* opaque; pass to net_port_occupancy() */
+    /* net_port_occupancy itself, for code of models/net that routes (the
+     * failure layer, spt.c) and must not call back into the router core */
+    uint64_t (*occupancy)(const void *router_state, int32_t port);
 } net_route_in;
 
 /* A routing decision. `aux` is copied back into the packet. */
