@@ -254,6 +254,18 @@ static void permute(traffic *t, warp_ini *ini)
     }
 }
 
+/* The rank on each terminal, UINT64_MAX where none is placed (a new array). */
+static uint64_t *terminal_ranks(const traffic *t, const net_model *net)
+{
+    uint64_t nodes = net_nodes(net);
+    uint64_t *rank_at = rank_table(nodes);
+    for (uint64_t term = 0; term < nodes; term++)
+        rank_at[term] = UINT64_MAX;
+    for (uint64_t r = 0; r < t->ranks; r++)
+        rank_at[net_rank_terminal(net, r)] = r;
+    return rank_at;
+}
+
 /* The topology's worst case, terminal to terminal, read through the
  * placement: the rank on the terminal's partner. */
 static void worst_case(traffic *t, warp_ini *ini, const net_model *net)
@@ -266,11 +278,7 @@ static void worst_case(traffic *t, warp_ini *ini, const net_model *net)
                       "%s has none: choose another pattern (e.g. permutation or bitcomplement)",
                       ops ? ops->name : warp_ini_string(ini, "network", "topology", "?"));
     uint64_t nodes = net_nodes(net);
-    uint64_t *rank_at = rank_table(nodes);
-    for (uint64_t term = 0; term < nodes; term++)
-        rank_at[term] = UINT64_MAX;
-    for (uint64_t r = 0; r < t->ranks; r++)
-        rank_at[net_rank_terminal(net, r)] = r;
+    uint64_t *rank_at = terminal_ranks(t, net);
     t->dst_of = rank_table(t->ranks);
     for (uint64_t r = 0; r < t->ranks; r++) {
         uint64_t term = net_rank_terminal(net, r), d = ops->worst_case_dst(topo, term);
@@ -300,11 +308,7 @@ static void group_shift(traffic *t, warp_ini *ini, const net_model *net)
                       ops ? ops->name : warp_ini_string(ini, "network", "topology", "?"));
     uint64_t nodes = net_nodes(net), g = ops->group_terminals(topo);
     t->group = g;
-    t->rank_at = rank_table(nodes);
-    for (uint64_t term = 0; term < nodes; term++)
-        t->rank_at[term] = UINT64_MAX;
-    for (uint64_t r = 0; r < t->ranks; r++)
-        t->rank_at[net_rank_terminal(net, r)] = r;
+    t->rank_at = terminal_ranks(t, net);
     for (uint64_t term = 0; term < nodes; term++)
         if (t->rank_at[term] == UINT64_MAX)
             warp_ini_fail(ini, "workload", "pattern",
