@@ -11,7 +11,10 @@
 # Prints CSV (header row, one row per run with the exact command),
 # then one summary line per scenario and partition, and writes
 # bench/results/parallel.csv (+ parallel.png when gnuplot is there).
-#   bench/parallel.sh [SCENARIO ...]     (default: all; REPS=N repeats, default 1;
+#   bench/parallel.sh [SCENARIO ...]     (default: all; REPS=N repeats, default 1:
+#   each repetition runs the sequential run, the ceiling and the 2-rank runs
+#   again, so that every row's of_ceiling is taken against the same
+#   repetition's ceiling, and the summary prints the median over repetitions;
 #   SHORT=1 runs the network scenarios to a quarter of their end time, for a
 #   loaded machine)
 # Scenarios: slimfly-q13, fattree-codes, torus-32k, replay-ft32 (gen:stencil3d,
@@ -51,7 +54,8 @@ run() { # scenario partition ranks [synch: opt (default), opt-ahead (--safe-even
     else
         cmd="$cmd --synch=seq"
     fi
-    for r in $(seq 1 "$reps"); do
+    local r=$rep
+    {
         local l; l=$(load)
         timeout 1200 $cmd >/dev/null
         local wall; wall=$(wall_of "$j")
@@ -70,7 +74,7 @@ run() { # scenario partition ranks [synch: opt (default), opt-ahead (--safe-even
             "$(final_share "$j")" \
             "$(rss_mb "$j")" \
             "$(json committed_digest "$j")" "$l" "$oc" "${cmd/ --stats-json=$j/}" | tee -a "$csv"
-    done
+    }
 }
 
 # measure_ceiling SCENARIO: the machine's own limit for two processes, measured as
@@ -91,7 +95,7 @@ measure_ceiling() {
     wa=$(wall_of "$ja") wb=$(wall_of "$jb")
     slow=$(awk -v a="$wa" -v b="$wb" 'BEGIN { print (a > b) ? a : b }')
     ceiling[$name]=$(awk -v s="${seq_wall[$name]}" -v w="$slow" 'BEGIN { printf "%.3f", (w > 0) ? 2 * s / w : 0 }')
-    printf '%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%.1f,%s,%s,%s,"%s"\n' "$name" seq ceiling 2 1 \
+    printf '%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%.1f,%s,%s,%s,"%s"\n' "$name" seq ceiling 2 "$rep" \
         "$(json committed "$ja")" "$slow" "${ceiling[$name]}" 1 0 "$(split forward "$ja")" 0 0 0 0 0 \
         "$(rss_mb "$ja")" "$(json committed_digest "$ja")" "$l" 1.000 \
         "two at once: $pa $base --synch=seq & $pb $base --synch=seq" | tee -a "$csv"
@@ -107,23 +111,35 @@ fi
 # MODES=...: the other synchronisations on 2 ranks (default opt-ahead opt-unsafe cons).
 modes=${MODES-opt-ahead opt-unsafe cons}
 for s in $scenarios; do
-    run "$s" seq 1
-    measure_ceiling "$s"
-    if [ "$s" = phold-large ]; then
-        run "$s" block 2
-        for m in $modes; do run "$s" block 2 "$m"; done
-        continue
-    fi
-    for p in $partitions; do run "$s" "$p" 2; done
-    # --safe-events=ahead (optimism past the bound), off (the optimistic
-    # path every event used to take) and conservative windows, all on the
-    # default partition.
-    for m in $modes; do run "$s" topology 2 "$m"; done
+    for rep in $(seq 1 "$reps"); do
+        run "$s" seq 1
+        measure_ceiling "$s"
+        if [ "$s" = phold-large ]; then
+            run "$s" block 2
+            for m in $modes; do run "$s" block 2 "$m"; done
+            continue
+        fi
+        for p in $partitions; do run "$s" "$p" 2; done
+        # --safe-events=ahead (optimism past the bound), off (the optimistic
+        # path every event used to take) and conservative windows, all on the
+        # default partition.
+        for m in $modes; do run "$s" topology 2 "$m"; done
+    done
+    rep=1
     run "$s" topology 4 # oversubscribed: the digest only, not a timing
 done
 
 echo "# per scenario, partition and synch: wall s, speed-up, efficiency, remote share, share of events run final (load = 1-min load average)"
-tail -n +2 "$csv" | awk -F, '{printf "# %-14s %-9s %-10s ranks %s  wall %8.3f s  speed-up %5.2f  eff %s  remote %.3f  final %.3f  digest %s  load %s%s\n", $1, $2, $3, $4, $7, $8, $9, $10, $16, $18, $19, ($20 != "" && $3 != "ceiling") ? "  of ceiling " $20 : ""}'
+tail -n +2 "$csv" | awk -F, '{printf "# %-14s %-9s %-10s ranks %s  rep %s  wall %8.3f s  speed-up %5.2f  eff %s  remote %.3f  final %.3f  digest %s  load %s%s\n", $1, $2, $3, $4, $5, $7, $8, $9, $10, $16, $18, $19, ($20 != "" && $3 != "ceiling") ? "  of ceiling " $20 : ""}'
+if [ "$reps" -gt 1 ]; then
+    # The median over repetitions of each 2-rank row's share of its own
+    # repetition's ceiling (the goal's measure), with the spread.
+    echo "# median of ceiling over $reps repetitions (min-max):"
+    tail -n +2 "$csv" | awk -F, '$4 == 2 && $3 != "ceiling" && $20 != "" {print $1 " " $2 " " $3, $20}' |
+        sort -k1,3 -k4,4n | awk '{k = $1 " " $2 " " $3; v[k] = v[k] " " $4; n[k]++}
+            END {for (k in v) {split(substr(v[k], 2), a, " "); m = (n[k] % 2) ? a[(n[k] + 1) / 2] : (a[n[k] / 2] + a[n[k] / 2 + 1]) / 2;
+                 printf "#   %-38s %.3f (%s-%s)\n", k, m, a[1], a[n[k]]}}' | sort
+fi
 digests=$(differing_digests "$csv" 18)
 [ -z "$digests" ] || echo "# DIGESTS DIFFER: $digests"
 if command -v gnuplot >/dev/null 2>&1; then
