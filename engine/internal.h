@@ -253,6 +253,9 @@ typedef struct warp_queue {
 /* --huge-pages (options.c, setup.c): transparent huge pages asked for
  * (madvise) on the LP states and records and the event pool. */
 typedef enum { WARP_HUGE_AUTO, WARP_HUGE_ON, WARP_HUGE_OFF } warp_huge;
+/* --transport: shared-memory rings between the ranks of a node (auto,
+ * shm) or MPI messages between every pair (mpi); shm.c. */
+typedef enum { WARP_TRANSPORT_AUTO, WARP_TRANSPORT_MPI, WARP_TRANSPORT_SHM } warp_transport_kind;
 /* auto turns them on when a rank's LP records and states exceed this:
  * measured (bench/RESULTS.md) to pay on 4.4 GB of Slim Fly state in the run
  * and, from a few hundred MB up, in setup, whose first touch of the arrays
@@ -302,7 +305,22 @@ typedef struct warp_allocator {
 typedef struct warp_sendbuf warp_sendbuf;
 /* Send buffer size classes: 1 KiB << class, the last one buf_bytes. */
 #define WARP_SEND_CLASSES 24
+/* The on-node rings (shm.c): this rank writes its records for a rank of
+ * its node into its ring in that rank's segment of one shared window, and
+ * reads one ring per other rank of the node in its own segment. */
+typedef struct shm_ring shm_ring;
+typedef struct warp_shm {
+    MPI_Comm node;           /* the ranks of this node; MPI_COMM_NULL: no rings */
+    MPI_Win win;
+    uint64_t cap;            /* data bytes of one ring */
+    shm_ring **out;          /* per PE: this rank's ring in its segment; NULL: over MPI */
+    uint64_t *whead, *wtail; /* per PE: the head written, the tail last read */
+    shm_ring **in;           /* the rings this rank reads */
+    uint64_t *rtail;         /* their tails, as this rank advanced them */
+    int nin;
+} warp_shm;
 typedef struct warp_transport {
+    bool up;                 /* set up and not torn down */
     size_t buf_bytes;        /* size of one aggregation buffer */
     warp_sendbuf **out;      /* per destination PE: buffer being filled */
     warp_sendbuf *spare[WARP_SEND_CLASSES]; /* free buffers, per size class */
@@ -330,6 +348,12 @@ typedef struct warp_transport {
     uint64_t since_sweep;    /* GVT rounds since cancelled was last swept */
     uint64_t next_uid;
     uint64_t sent[4], recvd[4]; /* message counts per GVT epoch (mod 4) */
+    warp_shm shm;
+    /* Per PE: buffers for its ring that did not fit yet, oldest first
+     * (shm.c never blocks); pend_pes lists the PEs with any. */
+    warp_sendbuf **pend_head, **pend_tail;
+    int *pend_pes;
+    int npend;
 } warp_transport;
 
 /* ---- GVT (gvt.c) ---------------------------------------------------------- */
@@ -414,6 +438,7 @@ typedef struct warp_opts {
     bool progress, quiet;
     uint64_t mem_per_rank; /* --mem-per-rank; 0: from the node */
     warp_huge huge_pages;  /* --huge-pages: auto, on or off */
+    warp_transport_kind transport; /* --transport */
     char *ckpt_dir;       /* --checkpoint=DIR, or NULL */
     char *restart_dir;    /* --restart=DIR, or NULL */
     double ckpt_every_s;  /* --checkpoint-every in wall seconds; 0: off */
@@ -470,6 +495,7 @@ typedef struct warp_sched {
 /* w->cnt: this PE's counters and clocks (statistics, local). */
 typedef struct warp_counters {
     uint64_t committed, processed, rolled_back, rb_primary, rb_secondary;
+    uint64_t ring_records, ring_waits; /* records through on-node rings; buffers that found theirs full */
     uint64_t gvt_rounds, fossils, remote_sent, anti_sent, pops, doomed;
     uint64_t final_run;   /* events run below safe_ts: no saving, committed at once */
     warp_timers t;
@@ -804,11 +830,22 @@ void transport_send_anti(warp_ctx *w, warp_event *rec); /* takes rec */
 void transport_fossil(warp_ctx *w, double gvt);        /* forget cancellations below gvt */
 void transport_poll(warp_ctx *w);
 void transport_flush(warp_ctx *w);
-bool transport_idle(const warp_ctx *w);
 /* Set up (transport_init) and not torn down (transport_destroy). */
-static inline bool transport_up(const warp_ctx *w) { return w->tr.rreq != NULL; }
+static inline bool transport_up(const warp_ctx *w) { return w->tr.up; }
 void transport_destroy(warp_ctx *w);
 void remote_forget(warp_ctx *w, warp_event *e);
+
+/* shm.c (collective over the engine's communicator: init and destroy) */
+/* Sets up rings to the ranks of this node as --transport asks; refuses
+ * --transport=shm when some rank is on another node. */
+void shm_init(warp_ctx *w, size_t record_max);
+/* Writes len bytes as one record into pe's ring if they fit now. */
+bool shm_put(warp_ctx *w, int pe, const char *data, size_t len);
+/* The most bytes one record for pe can hold now (0: the ring is full). */
+size_t shm_room(warp_ctx *w, int pe);
+/* Hands every record waiting in this rank's rings to fn, in each ring's order. */
+void shm_poll(warp_ctx *w, void (*fn)(warp_ctx *, const char *, int));
+void shm_destroy(warp_ctx *w); /* frees the window (with every rank) */
 
 /* gvt.c */
 void gvt_init(warp_ctx *w);

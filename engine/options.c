@@ -304,6 +304,19 @@ static const char *set_huge_pages(void *t, const char *v)
     return NULL;
 }
 
+static const char *const transport_names[] = {"auto", "mpi", "shm"};
+
+static const char *set_transport(void *t, const char *v)
+{
+    for (int k = 0; k < 3; k++)
+        if (v && !strcmp(v, transport_names[k])) {
+            ((warp_opts *)t)->transport = (warp_transport_kind)k;
+            return NULL;
+        }
+    return "unknown transport; use auto (shared memory between the ranks of a node, MPI between nodes), "
+           "mpi or shm (shared memory only: every rank on one node)";
+}
+
 static const char *set_safe_events(void *t, const char *v)
 {
     warp_opts *o = t;
@@ -339,6 +352,7 @@ static const warp_cfg_opt engine_opts[] = {
     {"gvt", "ALGO", "mattern", "mattern (asynchronous) or sync (blocking all-reduce, as ROSS)", set_gvt},
     {"window", "T|auto", "auto", "optimism bound: events later than GVT + T wait; 0: unbounded; auto adapts T to each GVT round's efficiency", set_window},
     {"safe-events", "on|ahead|off", "on", "on several optimistic ranks, run the events no straggler can reach (below the last GVT round's pending minimum + the model's lookahead) without state saving and commit them at once; on: a rank waits at that bound for the next round, ahead: it runs on optimistically meanwhile", set_safe_events},
+    {"transport", "auto|mpi|shm", "auto", "how remote events travel: auto passes them through shared-memory rings between the ranks of a node and as MPI messages between nodes; mpi: MPI messages between every pair; shm: rings only, refused unless every rank is on one node", set_transport},
     {"partition", "KIND", "topology", "block|topology|metis: how a network model places its routers (terminals and ranks follow them) on the ranks; topology cuts along pods, groups or grid blocks, metis partitions the router graph with METIS 5 (builds with libmetis-dev)", set_partition},
     {"lps-per-kp", "N", NULL, "LPs per kernel process (rollback unit)", set_lps_per_kp},
     {"kps", "N", NULL, "kernel processes per rank (default: min(LPs per rank, 64))", set_kps},
@@ -418,6 +432,7 @@ size_t warp_options_settings(const warp_ctx *w, char (*out)[80], size_t cap)
     SETTING("--lps-per-kp=%llu", (unsigned long long)w->opt.lps_per_kp);
     SETTING("--kps=%llu", (unsigned long long)w->opt.kps_opt);
     SETTING("--mem-per-rank=%llu", (unsigned long long)w->opt.mem_per_rank);
+    SETTING("--transport=%s", transport_names[w->opt.transport]);
     SETTING("--safe-events=%s", !w->opt.safe_events ? "off" : w->opt.safe_ahead ? "ahead" : "on");
 #undef SETTING
     return n;

@@ -1,6 +1,7 @@
-/* engine/transport.c — remote events over MPI. Events and anti-messages to
- * one PE are packed into an aggregation buffer and sent with MPI_Isend when it
- * fills or at the end of a batch; receives are pre-posted. Every message
+/* engine/transport.c — remote events. Events and anti-messages to one PE
+ * are packed into an aggregation buffer and sent when it fills or at the end
+ * of a batch: through a shared-memory ring to a rank of this node (shm.c),
+ * else with MPI_Isend to pre-posted receives. Every message
  * carries its GVT epoch and is counted per epoch on both sides (gvt.c).
  * Received events live in a table by uid so an anti-message finds its event in
  * O(1); an anti-message that overtakes its event waits as an orphan. */
@@ -35,6 +36,7 @@ struct warp_sendbuf {
     int dest;
     int cls;
     size_t used;
+    size_t off; /* waiting for a ring: the bytes already in it */
     char data[];
 };
 
@@ -57,7 +59,13 @@ void transport_init(warp_ctx *w)
     while (t->top_class < WARP_SEND_CLASSES - 1 && ((size_t)1024 << t->top_class) < t->buf_bytes)
         t->top_class++;
     t->out = calloc((size_t)w->nranks, sizeof *t->out);
-    t->nrecv = NRECV;
+    t->pend_head = calloc((size_t)w->nranks, sizeof *t->pend_head);
+    t->pend_tail = calloc((size_t)w->nranks, sizeof *t->pend_tail);
+    t->pend_pes = malloc((size_t)w->nranks * sizeof *t->pend_pes);
+    shm_init(w, rec);
+    /* With every other rank on this node's rings, no MPI receive is posted:
+     * testing one ran MPI's progress engine at every poll. */
+    t->nrecv = t->shm.nin == w->nranks - 1 ? 0 : NRECV;
     t->rreq = malloc(NRECV * sizeof *t->rreq);
     t->rbuf = malloc(NRECV * sizeof *t->rbuf);
     t->rpost = calloc(NRECV, sizeof *t->rpost);
@@ -67,9 +75,10 @@ void transport_init(warp_ctx *w)
     t->table = calloc(buckets, sizeof *t->table);
     t->table_mask = buckets - 1;
     t->dirty = malloc((size_t)w->nranks * sizeof *t->dirty);
-    if (!t->out || !t->rreq || !t->rbuf || !t->table || !t->dirty || !t->rpost)
+    if (!t->out || !t->rreq || !t->rbuf || !t->table || !t->dirty || !t->rpost || !t->pend_head ||
+        !t->pend_tail || !t->pend_pes)
         warp_fatal(WARP_EXIT_RESOURCE, "out of memory for the MPI transport on rank %d", w->rank);
-    for (int i = 0; i < NRECV; i++) {
+    for (int i = 0; i < t->nrecv; i++) {
         t->rbuf[i] = malloc(t->buf_bytes);
         if (!t->rbuf[i])
             warp_fatal(WARP_EXIT_RESOURCE, "out of memory for receive buffers on rank %d", w->rank);
@@ -80,6 +89,7 @@ void transport_init(warp_ctx *w)
     /* uids: rank in the top 20 bits, a counter below. */
     t->next_uid = (uint64_t)w->rank << 44;
     t->cancelled_min = INFINITY;
+    t->up = true;
 }
 
 static size_t class_bytes(const warp_transport *t, int cls)
@@ -111,21 +121,102 @@ static void buf_put(warp_transport *t, warp_sendbuf *b)
     t->spare[b->cls] = b;
 }
 
+/* b, or a copy of it in the smallest class that holds its contents. */
+static warp_sendbuf *buf_shrink(warp_ctx *w, warp_sendbuf *b)
+{
+    warp_transport *t = &w->tr;
+    int cls = 0;
+    while (cls < t->top_class && class_bytes(t, cls) < b->used)
+        cls++;
+    if (cls == t->top_class)
+        return b;
+    warp_sendbuf *s = buf_get(w, b->dest, cls);
+    memcpy(s->data, b->data, b->used);
+    s->used = b->used;
+    buf_put(t, b);
+    return s;
+}
+
+/* The length of the whole records at p (of len bytes) that fit in room. */
+static size_t whole_records(const warp_ctx *w, const char *p, size_t len, size_t room)
+{
+    size_t off = 0;
+    while (off < len) {
+        uint8_t kind;
+        memcpy(&kind, p + off + offsetof(wire_hdr, kind), 1);
+        size_t n = sizeof(wire_hdr) + (kind == WIRE_EVENT ? w->msg_size : 0);
+        if (off + n > room)
+            break;
+        off += n;
+    }
+    return off;
+}
+
+/* Writes pe's waiting buffers into its ring, oldest first, as far as they
+ * fit: a buffer larger than the ring goes in pieces of whole records.
+ * Says whether none is left waiting. */
+static bool pend_drain(warp_ctx *w, int pe)
+{
+    warp_transport *t = &w->tr;
+    warp_sendbuf *b;
+    while ((b = t->pend_head[pe])) {
+        size_t left = b->used - b->off, room = shm_room(w, pe);
+        size_t n = left <= room ? left : whole_records(w, b->data + b->off, left, room);
+        if (!n)
+            return false;
+        bool put = shm_put(w, pe, b->data + b->off, n);
+        WARP_ASSERT(put, "a record within the ring's room is written");
+        b->off += n;
+        if (b->off < b->used)
+            continue;
+        t->pend_head[pe] = b->next;
+        buf_put(t, b);
+    }
+    return true;
+}
+
+/* A full ring never waits: the buffer waits for the next flush or poll,
+ * behind any other of its PE's, so the stream stays in order. */
+static void ring_send(warp_ctx *w, int dest, warp_sendbuf *b)
+{
+    warp_transport *t = &w->tr;
+    if (!t->pend_head[dest] && shm_put(w, dest, b->data, b->used)) {
+        buf_put(t, b);
+        return;
+    }
+    w->cnt.ring_waits++;
+    b = buf_shrink(w, b);
+    b->off = 0;
+    b->next = NULL;
+    if (t->pend_head[dest]) {
+        t->pend_tail[dest]->next = b;
+    } else {
+        t->pend_head[dest] = b;
+        t->pend_pes[t->npend++] = dest;
+    }
+    t->pend_tail[dest] = b;
+}
+
+static void pend_drain_all(warp_ctx *w)
+{
+    warp_transport *t = &w->tr;
+    int kept = 0;
+    for (int i = 0; i < t->npend; i++)
+        if (!pend_drain(w, t->pend_pes[i]))
+            t->pend_pes[kept++] = t->pend_pes[i];
+    t->npend = kept;
+}
+
 static void buf_send(warp_ctx *w, int dest)
 {
     warp_transport *t = &w->tr;
     warp_sendbuf *b = t->out[dest];
     t->out[dest] = NULL;
-    int cls = 0;
-    while (cls < t->top_class && class_bytes(t, cls) < b->used)
-        cls++;
-    if (cls < t->top_class) {
-        warp_sendbuf *s = buf_get(w, dest, cls);
-        memcpy(s->data, b->data, b->used);
-        s->used = b->used;
-        buf_put(t, b);
-        b = s;
+    if (t->shm.out && t->shm.out[dest]) {
+        ring_send(w, dest, b);
+        return;
     }
+    b = buf_shrink(w, b);
     if (t->ninfl == t->cap_infl) { /* grows to the most ever in flight, then stays */
         int cap = t->cap_infl ? 2 * t->cap_infl : 64;
         warp_sendbuf **nb = realloc(t->ifl_buf, (size_t)cap * sizeof *nb);
@@ -262,6 +353,8 @@ void transport_flush(warp_ctx *w)
         if (t->out[t->dirty[i]])
             buf_send(w, t->dirty[i]);
     t->ndirty = 0;
+    if (t->npend)
+        pend_drain_all(w);
     /* Completed sends are collected once several are in flight: a test
      * runs MPI's progress engine (about as much work as the send itself),
      * and one per flush was a third of a 2-rank fat-tree rank's network
@@ -446,7 +539,11 @@ static void unpack(warp_ctx *w, const char *buf, int len)
 void transport_poll(warp_ctx *w)
 {
     warp_transport *t = &w->tr;
-    for (;;) {
+    if (t->shm.nin)
+        shm_poll(w, unpack);
+    if (t->npend)
+        pend_drain_all(w);
+    while (t->nrecv) {
         int oldest = 0;
         for (int i = 1; i < t->nrecv; i++)
             if (t->rpost[i] < t->rpost[oldest])
@@ -482,8 +579,18 @@ void transport_destroy(warp_ctx *w)
             t->spare[c] = b->next;
             free(b);
         }
-    for (int i = 0; i < w->nranks; i++)
+    for (int i = 0; i < w->nranks; i++) {
         free(t->out[i]);
+        while (t->pend_head[i]) { /* the run ended: no one reads them */
+            warp_sendbuf *b = t->pend_head[i];
+            t->pend_head[i] = b->next;
+            free(b);
+        }
+    }
+    shm_destroy(w);
+    free(t->pend_head);
+    free(t->pend_tail);
+    free(t->pend_pes);
     for (int i = 0; i < t->nrecv; i++) {
         MPI_Cancel(&t->rreq[i]);
         MPI_Wait(&t->rreq[i], MPI_STATUS_IGNORE);

@@ -44,6 +44,7 @@ EXTRA_DIST += tests/engine/test_torture_lib.sh tests/engine/test_matrix_full.sh 
 	tests/engine/test_send_burst.sh tests/engine/test_event_pool_default.sh \
 	tests/engine/test_digest_forward_time.sh tests/engine/test_queue_kinds_large.sh \
 	tests/engine/test_huge_pages.sh tests/engine/test_safe_events.sh \
+	tests/engine/test_transport_shm.sh \
 	tests/engine/test_gvt_interval_given.sh \
 	tests/engine/test_causality_check.sh \
 	tests/engine/test_fossil_key_stress.sh \
@@ -62,6 +63,7 @@ TESTS += tests/engine/test_rollback_debug_check_match_seq.sh \
 	tests/engine/test_event_pool_default.sh \
 	tests/engine/test_queue_kinds_large.sh \
 	tests/engine/test_huge_pages.sh \
+	tests/engine/test_transport_shm.sh \
 	tests/engine/test_safe_events.sh \
 	tests/engine/test_gvt_interval_given.sh \
 	tests/engine/test_causality_check.sh \
