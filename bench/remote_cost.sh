@@ -25,15 +25,17 @@
 #                case has the same 7 % under every partition, so it cannot
 #                be fitted; --describe --ranks=2 shows the cuts). Two points,
 #                and the partitions differ in which routers share a rank too:
-#                a check of the PHOLD figures on a network model. Two points,
-#                and the partitions differ in which routers share a rank too:
 #                a check of the PHOLD figures on a network model.
 # Writes bench/results/remote_cost.csv; prints the fits.
 #   bench/remote_cost.sh [phold] [phold-cross] [slimfly]   (default all; REPS=N, default 1)
+# TRANSPORT=auto|mpi|shm passes --transport (docs/engine.md): shm, the
+# default auto on one node, sends through shared-memory rings, mpi as MPI
+# messages; the CSV's command column records it.
 # Time it on an idle machine: the fit is of wall-clock times.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 reps=${REPS:-1}
+tr=${TRANSPORT:+--transport=$TRANSPORT}
 mpiexec=${MPIEXEC:-mpiexec}
 out=$here/results
 mkdir -p "$out"
@@ -66,16 +68,16 @@ for c in $cases; do
     case $c in
     phold)
         for r in ${REMOTES:-0 0.1 0.3 0.5 0.7 0.9}; do
-            measure phold "remote=$r" $mpiexec -n 2 "$phold" --remote="$r" $phold_args
+            measure phold "remote=$r" $mpiexec -n 2 "$phold" --remote="$r" $phold_args $tr
         done ;;
     phold-cross)
         for x in ${CROSSES:-0 0.25 0.5 0.75 1}; do
-            measure phold-cross "cross=$x" $mpiexec -n 2 "$phold" --remote=0.9 --cross="$x" $phold_args
+            measure phold-cross "cross=$x" $mpiexec -n 2 "$phold" --remote=0.9 --cross="$x" $phold_args $tr
         done ;;
     slimfly)
         for p in topology block; do
             measure slimfly-q13 "partition=$p" $mpiexec -n 2 "$warpnet" "$cfg/slimfly-q13.ini" \
-                --engine.end=30us --synch=opt --partition="$p"
+                --engine.end=30us --synch=opt --partition="$p" $tr
         done ;;
     *) echo "bench/remote_cost.sh: unknown case $c (phold, phold-cross, slimfly)" >&2; exit 2 ;;
     esac

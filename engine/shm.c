@@ -21,6 +21,7 @@ struct shm_ring {
 
 #define SHM_SKIP UINT64_MAX         /* a length word that says: wrap to the start */
 #define SHM_RING_DEFAULT (256 << 10) /* 4 aggregation buffers of 64 KiB */
+#define SHM_NODE_BUDGET (UINT64_C(256) << 20) /* every ring of a node, by default */
 
 static uint64_t pad8(uint64_t n) { return (n + 7) & ~(uint64_t)7; }
 
@@ -36,10 +37,14 @@ static bool fits(uint64_t cap, uint64_t head, uint64_t tail, uint64_t need)
 static uint64_t ring_bytes(uint64_t cap) { return sizeof(shm_ring) + cap; }
 
 /* WARP_SHM_RING_BYTES (for tests): the ring's data bytes, at least two of
- * the largest records so that one always fits into an empty ring. */
-static uint64_t ring_cap(size_t record_max)
+ * the largest records so that one always fits into an empty ring. By
+ * default 256 KiB, less where a node's R x (R - 1) rings would take more
+ * than 256 MiB (over 32 ranks on a node). */
+static uint64_t ring_cap(size_t record_max, int nnode)
 {
-    uint64_t cap = SHM_RING_DEFAULT;
+    uint64_t cap = SHM_RING_DEFAULT, rings = (uint64_t)nnode * (uint64_t)(nnode - 1);
+    if (cap * rings > SHM_NODE_BUDGET)
+        cap = SHM_NODE_BUDGET / rings;
     const char *env = getenv("WARP_SHM_RING_BYTES");
     if (env && *env) {
         char *end;
@@ -87,7 +92,7 @@ void shm_init(warp_ctx *w, size_t record_max)
     }
     s->node = node;
     /* The writer lays out records by the reader's size: all take the largest. */
-    uint64_t cap = ring_cap(record_max);
+    uint64_t cap = ring_cap(record_max, nnode);
     MPI_Allreduce(&cap, &s->cap, 1, MPI_UINT64_T, MPI_MAX, node);
     s->nin = nnode - 1;
     /* Each rank's segment in its own pages (near it on a NUMA node). */
@@ -95,8 +100,27 @@ void shm_init(warp_ctx *w, size_t record_max)
     MPI_Info_create(&info);
     MPI_Info_set(info, "alloc_shared_noncontig", "true");
     char *base;
-    MPI_Win_allocate_shared((MPI_Aint)(ring_bytes(s->cap) * (uint64_t)s->nin), 1, info, node, &base, &s->win);
+    /* A node without room for the window (a small /dev/shm) keeps MPI's
+     * messages under auto: the error comes back rather than aborting. */
+    MPI_Comm_set_errhandler(node, MPI_ERRORS_RETURN);
+    uint64_t bytes = ring_bytes(s->cap) * (uint64_t)s->nin;
+    int rc = MPI_Win_allocate_shared((MPI_Aint)bytes, 1, info, node, &base, &s->win);
     MPI_Info_free(&info);
+    int ok = rc == MPI_SUCCESS, all;
+    MPI_Allreduce(&ok, &all, 1, MPI_INT, MPI_MIN, node);
+    if (!all) {
+        if (ok)
+            MPI_Win_free(&s->win);
+        MPI_Comm_free(&node);
+        s->node = MPI_COMM_NULL;
+        s->nin = 0;
+        if (w->opt.transport == WARP_TRANSPORT_SHM)
+            warp_fatal(WARP_EXIT_RESOURCE,
+                       "--transport=shm: MPI could not allocate the %llu bytes of shared memory for the rings "
+                       "of this node's %d ranks (is /dev/shm full or small?); use --transport=mpi",
+                       (unsigned long long)(bytes * (uint64_t)nnode), nnode);
+        return;
+    }
     s->out = calloc((size_t)w->nranks, sizeof *s->out);
     s->whead = calloc((size_t)w->nranks, sizeof *s->whead);
     s->wtail = calloc((size_t)w->nranks, sizeof *s->wtail);
