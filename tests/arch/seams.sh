@@ -3,8 +3,8 @@
 # sources under ROOT (comments and string literals left out). Prints one
 # line per breach, FILE:LINE: what: why, and exits 1 if there is any, 0 if
 # none:
-# - MPI: the engine calls MPI in four files only, so that another transport
-#   (shared memory, threads) goes behind the same functions. With BUILD, the
+# - MPI: the engine calls MPI in five files only, so that another transport
+#   (threads) goes behind the same functions. With BUILD, the
 #   engine's objects there are checked too (nm: MPI functions they call).
 # - exit: a library never exits on its own; only the fatal path does.
 # - options: only options.c writes the options (w->opt), const in a run.
@@ -18,6 +18,7 @@ cd "$root" || exit 2
 mpi_allowed='
 engine/collective.c   the collectives: statistics, windows, checkpoints, configuration, model results
 engine/transport.c    point-to-point: the remote events
+engine/shm.c          the on-node rings: the node communicator and one shared window, set up and freed
 engine/context.c      MPI start (warp_init) and stop (warp_finalize, the fatal path, warp_stop_all)
 engine/gvt.c          the GVT round: one non-blocking all-reduce with its own operation, polled between batches
 engine/internal.h     declares the handles those files keep in the context (communicator, requests, GVT types); calls nothing
@@ -57,7 +58,7 @@ found=$(
 for f in $(find config rng engine models -name '*.[ch]' | sort); do
     allowed "$mpi_allowed" "$f" && continue
     code "$f" | awk -v f="$f" '/(^|[^A-Za-z0-9_])P?MPI_[A-Za-z]/ {
-        printf "%s:%d: names MPI (%s): the engine calls MPI only in collective.c, transport.c, context.c and gvt.c (tests/arch/seams.sh); use coll_* or the transport\n", f, NR, $0 }'
+        printf "%s:%d: names MPI (%s): the engine calls MPI only in collective.c, transport.c, shm.c, context.c and gvt.c (tests/arch/seams.sh); use coll_* or the transport\n", f, NR, $0 }'
 done
 for f in $(find config rng engine models tools examples bench -name '*.[ch]' | sort); do
     allowed "$exit_allowed" "$f" && continue
@@ -74,7 +75,7 @@ if [ -n "$build" ]; then
         f=engine/$(basename "$o" .o).c
         allowed "$mpi_allowed" "$f" && continue
         nm -u "$o" 2>/dev/null | awk -v f="$o" '$NF ~ /^P?MPI_/ {
-            printf "%s: calls %s: the engine calls MPI only in collective.c, transport.c, context.c and gvt.c\n", f, $NF }'
+            printf "%s: calls %s: the engine calls MPI only in collective.c, transport.c, shm.c, context.c and gvt.c\n", f, $NF }'
     done
 fi
 )

@@ -1,6 +1,6 @@
 #!/bin/sh
 # test_seams.sh — the sources and the engine's objects keep the seams of
-# docs/architecture.md (seams.sh): MPI in four engine files only, exit()
+# docs/architecture.md (seams.sh): MPI in five engine files only, exit()
 # and abort() on the fatal path only, options written by options.c only.
 # And seams.sh finds each kind of breach planted in a copy of the tree (MPI
 # in another engine file, in a model, in an object's calls; exit or abort in
