@@ -242,5 +242,9 @@ uint64_t warp_memory_per_rank(const warp_ctx *w)
     return avail / (uint64_t)(w->on_node > 0 ? w->on_node : 1);
 }
 warp_partition_kind warp_partition(const warp_ctx *w) { return (warp_partition_kind)w->opt.partition; }
+const char *warp_partition_file(const warp_ctx *w)
+{
+    return w->opt.partition == WARP_PARTITION_FILE ? w->opt.partition_file : NULL;
+}
 int warp_conservative(const warp_ctx *w) { return w->opt.synch == SYNCH_CONS; }
 const warp_stats *warp_last_stats(const warp_ctx *w) { return &w->stats; }

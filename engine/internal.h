@@ -426,6 +426,7 @@ typedef struct warp_opts {
     bool safe_events, safe_ahead; /* --safe-events (see warp_sched) */
     int gvt_kind;
     int partition; /* warp_partition_kind */
+    char *partition_file; /* with WARP_PARTITION_FILE: the placement file */
     uint64_t lps_per_kp, kps_opt;
     char *stats_json;
     char *engine_stats;   /* per-round instrumentation CSV, or NULL */

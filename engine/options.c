@@ -100,28 +100,6 @@ static const char *set_gvt_interval(void *t, const char *v)
     return warp_cfg_uint(v, 1, &o->gvt_interval);
 }
 
-static const char *const partition_names[] = {"block", "topology", "metis"};
-
-const char *warp_partition_name(warp_partition_kind k)
-{
-    return (unsigned)k < 3 ? partition_names[k] : "?";
-}
-
-static const char *set_partition(void *t, const char *v)
-{
-    for (int k = 0; k < 3; k++)
-        if (v && !strcmp(v, partition_names[k])) {
-#ifndef HAVE_METIS
-            if (k == WARP_PARTITION_METIS)
-                return "this build has no METIS partitioner: install libmetis-dev and "
-                       "reconfigure (./quickstart build), or use topology or block";
-#endif
-            ((warp_opts *)t)->partition = k;
-            return NULL;
-        }
-    return "unknown partition; use block, topology or metis";
-}
-
 int queue_parse(const char *name)
 {
     if (!strcmp(name, "heap"))
@@ -212,6 +190,38 @@ static const char *set_engine_stats(void *t, const char *v) { return set_file(&(
 static const char *set_heartbeat_file(void *t, const char *v)
 {
     return set_file(&((warp_opts *)t)->heartbeat_file, v);
+}
+
+static const char *const partition_names[] = {"block", "topology", "metis", "file"};
+
+const char *warp_partition_name(warp_partition_kind k)
+{
+    return (unsigned)k < 4 ? partition_names[k] : "?";
+}
+
+/* file:PATH keeps PATH for the model to read (it knows what the file
+ * places); the other kinds are plain names. */
+static const char *set_partition(void *t, const char *v)
+{
+    warp_opts *o = t;
+    if (v && !strncmp(v, "file:", 5)) {
+        if (!v[5])
+            return "give the placement file's path after file:, e.g. file:part16.txt (warpnet tune "
+                   "--partition=N --write-partition=FILE writes one)";
+        o->partition = WARP_PARTITION_FILE;
+        return set_file(&o->partition_file, v + 5);
+    }
+    for (int k = 0; k < 3; k++)
+        if (v && !strcmp(v, partition_names[k])) {
+#ifndef HAVE_METIS
+            if (k == WARP_PARTITION_METIS)
+                return "this build has no METIS partitioner: install libmetis-dev and "
+                       "reconfigure (./quickstart build), or use topology or block";
+#endif
+            o->partition = k;
+            return NULL;
+        }
+    return "unknown partition; use block, topology, metis or file:PATH";
 }
 
 static const char *set_heartbeat(void *t, const char *v)
@@ -353,7 +363,7 @@ static const warp_cfg_opt engine_opts[] = {
     {"window", "T|auto", "auto", "optimism bound: events later than GVT + T wait; 0: unbounded; auto adapts T to each GVT round's efficiency", set_window},
     {"safe-events", "on|ahead|off", "on", "on several optimistic ranks, run the events no straggler can reach (below the last GVT round's pending minimum + the model's lookahead) without state saving and commit them at once; on: a rank waits at that bound for the next round, ahead: it runs on optimistically meanwhile", set_safe_events},
     {"transport", "auto|mpi|shm", "auto", "how remote events travel: auto passes them through shared-memory rings between the ranks of a node and as MPI messages between nodes; mpi: MPI messages between every pair; shm: rings only, refused unless every rank is on one node", set_transport},
-    {"partition", "KIND", "topology", "block|topology|metis: how a network model places its routers (terminals and ranks follow them) on the ranks; topology cuts along pods, groups or grid blocks, metis partitions the router graph with METIS 5 (builds with libmetis-dev)", set_partition},
+    {"partition", "KIND", "topology", "block|topology|metis|file:PATH: how a network model places its routers (terminals and ranks follow them) on the ranks; topology cuts along pods, groups or grid blocks, metis partitions the router graph with METIS 5 (builds with libmetis-dev), file:PATH reads a placement file (warpnet tune --partition=N --write-partition=PATH writes one from measured traffic)", set_partition},
     {"lps-per-kp", "N", NULL, "LPs per kernel process (rollback unit)", set_lps_per_kp},
     {"kps", "N", NULL, "kernel processes per rank (default: min(LPs per rank, 64))", set_kps},
     {"mem-per-rank", "SIZE", NULL, "memory each rank may use, e.g. 4GiB (default: the node's available memory / its ranks)", set_mem_per_rank},
@@ -591,6 +601,8 @@ void warp_free_options(warp_ctx *w)
     free(w->opt.output_dir);
     free(w->opt.engine_stats);
     free(w->opt.heartbeat_file);
+    free(w->opt.partition_file);
+    w->opt.partition_file = NULL;
     free(w->opt.ckpt_dir);
     free(w->opt.restart_dir);
     free(w->opt.ckpt_signals);

@@ -241,16 +241,20 @@ size_t warp_event_footprint(size_t msg_size);
 /* How a model with a placement of its own spreads its LPs over the ranks
  * ([engine] partition, --partition): block keeps index order, topology asks
  * the model for a locality-preserving partition, metis partitions the
- * model's graph with METIS. Models without a choice ignore it. */
+ * model's graph with METIS, file reads the model's placement from a file
+ * (--partition=file:PATH). Models without a choice ignore it. */
 typedef enum warp_partition_kind {
     WARP_PARTITION_BLOCK = 0,
     WARP_PARTITION_TOPOLOGY = 1,
     WARP_PARTITION_METIS = 2,
+    WARP_PARTITION_FILE = 3,
 } warp_partition_kind;
 warp_partition_kind warp_partition(const warp_ctx *w);
+/* The placement file's path of --partition=file:PATH; NULL for other kinds. */
+const char *warp_partition_file(const warp_ctx *w);
 /* Nonzero when the run is conservative (--synch=cons). */
 int warp_conservative(const warp_ctx *w);
-/* The option's name of kind k ("block", "topology", "metis"). */
+/* The option's name of kind k ("block", "topology", "metis", "file"). */
 const char *warp_partition_name(warp_partition_kind k);
 
 /* ---- Results -------------------------------------------------------------- */

@@ -280,6 +280,10 @@ void net_model_complete(net_model *n, warp_ini *ini, const net_catalog *cat)
         agree_partition(n);
     } else if (n->net_ops == &net_packet_network && nranks > 1) {
         warn_lopsided_block(n, nranks);
+    } else if (n->net_ops == &net_packet_network && warp_partition(n->engine) == WARP_PARTITION_FILE) {
+        /* One rank: nothing to place, but a file for another network is
+         * refused here too, before a long run on many ranks finds it. */
+        free(net_partition(n, WARP_PARTITION_FILE, 1));
     }
 
     n->res = net_results_new(n->nodes, n->routers, n->max_radix);

@@ -114,11 +114,36 @@ double net_memory_expected_per_rank(const net_memory_estimate *m, int ranks);
  * partition `kind` (heap array; index blocks for block, for a topology
  * without a partition hook, and for parts > routers). */
 uint32_t *net_partition(const net_model *n, warp_partition_kind kind, uint32_t parts);
+/* A partition of the routers into `parts` from measured traffic m (a run's
+ * reduced results): METIS with routers weighted by their LPs and measured
+ * events, links by their packets both ways (heap array). Stops with a
+ * usage error in a build without METIS or for parts out of range. */
+uint32_t *net_partition_measured(const net_model *n, const net_results *m, uint32_t parts);
+/* Stops with a usage error where net_partition_measured would: a build
+ * without METIS, parts out of range (checked before a run measures). */
+void net_partition_check_measured(const net_model *n, int64_t parts);
+/* Prints, for `mine` and the block, topology (and metis) partitions, the
+ * share of m's link traversals that cross ranks and the measured-event
+ * imbalance. */
+void net_partition_report(const net_model *n, const net_results *m, const uint32_t *mine,
+                          uint32_t parts, FILE *f);
+/* A hash of the router graph (counts, each port's peer, each terminal's
+ * router): what a placement file must have been made for. */
+uint64_t net_partition_graph_hash(const net_model *n);
+/* Writes a placement file (partition_file.c's format) of `part` for this
+ * network on `parts` ranks, with a comment line; 0, or -1 with errno. */
+int net_partition_write(const net_model *n, const uint32_t *part, uint32_t parts,
+                        const char *path, const char *comment);
+/* Reads the placement file at path (heap array router -> rank); stops with
+ * a usage error naming the file and line when it is not for this network,
+ * is malformed, or is for another rank count than parts (unless parts is 1). */
+uint32_t *net_partition_read(const net_model *n, const char *path, uint32_t parts);
 /* Block placement's expected events on its busiest rank over the mean
  * (--describe's event_imbalance). */
 double net_partition_block_imbalance(const net_model *n, uint32_t parts);
 /* Stops with a usage error unless 1 <= parts <= routers on a packet
- * network on a topology (what --describe --ranks=N can measure). */
+ * network on a topology (what --describe --ranks=N can measure) and, with
+ * partition = file, the file is a placement of this network on parts ranks. */
 void net_partition_check_ranks(const net_model *n, int64_t parts);
 /* The --describe --ranks=N lines: links cut, expected remote-event share,
  * LP and expected-event imbalance of `kind` beside block's; stops with a

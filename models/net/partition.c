@@ -127,8 +127,42 @@ void net_partition_runs(const double *load, uint64_t routers, const uint64_t *or
     free(cum);
 }
 
+/* ---- Measured traffic (warpnet --write-partition) ---------------------------- */
+
+/* Packets into router r through its port p over the measured run. */
+static double port_pkts(const net_results *m, uint64_t r, int32_t p)
+{
+    return m->port_rows[(r * (uint64_t)m->max_radix + (uint64_t)p) * NET_PORT_COLS + 1];
+}
+
+/* Packets over router r's port p, both ways, when it leads to a router. */
+static double link_pkts(const net_results *m, uint64_t r, int32_t p, net_peer e)
+{
+    return port_pkts(m, r, p) + port_pkts(m, e.id, e.port);
+}
+
+/* Measured load of each router (heap): one per packet it received (an
+ * arrival, its departure and the credit back are a packet's events at a
+ * hop) plus, for each of its terminals, one per packet injected and one
+ * per packet delivered (the NIC's and its rank's events); 1 more so that
+ * an idle router still counts. */
+static double *measured_loads(const net_model *n, const net_results *m)
+{
+    double *ev = warp_xcalloc(n->routers ? n->routers : 1, sizeof *ev);
+    for (uint64_t r = 0; r < n->routers; r++) {
+        int32_t k = n->topo_ops->radix(n->topo, r);
+        ev[r] = 1;
+        for (int32_t p = 0; p < k; p++)
+            ev[r] += port_pkts(m, r, p);
+    }
+    for (uint64_t t = 0; t < n->nodes; t++)
+        ev[n->topo_ops->attach(n->topo, t).router] +=
+            m->term_rows[t * NET_TERM_COLS + 0] + m->term_rows[t * NET_TERM_COLS + 2];
+    return ev;
+}
+
 #ifdef HAVE_METIS
-/* Orders neighbour indices (qsort). */
+/* Orders (neighbour, weight) pairs by neighbour (qsort). */
 static int idx_cmp(const void *a, const void *b)
 {
     idx_t x = *(const idx_t *)a, y = *(const idx_t *)b;
@@ -139,15 +173,30 @@ static int idx_cmp(const void *a, const void *b)
  * neighbours in adj, each once (parallel links add to its weight in wgt,
  * a link to the router itself is left out). Two vertex weights per router
  * (vwgt[2r], vwgt[2r+1]): its LPs (itself, its terminals, the ranks placed
- * on them) and its expected events (as measure() below counts them). */
+ * on them) and its events. Without a measurement the events are expected
+ * (as measure() below counts them) and every link weighs 1; with one they
+ * are measured_loads() and a link weighs its packets both ways (plus 1),
+ * scaled so that the weights fit METIS's 32-bit sums. */
 typedef struct router_graph {
     idx_t *xadj, *adj, *wgt, *vwgt;
 } router_graph;
 
-static router_graph router_csr(const net_model *n)
+static router_graph router_csr(const net_model *n, const net_results *m)
 {
     uint64_t routers = n->routers;
     router_graph g;
+    double *ev = m ? measured_loads(n, m) : NULL, scale = 1, total = 0;
+    if (m) {
+        for (uint64_t r = 0; r < routers; r++) {
+            int32_t k = n->topo_ops->radix(n->topo, r);
+            total += ev[r];
+            for (int32_t p = 0; p < k; p++) {
+                net_peer e = n->topo_ops->peer(n->topo, r, p);
+                total += e.kind == NET_PEER_ROUTER ? link_pkts(m, r, p, e) : 0;
+            }
+        }
+        scale = total > 1e8 ? 1e8 / total : 1;
+    }
     g.xadj = warp_xcalloc(routers + 1, sizeof *g.xadj);
     g.vwgt = warp_xcalloc(2 * routers, sizeof *g.vwgt);
     for (uint64_t r = 0; r < routers; r++) {
@@ -158,58 +207,67 @@ static router_graph router_csr(const net_model *n)
             g.vwgt[2 * r + 1] += e.kind != NET_PEER_NONE;
             g.xadj[r + 1] += e.kind == NET_PEER_ROUTER && e.id != r;
         }
+        if (ev)
+            g.vwgt[2 * r + 1] = 1 + (idx_t)(ev[r] * scale);
     }
+    free(ev);
     for (uint64_t t = 0; t < n->nodes; t++) {
         uint64_t r = n->topo_ops->attach(n->topo, t).router;
         idx_t lps = terminal_lps(n, t);
         g.vwgt[2 * r] += lps;
-        g.vwgt[2 * r + 1] += lps;
+        g.vwgt[2 * r + 1] += m ? 0 : lps;
     }
     for (uint64_t r = 0; r < routers; r++)
         g.xadj[r + 1] += g.xadj[r];
     g.adj = warp_xcalloc((size_t)g.xadj[routers] + 1, sizeof *g.adj);
     g.wgt = warp_xcalloc((size_t)g.xadj[routers] + 1, sizeof *g.wgt);
     /* Rows are packed as they are filled: a row with parallel links ends
-     * short, and the next one starts right after it (out <= its start). */
+     * short, and the next one starts right after it (out <= its start).
+     * A row is sorted as (neighbour, weight) pairs in a scratch array. */
     idx_t out = 0;
+    idx_t *row = warp_xcalloc(2 * (size_t)(n->max_radix > 0 ? n->max_radix : 1), sizeof *row);
     for (uint64_t r = 0; r < routers; r++) {
         int32_t k = n->topo_ops->radix(n->topo, r);
-        idx_t *row = g.adj + g.xadj[r], len = 0;
+        idx_t len = 0;
         for (int32_t p = 0; p < k; p++) {
             net_peer e = n->topo_ops->peer(n->topo, r, p);
-            if (e.kind == NET_PEER_ROUTER && e.id != r)
-                row[len++] = (idx_t)e.id;
+            if (e.kind != NET_PEER_ROUTER || e.id == r)
+                continue;
+            row[2 * len] = (idx_t)e.id;
+            row[2 * len + 1] = m ? 1 + (idx_t)(link_pkts(m, r, p, e) * scale) : 1;
+            len++;
         }
-        qsort(row, (size_t)len, sizeof *row, idx_cmp);
+        qsort(row, (size_t)len, 2 * sizeof *row, idx_cmp);
         g.xadj[r] = out;
         for (idx_t i = 0; i < len; i++) {
-            /* Every router link is taken as equally loaded: a neighbour's
-             * weight is the number of links to it. */
-            if (out > g.xadj[r] && g.adj[out - 1] == row[i]) {
-                g.wgt[out - 1]++;
+            if (out > g.xadj[r] && g.adj[out - 1] == row[2 * i]) {
+                g.wgt[out - 1] += row[2 * i + 1];
                 continue;
             }
-            g.adj[out] = row[i];
-            g.wgt[out++] = 1;
+            g.adj[out] = row[2 * i];
+            g.wgt[out++] = row[2 * i + 1];
         }
     }
+    free(row);
     g.xadj[routers] = out;
     return g;
 }
 
 /* METIS k-way (recursive bisection for up to 8 parts, where it cuts less)
- * on the router graph, balancing LPs and expected events within METIS's
- * default tolerances (a few per cent at most); a fixed
- * seed makes every process compute the same parts. A part METIS leaves
- * empty takes the last router of the part with the most routers. */
-static void metis_partition(const net_model *n, uint32_t parts, uint32_t *part)
+ * on the router graph (measured traffic m, or NULL: expected), balancing
+ * LPs and events within METIS's default tolerances (a few per cent at
+ * most); a fixed seed makes every process compute the same parts. A part
+ * METIS leaves empty takes the last router of the part with the most
+ * routers. */
+static void metis_partition(const net_model *n, const net_results *m, uint32_t parts,
+                            uint32_t *part)
 {
     uint64_t routers = n->routers;
     if ((uint64_t)(idx_t)routers != routers)
         warp_fatal(WARP_EXIT_USAGE, "partition = metis: %llu routers are more than METIS's "
                    "32-bit indices hold; use partition = topology",
                    (unsigned long long)routers);
-    router_graph g = router_csr(n);
+    router_graph g = router_csr(n, m);
     idx_t nv = (idx_t)routers, ncon = 2, np = (idx_t)parts, cut = 0;
     idx_t opt[METIS_NOPTIONS];
     METIS_SetDefaultOptions(opt);
@@ -264,10 +322,17 @@ uint32_t *net_partition(const net_model *n, warp_partition_kind kind, uint32_t p
     }
 #ifdef HAVE_METIS
     if (parts > 1 && kind == WARP_PARTITION_METIS && parts <= routers) {
-        metis_partition(n, parts, part);
+        metis_partition(n, NULL, parts, part);
         return part;
     }
 #endif
+    if (kind == WARP_PARTITION_FILE) {
+        free(part);
+        part = net_partition_read(n, warp_partition_file(n->engine), parts);
+        if (parts == 1) /* one rank holds every router, whatever the file says */
+            memset(part, 0, (routers ? routers : 1) * sizeof *part);
+        return part;
+    }
     for (uint64_t r = 0; r < routers; r++)
         part[r] = (uint32_t)(r * parts / routers);
     return part;
@@ -325,7 +390,8 @@ double net_partition_block_imbalance(const net_model *n, uint32_t parts)
     return q.ev_imbalance;
 }
 
-void net_partition_check_ranks(const net_model *n, int64_t parts)
+/* What every partition of the routers into parts needs. */
+static void check_range(const net_model *n, int64_t parts)
 {
     if (!n->routers || n->net_ops != &net_packet_network)
         warp_fatal(WARP_EXIT_USAGE, "--ranks=%lld: partition quality needs a packet network on a "
@@ -334,6 +400,14 @@ void net_partition_check_ranks(const net_model *n, int64_t parts)
         warp_fatal(WARP_EXIT_USAGE, "--ranks=%lld: give 1 .. %llu ranks (one router each at "
                    "least; the network has %llu routers)", (long long)parts,
                    (unsigned long long)n->routers, (unsigned long long)n->routers);
+}
+
+void net_partition_check_ranks(const net_model *n, int64_t parts)
+{
+    check_range(n, parts);
+    /* A placement file for other ranks is refused before anything is printed. */
+    if (warp_partition(n->engine) == WARP_PARTITION_FILE)
+        free(net_partition(n, WARP_PARTITION_FILE, (uint32_t)parts));
 }
 
 void net_describe_partition(const net_model *n, warp_partition_kind kind, int64_t parts, FILE *f)
@@ -361,4 +435,83 @@ void net_describe_partition(const net_model *n, warp_partition_kind kind, int64_
             b.lp_imbalance);
     fprintf(f, "event_imbalance: %.3f (block %.3f; expected events, max / mean)\n",
             q.ev_imbalance, b.ev_imbalance);
+}
+
+/* ---- Partitions from measured traffic ------------------------------------- */
+
+void net_partition_check_measured(const net_model *n, int64_t parts)
+{
+#ifndef HAVE_METIS
+    warp_fatal(WARP_EXIT_USAGE, "--write-partition: this build has no METIS partitioner: install "
+               "libmetis-dev and reconfigure (./quickstart build)");
+#endif
+    check_range(n, parts);
+}
+
+uint32_t *net_partition_measured(const net_model *n, const net_results *m, uint32_t parts)
+{
+    net_partition_check_measured(n, parts);
+    uint32_t *part = warp_xcalloc(n->routers ? n->routers : 1, sizeof *part);
+#ifdef HAVE_METIS
+    if (parts > 1)
+        metis_partition(n, m, parts, part);
+#else
+    (void)m;
+#endif
+    return part;
+}
+
+/* What a partition cuts of the measured traffic: packets over router links
+ * between parts over every link traversal (router links both ways, and
+ * each packet's injection and delivery), and the measured events on the
+ * busiest part over the mean. */
+static void measured_quality(const net_model *n, const net_results *m, const double *ev,
+                             const uint32_t *part, uint32_t parts, double *share, double *imb)
+{
+    double cut = 0, hops = 0, max = 0, sum = 0;
+    double *load = warp_xcalloc(parts, sizeof *load);
+    for (uint64_t r = 0; r < n->routers; r++) {
+        int32_t k = n->topo_ops->radix(n->topo, r);
+        load[part[r]] += ev[r];
+        for (int32_t p = 0; p < k; p++) {
+            net_peer e = n->topo_ops->peer(n->topo, r, p);
+            /* Each router link once: from its lower end. */
+            if (e.kind != NET_PEER_ROUTER || e.id < r || (e.id == r && e.port <= p))
+                continue;
+            double pk = link_pkts(m, r, p, e);
+            hops += pk;
+            cut += part[e.id] != part[r] ? pk : 0;
+        }
+    }
+    for (uint64_t t = 0; t < n->nodes; t++)
+        hops += m->term_rows[t * NET_TERM_COLS + 0] + m->term_rows[t * NET_TERM_COLS + 2];
+    for (uint32_t p = 0; p < parts; p++) {
+        max = load[p] > max ? load[p] : max;
+        sum += load[p];
+    }
+    free(load);
+    *share = hops > 0 ? cut / hops : 0;
+    *imb = sum > 0 ? max * parts / sum : 1;
+}
+
+void net_partition_report(const net_model *n, const net_results *m, const uint32_t *mine,
+                          uint32_t parts, FILE *f)
+{
+    double *ev = measured_loads(n, m), share, imb;
+    fprintf(f, "partition on %u ranks, measured traffic: remote share of link traversals, "
+               "event imbalance (max / mean)\n", parts);
+    measured_quality(n, m, ev, mine, parts, &share, &imb);
+    fprintf(f, "  %-9s %6.2f %%  %.3f\n", "measured", 100 * share, imb);
+    const warp_partition_kind kinds[] = {WARP_PARTITION_TOPOLOGY, WARP_PARTITION_BLOCK,
+#ifdef HAVE_METIS
+                                         WARP_PARTITION_METIS,
+#endif
+    };
+    for (size_t i = 0; i < sizeof kinds / sizeof kinds[0]; i++) {
+        uint32_t *other = net_partition(n, kinds[i], parts);
+        measured_quality(n, m, ev, other, parts, &share, &imb);
+        fprintf(f, "  %-9s %6.2f %%  %.3f\n", warp_partition_name(kinds[i]), 100 * share, imb);
+        free(other);
+    }
+    free(ev);
 }

@@ -80,5 +80,5 @@ if ! timeout 60 "$WARPNET" --describe --ranks=2 --partition=metis "$TMP/t33.ini"
     refused "metis" "no METIS partitioner: install libmetis-dev and reconfigure" \
         "$WARPNET" --partition=metis "$TMP/t33.ini"
 fi
-refused "unknown partition" "use block, topology or metis" "$WARPNET" --partition=pods "$TMP/t33.ini"
+refused "unknown partition" "use block, topology, metis or file:PATH" "$WARPNET" --partition=pods "$TMP/t33.ini"
 exit $fail

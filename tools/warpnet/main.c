@@ -26,10 +26,14 @@ static const char usage[] =
     "usage: warpnet [engine options] RUN.ini [--section.key=value ...] [--out=DIR]\n"
     "       warpnet --describe RUN.ini      print the network's size and memory, no simulation\n"
     "       warpnet --describe --ranks=N [--partition=KIND] RUN.ini   the partition's quality on N ranks\n"
+    "       warpnet --ranks=N --write-partition=FILE RUN.ini   run, then write a placement for N ranks\n"
+    "                     from its measured traffic (read back with --partition=file:FILE)\n"
     "       warpnet --dump-topology=FILE.dot RUN.ini\n"
     "       warpnet sweep RUN.ini --vary section.key=FIRST:LAST:STEP [--series section.key=A,B,...]\n"
     "                     [--title=TEXT] [--out=DIR] [options]\n"
     "       warpnet tune RUN.ini [--np=RANKS] [--budget=SECONDS] [--probe-end=T]   fastest engine settings\n"
+    "       warpnet tune --partition=N RUN.ini --write-partition=FILE [--probe-end=T]   a placement\n"
+    "                     for N ranks from a short run's measured traffic\n"
     "       warpnet report DIR              plots and report.md/report.html of an --out=DIR run\n"
     "       warpnet convert codes FILE.conf  print the run file equivalent to a CODES network config\n"
     "       warpnet keys [SECTION] [--json]  every run-file key: kind, default, range, help\n"
@@ -108,6 +112,22 @@ static int fits_exactly(const net_model *n, const warp_ctx *w)
            (!have || net_memory_per_rank(&m, warp_nranks(w)) <= (double)have);
 }
 
+/* --write-partition=FILE: the placement for `parts` ranks from this run's
+ * traffic, its quality beside the other partitions', and the file. */
+static void write_partition(const net_model *n, const net_results *r, uint32_t parts,
+                            const char *file, const char *run, double upto)
+{
+    uint32_t *part = net_partition_measured(n, r, parts);
+    net_partition_report(n, r, part, parts, stdout);
+    char comment[4300];
+    snprintf(comment, sizeof comment, "measured: the traffic of %s to %.10g ns", run, upto);
+    if (net_partition_write(n, part, parts, file, comment) != 0)
+        warp_fatal(WARP_EXIT_RESOURCE, "--write-partition=%s: cannot write the placement file (%s); "
+                   "give a writable path", file, strerror(errno));
+    printf("placement for %u ranks written to %s (use --partition=file:%s)\n", parts, file, file);
+    free(part);
+}
+
 int main(int argc, char **argv)
 {
     warp_set_program_name("warpnet");
@@ -148,7 +168,7 @@ int main(int argc, char **argv)
             warp_ini_override(ini, over[i]);
         warp_apply_ini(w, ini);
     }
-    const char *out = NULL, *dot = NULL, *sample = NULL;
+    const char *out = NULL, *dot = NULL, *sample = NULL, *write_part = NULL;
     int describe = 0;
     int64_t describe_ranks = INT64_MIN; /* not given */
     warp_opt opts[] = {
@@ -157,7 +177,10 @@ int main(int argc, char **argv)
          "record time series every INTERVAL of simulated time (e.g. 1us) into --out's samples.csv"},
         {"describe", WARP_OPT_FLAG, &describe, "print nodes, routers, links, radix, memory; no run"},
         {"ranks", WARP_OPT_INT, &describe_ranks,
-         "with --describe: the partition's quality on N ranks (links cut, remote share, imbalance)"},
+         "with --describe: the partition's quality on N ranks (links cut, remote share, imbalance); "
+         "with --write-partition: the ranks to partition for"},
+        {"write-partition", WARP_OPT_STRING, &write_part,
+         "after the run, write a placement file for --ranks=N from the run's measured traffic (METIS)"},
         {"dump-topology", WARP_OPT_STRING, &dot, "write the router graph as Graphviz (small networks)"},
         {0},
     };
@@ -176,9 +199,15 @@ int main(int argc, char **argv)
     if (argc > 1)
         warp_fatal(WARP_EXIT_USAGE, "%s: unexpected argument; options take the form --name=value",
                    argv[1]);
-    if (describe_ranks != INT64_MIN && !describe)
-        warp_fatal(WARP_EXIT_USAGE, "--ranks=%lld: goes with --describe (a run uses the ranks "
-                   "mpiexec gives it)", (long long)describe_ranks);
+    if (write_part && describe)
+        warp_fatal(WARP_EXIT_USAGE, "--write-partition=%s: measures a run's traffic, so it does not go "
+                   "with --describe; leave one out", write_part);
+    if (write_part && describe_ranks == INT64_MIN)
+        warp_fatal(WARP_EXIT_USAGE, "--write-partition=%s: give the rank count to place the routers "
+                   "on with --ranks=N", write_part);
+    if (describe_ranks != INT64_MIN && !describe && !write_part)
+        warp_fatal(WARP_EXIT_USAGE, "--ranks=%lld: goes with --describe or --write-partition (a run "
+                   "uses the ranks mpiexec gives it)", (long long)describe_ranks);
     if (sample)
         warp_ini_set(ini, "network", "sample", sample, "--sample");
     if (warp_ini_get(ini, "network", "sample") && !out)
@@ -223,6 +252,8 @@ int main(int argc, char **argv)
     }
 
     int rank0 = warp_rank(w) == 0;
+    if (write_part) /* before the run, not after it */
+        net_partition_check_measured(n, describe_ranks);
     if (dot) {
         const char *why = NULL;
         if (rank0 && net_dump_dot(n, dot, &why) != 0)
@@ -313,6 +344,8 @@ int main(int argc, char **argv)
         }
         if (out && wn_outdir_commit(&od) != 0)
             results_failed(out, "run.txt and move the results in");
+        if (write_part)
+            write_partition(n, r, (uint32_t)describe_ranks, write_part, path, upto);
         rc = s.conserved ? WARP_EXIT_OK : WARP_EXIT_INTERNAL;
     }
     net_model_free(n);

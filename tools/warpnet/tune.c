@@ -40,6 +40,8 @@ typedef struct tune_run {
 static const char tune_usage[] =
     "usage: warpnet tune RUN.ini [--np=RANKS] [--budget=SECONDS] [--probe-end=T] [--out=DIR]\n"
     "                    [warpnet options]\n"
+    "       warpnet tune --partition=N RUN.ini --write-partition=FILE [--np=RANKS] [--probe-end=T]\n"
+    "                    [--budget=SECONDS] [--out=DIR] [warpnet options]\n"
     "Finds the fastest engine settings for RUN.ini on RANKS processes (under mpiexec; default: 1)\n"
     "with short --synch=opt probe runs: the partition (block, topology, and metis where this\n"
     "build has it; with 2+ ranks), LPs per KP, --batch and --gvt-interval, one at a time from the\n"
@@ -51,7 +53,13 @@ static const char tune_usage[] =
     "[engine] end, rescaled after the first probe so that all of them fit the budget, default\n"
     "60 s); their logs and statistics go to DIR (default tune.out). Other options go to every\n"
     "probe. Example:\n"
-    "  warpnet tune examples/configs/torus-8x8x8.ini --np=2 --budget=30\n";
+    "  warpnet tune examples/configs/torus-8x8x8.ini --np=2 --budget=30\n"
+    "With --partition=N, one probe run (sequential, or --synch=opt on RANKS processes; the\n"
+    "counts are the same) measures the packets over every router link and the events at every\n"
+    "router, and METIS places the routers on N ranks from them (needs libmetis-dev): FILE is the\n"
+    "placement, for --partition=file:FILE on N ranks. Prints the measured remote share and\n"
+    "imbalance of it beside topology's, block's and metis's. Example:\n"
+    "  warpnet tune --partition=16 examples/configs/fattree-8p3l-codes.ini --write-partition=ft16.txt\n";
 
 static double wall_now(void)
 {
@@ -181,6 +189,47 @@ static int have_metis(const tune_run *t)
     return system(cmd) == 0;
 }
 
+/* --partition=N: one probe to t->probe_end that writes the placement for
+ * N ranks (warpnet --write-partition), then its report lines. */
+static int tune_partition(tune_run *t, const char *parts, const char *file)
+{
+    char cmd[32768], arg[4300], log_path[4200];
+    snprintf(log_path, sizeof log_path, "%s/partition.log", t->out);
+    snprintf(cmd, sizeof cmd, "timeout -k 5 %.0f ", t->budget + 0.5);
+    size_t len = strlen(cmd);
+    command_start(t, cmd + len, sizeof cmd - len);
+    wn_add_word(cmd, sizeof cmd, t->np > 1 ? "--synch=opt" : "--synch=seq");
+    wn_add_word(cmd, sizeof cmd, "--quiet");
+    wn_add_word(cmd, sizeof cmd, "--workload.warmup=0ns");
+    snprintf(arg, sizeof arg, "--engine.end=%.10gns", t->probe_end);
+    wn_add_word(cmd, sizeof cmd, arg);
+    snprintf(arg, sizeof arg, "--ranks=%s", parts);
+    wn_add_word(cmd, sizeof cmd, arg);
+    snprintf(arg, sizeof arg, "--write-partition=%s", file);
+    wn_add_word(cmd, sizeof cmd, arg);
+    len = strlen(cmd);
+    snprintf(cmd + len, sizeof cmd - len, "%s > '%s' 2>&1", t->passthrough, log_path);
+    double t0 = wall_now();
+    int rc = system(cmd);
+    char *log = wn_slurp(log_path);
+    if (rc != 0) {
+        /* The probe's own error line says what to fix. */
+        const char *why = log ? strstr(log, "warpnet: ") : NULL;
+        if (why)
+            fprintf(stderr, "%.*s\n", (int)strcspn(why, "\n"), why);
+        free(log);
+        warp_fatal(WARP_EXIT_USAGE, "tune: the partition probe %s after %.1f s; see %s",
+                   WIFEXITED(rc) && (WEXITSTATUS(rc) == 124 || WEXITSTATUS(rc) == 137)
+                       ? "ran past --budget" : "failed", wall_now() - t0, log_path);
+    }
+    const char *rep = log ? strstr(log, "partition on ") : NULL;
+    printf("tune: %s: traffic of a probe to %.6g ns of model time (%.1f s)\n", t->run,
+           t->probe_end, wall_now() - t0);
+    fputs(rep ? rep : "", stdout);
+    free(log);
+    return rep ? 0 : WARP_EXIT_INTERNAL;
+}
+
 int wn_tune_main(const char *self, int argc, char **argv)
 {
     tune_run *t = calloc(1, sizeof *t);
@@ -190,6 +239,7 @@ int wn_tune_main(const char *self, int argc, char **argv)
     t->out = "tune.out";
     t->np = 1;
     double budget = 60, probe_end = 0;
+    const char *for_ranks = NULL, *write_part = NULL;
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
             fputs(tune_usage, stdout);
@@ -212,6 +262,14 @@ int wn_tune_main(const char *self, int argc, char **argv)
                 probe_end > WARP_TIME_NS_MAX)
                 warp_fatal(WARP_EXIT_USAGE, "tune: %s: give a positive model time with a unit, at most 1e15ns "
                            "(e.g. 5us)", argv[i]);
+        } else if (strncmp(argv[i], "--partition=", 12) == 0 && argv[i][12] >= '0' &&
+                   argv[i][12] <= '9') {
+            for_ranks = argv[i] + 12;
+            if (strspn(for_ranks, "0123456789") != strlen(for_ranks) || atoi(for_ranks) < 1)
+                warp_fatal(WARP_EXIT_USAGE, "tune: %s: give the number of ranks to place the routers on",
+                           argv[i]);
+        } else if (strncmp(argv[i], "--write-partition=", 18) == 0) {
+            write_part = argv[i] + 18;
         } else if (strncmp(argv[i], "--out=", 6) == 0) {
             t->out = argv[i] + 6;
         } else if (!t->run && argv[i][0] != '-') {
@@ -234,6 +292,18 @@ int wn_tune_main(const char *self, int argc, char **argv)
                    "with --probe-end=T (e.g. 50us)", t->run);
     t->probe_end = probe_end ? probe_end : t->end / 20;
     mkdir(t->out, 0777);
+    if (for_ranks && !write_part)
+        warp_fatal(WARP_EXIT_USAGE, "tune: --partition=%s: name the placement file to write with "
+                   "--write-partition=FILE", for_ranks);
+    if (write_part && !for_ranks)
+        warp_fatal(WARP_EXIT_USAGE, "tune: --write-partition=%s: give the rank count with "
+                   "--partition=N", write_part);
+    if (for_ranks) {
+        t->budget = budget;
+        int rc = tune_partition(t, for_ranks, write_part);
+        free(t);
+        return rc;
+    }
 
     /* The defaults first; the partition only matters on 2+ ranks. */
     const char *parts[] = {"--partition=topology", "--partition=block", "--partition=metis", NULL};
