@@ -1,10 +1,10 @@
 # bench/local.mk — benchmarks ship with the sources; make check times none of them
 # (tests/bench/test_bundle.sh only checks that bundle.sh and scaling.sh run).
 EXTRA_DIST += bench/huge_pages.sh bench/phold.sh bench/savestyle.sh bench/torus.sh bench/fattree.sh \
-	bench/slimfly.sh bench/slimfly_sweep.sh bench/dragonfly.sh bench/dragonfly_sweep.sh bench/fattree_sweep.sh bench/instrumentation.sh bench/soak.sh bench/parallel.sh bench/checkpoint.sh bench/booksim.sh bench/replay_scale.sh bench/cons.sh bench/interleave.sh bench/pair.sh bench/engine_stats.sh bench/bundle.sh bench/scaling.sh bench/scenarios.sh bench/partition_bound.py bench/lib.sh bench/overhead.sh bench/codes_confs.sh bench/ai_collectives.sh bench/topo_sweep.sh bench/RESULTS.md bench/current.py bench/scaling_model.py bench/remote_cost.sh bench/remote_instr.sh \
+	bench/slimfly.sh bench/slimfly_sweep.sh bench/dragonfly.sh bench/dragonfly_sweep.sh bench/fattree_sweep.sh bench/instrumentation.sh bench/soak.sh bench/parallel.sh bench/checkpoint.sh bench/booksim.sh bench/replay_scale.sh bench/cons.sh bench/interleave.sh bench/pair.sh bench/engine_stats.sh bench/bundle.sh bench/scaling.sh bench/scenarios.sh bench/partition_bound.py bench/lib.sh bench/overhead.sh bench/codes_confs.sh bench/ai_collectives.sh bench/topo_sweep.sh bench/RESULTS.md bench/current.py bench/scaling_model.py bench/remote_cost.sh bench/partition_measured.sh bench/remote_instr.sh \
 	bench/optical_study.sh bench/codes.sh bench/memory_per_node.sh
 # The figures bench/RESULTS.md cites (results/tmp and results/soak are scratch).
-EXTRA_DIST += bench/results/provenance.csv bench/results/codes.csv bench/results/codes.md bench/results/codes.png bench/results/describe_ranks.csv bench/results/scaling_anchors.csv bench/results/booksim-events.csv bench/results/booksim.csv bench/results/booksim.md bench/results/soak-rss.csv \
+EXTRA_DIST += bench/results/provenance.csv bench/results/codes.csv bench/results/codes.md bench/results/codes.png bench/results/describe_ranks.csv bench/results/partition_measured.csv bench/results/scaling_anchors.csv bench/results/booksim-events.csv bench/results/booksim.csv bench/results/booksim.md bench/results/soak-rss.csv \
 	bench/results/booksim.png bench/results/checkpoint.csv \
 	bench/results/hyperx-4x4-uniform.csv bench/results/hyperx-4x4-uniform-throughput.png \
 	bench/results/dragonfly-xc-uniform.csv bench/results/dragonfly-xc-uniform-throughput.png \
