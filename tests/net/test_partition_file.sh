@@ -114,6 +114,8 @@ refused "--write-partition without --ranks" "give the rank count to place the ro
     "$WARPNET" --write-partition="$TMP/p" "$TMP/t44.ini"
 refused "tune --partition without a file" "name the placement file to write with --write-partition=FILE" \
     "$WARPNET" tune --partition=2 "$TMP/t44.ini"
+refused "tune: the probe's refusal, on one line" "tune: the partition probe failed after .*: --ranks=17: give 1 .. 16 ranks" \
+    "$WARPNET" tune --partition=17 "$TMP/t44.ini" --write-partition="$TMP/p" --out="$TMP/tune.17"
 
 # ---- the point: fewer remote events on the CODES fat-tree at 16 ranks -------
 # The placement from a 50 us probe's traffic against topology's: remote

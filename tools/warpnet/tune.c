@@ -213,14 +213,16 @@ static int tune_partition(tune_run *t, const char *parts, const char *file)
     int rc = system(cmd);
     char *log = wn_slurp(log_path);
     if (rc != 0) {
-        /* The probe's own error line says what to fix. */
+        /* One line: the probe's own error, which says what to fix. */
         const char *why = log ? strstr(log, "warpnet: ") : NULL;
-        if (why)
-            fprintf(stderr, "%.*s\n", (int)strcspn(why, "\n"), why);
+        int len_why = why ? (int)strcspn(why + 9, "\n") : 0;
+        int over = WIFEXITED(rc) && (WEXITSTATUS(rc) == 124 || WEXITSTATUS(rc) == 137);
+        char msg[1024];
+        snprintf(msg, sizeof msg, "%.*s", len_why, why ? why + 9 : "");
         free(log);
-        warp_fatal(WARP_EXIT_USAGE, "tune: the partition probe %s after %.1f s; see %s",
-                   WIFEXITED(rc) && (WEXITSTATUS(rc) == 124 || WEXITSTATUS(rc) == 137)
-                       ? "ran past --budget" : "failed", wall_now() - t0, log_path);
+        warp_fatal(WARP_EXIT_USAGE, "tune: the partition probe %s after %.1f s (%s)%s%s",
+                   over ? "ran past --budget" : "failed", wall_now() - t0, log_path,
+                   why ? ": " : "; see the log", msg);
     }
     const char *rep = log ? strstr(log, "partition on ") : NULL;
     printf("tune: %s: traffic of a probe to %.6g ns of model time (%.1f s)\n", t->run,
