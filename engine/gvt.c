@@ -60,19 +60,23 @@ static void key_min_op(void *in, void *inout, int *len, MPI_Datatype *type)
 
 /* Sums the counts and keeps the smaller key: Mattern's two reductions in
  * one. */
+void gvt_msg_combine(struct gvt_round_msg *into, const struct gvt_round_msg *a)
+{
+    for (int j = 0; j < 4; j++)
+        into->sum[j] += a->sum[j];
+    if (key_less(&a->min, &into->min))
+        into->min = a->min;
+    if (a->safe < into->safe)
+        into->safe = a->safe;
+}
+
 static void msg_op(void *in, void *inout, int *len, MPI_Datatype *type)
 {
     (void)type;
     const struct gvt_round_msg *a = in;
     struct gvt_round_msg *b = inout;
-    for (int i = 0; i < *len; i++) {
-        for (int j = 0; j < 4; j++)
-            b[i].sum[j] += a[i].sum[j];
-        if (key_less(&a[i].min, &b[i].min))
-            b[i].min = a[i].min;
-        if (a[i].safe < b[i].safe)
-            b[i].safe = a[i].safe;
-    }
+    for (int i = 0; i < *len; i++)
+        gvt_msg_combine(&b[i], &a[i]);
 }
 
 static gvt_key local_min_key(warp_ctx *w)
@@ -107,6 +111,10 @@ void gvt_init(warp_ctx *w)
         MPI_Type_commit(&g->msg_type);
         MPI_Op_create(msg_op, 1, &g->msg_op);
     }
+    /* Mattern's rounds only: --gvt=sync drains the network with blocking
+     * collectives, conservative windows reduce their own. */
+    if (g->kind == 0 && w->opt.synch != SYNCH_CONS)
+        gvt_shm_init(w);
 }
 
 void gvt_destroy(warp_ctx *w)
@@ -120,6 +128,7 @@ void gvt_destroy(warp_ctx *w)
         MPI_Type_free(&g->msg_type);
     if (g->msg_op != MPI_OP_NULL)
         MPI_Op_free(&g->msg_op);
+    gvt_shm_destroy(w);
 }
 
 static void start_reduction(warp_ctx *w)
@@ -133,7 +142,10 @@ static void start_reduction(warp_ctx *w)
     g->in.min = key_less(&lm, &g->red_min) ? lm : g->red_min;
     double reach = lm.ts + w->sched.safe_la; /* the earliest a pending event's remote children arrive */
     g->in.safe = w->sched.safe_la > 0 ? (reach < g->red_min.ts ? reach : g->red_min.ts) : -INFINITY;
-    MPI_Iallreduce(&g->in, &g->out, 1, g->msg_type, g->msg_op, w->comm, &g->req);
+    if (g->slots)
+        gvt_shm_start(w);
+    else
+        MPI_Iallreduce(&g->in, &g->out, 1, g->msg_type, g->msg_op, w->comm, &g->req);
 }
 
 static void new_gvt(warp_ctx *w, gvt_key key, double safe, int64_t committed, int64_t rolled)
@@ -206,7 +218,10 @@ bool gvt_step(warp_ctx *w, bool idle)
         start_reduction(w);
     } else {
         int flag = 0;
-        MPI_Test(&g->req, &flag, MPI_STATUS_IGNORE);
+        if (g->slots)
+            flag = gvt_shm_test(w);
+        else
+            MPI_Test(&g->req, &flag, MPI_STATUS_IGNORE);
         if (flag && g->out.sum[3]) { /* a rank was interrupted: all stop here */
             w->sched.stop_requested = true;
             g->active = false;

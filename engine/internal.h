@@ -312,6 +312,7 @@ typedef struct shm_ring shm_ring;
 typedef struct warp_shm {
     MPI_Comm node;           /* the ranks of this node; MPI_COMM_NULL: no rings */
     MPI_Win win;
+    MPI_Win slots_win;       /* shm_slots' window; MPI_WIN_NULL: none */
     uint64_t cap;            /* data bytes of one ring */
     shm_ring **out;          /* per PE: this rank's ring in its segment; NULL: over MPI */
     uint64_t *whead, *wtail; /* per PE: the head written, the tail last read */
@@ -398,6 +399,10 @@ typedef struct warp_gvt {
     MPI_Op msg_op;
     uint64_t batches_since;
     bool forced;
+    /* Reductions through shared memory (gvt_shm.c) when every rank is on
+     * one node: one slot per rank, the last reduction this rank started. */
+    void **slots;              /* per rank, its gvt_slot; NULL: reductions over MPI */
+    uint64_t shm_seq;
 } warp_gvt;
 
 typedef struct warp_timers {
@@ -497,6 +502,7 @@ typedef struct warp_sched {
 typedef struct warp_counters {
     uint64_t committed, processed, rolled_back, rb_primary, rb_secondary;
     uint64_t ring_records, ring_waits; /* records through on-node rings; buffers that found theirs full */
+    uint64_t gvt_shared;  /* GVT reductions this rank made through shared slots (gvt_shm.c) */
     uint64_t gvt_rounds, fossils, remote_sent, anti_sent, pops, doomed;
     uint64_t final_run;   /* events run below safe_ts: no saving, committed at once */
     warp_timers t;
@@ -846,7 +852,12 @@ bool shm_put(warp_ctx *w, int pe, const char *data, size_t len);
 size_t shm_room(warp_ctx *w, int pe);
 /* Hands every record waiting in this rank's rings to fn, in each ring's order. */
 void shm_poll(warp_ctx *w, void (*fn)(warp_ctx *, const char *, int));
-void shm_destroy(warp_ctx *w); /* frees the window (with every rank) */
+/* Collective: when every rank shares this node's rings, a zeroed slot of
+ * `bytes` per rank in a shared window, as one pointer per engine rank
+ * (malloc'd: the caller frees the array; the window goes with shm_destroy);
+ * NULL on every rank otherwise. */
+void **shm_slots(warp_ctx *w, size_t bytes);
+void shm_destroy(warp_ctx *w); /* frees the windows (with every rank) */
 
 /* gvt.c */
 void gvt_init(warp_ctx *w);
@@ -857,6 +868,19 @@ gvt_key gvt_key_inf(void);
  * so join a round now. Untimed: its caller adds the time to w->cnt.t.gvt, from
  * the clock reading it takes anyway (sched_opt.c). */
 bool gvt_step(warp_ctx *w, bool idle);
+/* Combines a's counts (sums) and bounds (minima) into *into: the round's
+ * reduction, whatever carries it. */
+void gvt_msg_combine(struct gvt_round_msg *into, const struct gvt_round_msg *a);
+/* gvt_shm.c (collective: init and destroy). True when every rank shares
+ * this node and --transport allows shared memory: reductions go through
+ * the node's shared slots from then on. */
+bool gvt_shm_init(warp_ctx *w);
+/* Publishes w->gvt.in as this rank's part of its next reduction. */
+void gvt_shm_start(warp_ctx *w);
+/* True once every rank has published the reduction last started: w->gvt.out
+ * then holds the combined message. Never blocks. */
+bool gvt_shm_test(warp_ctx *w);
+void gvt_shm_destroy(warp_ctx *w);
 /* The blocking GVT computation (--gvt=sync); part of gvt_step's time. */
 double gvt_sync(warp_ctx *w);
 double local_min_ts(warp_ctx *w);

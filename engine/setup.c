@@ -251,7 +251,7 @@ void warp_run(warp_ctx *w, const warp_model *m)
     w->cnt.final_run = 0;
     w->cnt.committed = w->cnt.processed = w->cnt.rolled_back = w->cnt.rb_primary = w->cnt.rb_secondary = 0;
     w->cnt.gvt_rounds = w->cnt.fossils = w->cnt.remote_sent = w->cnt.anti_sent = w->cnt.pops = w->cnt.doomed = 0;
-    w->cnt.ring_records = w->cnt.ring_waits = 0;
+    w->cnt.ring_records = w->cnt.ring_waits = w->cnt.gvt_shared = 0;
     memset(&w->cnt.t, 0, sizeof w->cnt.t);
     w->sched.gvt_value = 0;
     w->rep.progress = w->opt.progress || (w->rank == 0 && isatty(2) && !w->opt.quiet);

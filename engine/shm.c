@@ -4,7 +4,9 @@
  * read in the order it was written (each sender's stream stays in order, as
  * transport.c needs), a record's bytes are published by a release store of
  * head and given back by a release store of tail. Never blocks: a record
- * that does not fit is refused and transport.c retries it. */
+ * that does not fit is refused and transport.c retries it. Where every
+ * rank shares the node, a second window holds one slot per rank for GVT
+ * rounds (shm_slots, gvt_shm.c). */
 #include "internal.h"
 
 #include <stdatomic.h>
@@ -81,6 +83,7 @@ void shm_init(warp_ctx *w, size_t record_max)
     memset(s, 0, sizeof *s);
     s->node = MPI_COMM_NULL;
     s->win = MPI_WIN_NULL;
+    s->slots_win = MPI_WIN_NULL;
     MPI_Comm node;
     MPI_Comm_split_type(w->comm, MPI_COMM_TYPE_SHARED, w->rank, MPI_INFO_NULL, &node);
     int me, nnode;
@@ -220,9 +223,50 @@ void shm_poll(warp_ctx *w, void (*fn)(warp_ctx *, const char *, int))
     }
 }
 
+void **shm_slots(warp_ctx *w, size_t bytes)
+{
+    warp_shm *s = &w->tr.shm;
+    int on_node = 0;
+    if (s->node != MPI_COMM_NULL)
+        MPI_Comm_size(s->node, &on_node);
+    /* Every rank takes the same way: all on this node's rings, or none. */
+    int ok = on_node == w->nranks, all;
+    MPI_Allreduce(&ok, &all, 1, MPI_INT, MPI_LAND, w->comm);
+    if (!all)
+        return NULL;
+    char *mine = NULL;
+    ok = MPI_Win_allocate_shared((MPI_Aint)bytes, 1, MPI_INFO_NULL, s->node, &mine, &s->slots_win) == MPI_SUCCESS;
+    MPI_Allreduce(&ok, &all, 1, MPI_INT, MPI_LAND, w->comm); /* node's errors return (shm_init) */
+    if (!all) {
+        if (ok)
+            MPI_Win_free(&s->slots_win);
+        s->slots_win = MPI_WIN_NULL;
+        return NULL;
+    }
+    void **at = malloc((size_t)w->nranks * sizeof *at);
+    int *node_of = malloc((size_t)w->nranks * sizeof *node_of);
+    if (!at || !node_of)
+        warp_fatal(WARP_EXIT_RESOURCE, "out of memory for shared slots on rank %d", w->rank);
+    int me;
+    MPI_Comm_rank(s->node, &me);
+    MPI_Allgather(&me, 1, MPI_INT, node_of, 1, MPI_INT, w->comm);
+    for (int r = 0; r < w->nranks; r++) {
+        MPI_Aint size;
+        int unit;
+        MPI_Win_shared_query(s->slots_win, node_of[r], &size, &unit, &at[r]);
+    }
+    free(node_of);
+    memset(mine, 0, bytes);
+    atomic_thread_fence(memory_order_seq_cst);
+    MPI_Barrier(w->comm); /* every slot is zero before anyone writes one */
+    return at;
+}
+
 void shm_destroy(warp_ctx *w)
 {
     warp_shm *s = &w->tr.shm;
+    if (s->slots_win != MPI_WIN_NULL)
+        MPI_Win_free(&s->slots_win);
     if (s->node != MPI_COMM_NULL) {
         MPI_Win_free(&s->win);
         MPI_Comm_free(&s->node);
@@ -234,4 +278,5 @@ void shm_destroy(warp_ctx *w)
     free(s->rtail);
     memset(s, 0, sizeof *s);
     s->node = MPI_COMM_NULL;
+    s->slots_win = MPI_WIN_NULL;
 }

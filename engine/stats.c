@@ -143,10 +143,10 @@ static void group(char *buf, size_t n, uint64_t v)
 void stats_finish(warp_ctx *w)
 {
     warp_stats *s = &w->stats;
-    enum { N_SUM = 11 };
+    enum { N_SUM = 12 };
     uint64_t loc[N_SUM] = {w->cnt.committed + w->ck.restored_committed, w->cnt.processed, w->cnt.rolled_back, w->cnt.rb_primary, w->cnt.rb_secondary,
                            w->cnt.remote_sent, w->cnt.anti_sent, local_digest(w), w->cnt.final_run,
-                           w->cnt.ring_records, w->cnt.ring_waits};
+                           w->cnt.ring_records, w->cnt.ring_waits, w->cnt.gvt_shared};
     uint64_t glob[N_SUM];
     coll_allreduce(w, loc, glob, N_SUM, COLL_U64, COLL_SUM);
     uint64_t peak = w->pool.peak * w->pool.ev_size + w->alloc.peak, peak_g;
@@ -255,6 +255,7 @@ void stats_finish(warp_ctx *w)
                 "  \"committed_per_rank\": {\"min\": %" PRIu64 ", \"max\": %" PRIu64 ", \"imbalance\": %.4f},\n"
                 "  \"remote_sent\": %" PRIu64 ",\n  \"anti_sent\": %" PRIu64 ",\n  \"final_run\": %" PRIu64 ",\n"
                 "  \"ring_records\": %" PRIu64 ",\n  \"ring_waits\": %" PRIu64 ",\n"
+                "  \"gvt_shared_reductions\": %" PRIu64 ",\n"
                 "  \"gvt_rounds\": %" PRIu64 ",\n  \"fossil_collections\": %" PRIu64 ",\n"
                 "  \"peak_event_bytes\": %" PRIu64 ",\n  \"peak_rss_bytes\": %lld,\n"
                 "  \"time_s\": {\"forward\": %.6f, \"reverse\": %.6f, \"queue\": %.6f, \"network\": %.6f, "
@@ -264,7 +265,7 @@ void stats_finish(warp_ctx *w)
                 (unsigned long long)w->total_lps,
                 (unsigned long long)w->nkps, w->opt.end, s->committed, seg, s->processed, s->rolled_back,
                 s->rollbacks_primary, s->rollbacks_secondary, s->efficiency, s->setup_s, s->run_s,
-                s->event_rate, cmin, cmax, imbalance, s->remote_sent, s->anti_sent, final_run, glob[9], glob[10], s->gvt_rounds,
+                s->event_rate, cmin, cmax, imbalance, s->remote_sent, s->anti_sent, final_run, glob[9], glob[10], glob[11], s->gvt_rounds,
                 s->fossil_collections, s->peak_event_bytes, (long long)rss_max * 1024, s->t_forward,
                 s->t_reverse, s->t_queue, s->t_net, s->t_gvt, s->t_fossil, s->digest);
         int bad = ferror(f);

@@ -18,7 +18,7 @@ cd "$root" || exit 2
 mpi_allowed='
 engine/collective.c   the collectives: statistics, windows, checkpoints, configuration, model results
 engine/transport.c    point-to-point: the remote events
-engine/shm.c          the on-node rings: the node communicator and one shared window, set up and freed
+engine/shm.c          the on-node rings: the node communicator and its shared windows (the rings, GVT slots), set up and freed
 engine/context.c      MPI start (warp_init) and stop (warp_finalize, the fatal path, warp_stop_all)
 engine/gvt.c          the GVT round: one non-blocking all-reduce with its own operation, polled between batches
 engine/internal.h     declares the handles those files keep in the context (communicator, requests, GVT types); calls nothing

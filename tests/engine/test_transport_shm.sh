@@ -7,7 +7,9 @@
 # rings of the smallest size (WARP_SHM_RING_BYTES=1: two records) make
 # nearly every buffer find its ring full and wait, and still commit it; a
 # checkpoint taken over one transport restarts over the other. ring_records
-# in --stats-json says the rings carried the events (and mpi none).
+# in --stats-json says the rings carried the events (and mpi none), and
+# gvt_shared_reductions that Mattern's rounds went through shared slots
+# with the rings (never with mpi, --gvt=sync or conservative windows).
 . "$top_srcdir/tests/engine/test_torture_lib.sh"
 
 # jsig NP PROGRAM ARGS...: the signature, and the ring counters of the run
@@ -19,7 +21,8 @@ jsig() {
     s=$(sig "$np" "$@" --stats-json="$TT_DIR/s.json")
     r=$(sed -n 's/^  "ring_records": \([0-9]*\),/\1/p' "$TT_DIR/s.json" 2>/dev/null)
     q=$(sed -n 's/^  "ring_waits": \([0-9]*\),/\1/p' "$TT_DIR/s.json" 2>/dev/null)
-    echo "records ${r:-none} waits ${q:-none}" >"$TT_DIR/ring"
+    g=$(sed -n 's/^  "gvt_shared_reductions": \([0-9]*\),/\1/p' "$TT_DIR/s.json" 2>/dev/null)
+    echo "records ${r:-none} waits ${q:-none} shared ${g:-none}" >"$TT_DIR/ring"
     echo "$s"
 }
 
@@ -37,6 +40,17 @@ rings() {
     fi
 }
 
+# shared WHAT WANT: the last run's GVT reductions through shared slots are
+# WANT (0 or "some"): Mattern's rounds on one node with rings take them.
+shared() {
+    set -- "$1" "$2" $(cat "$TT_DIR/ring")
+    [ "$8" = none ] && return
+    case $2 in
+    0) [ "$8" = 0 ] || fail "$1: $8 GVT reductions went through shared slots, want none" ;;
+    some) [ "$8" -gt 0 ] || fail "$1: no GVT reduction went through shared slots" ;;
+    esac
+}
+
 common="--total-lps=512 --remote=0.5 --lookahead=0.1 --end=50"
 ref=$(sig 0 "$PHOLD" --synch=seq $common)
 is_sig "$ref" || fail "seq PHOLD failed: $ref"
@@ -50,6 +64,7 @@ for tiny in "" 1; do
                 got=$(jsig $np "$PHOLD" $mode --transport=$tr $common)
                 same "$what" "$ref" "$got"
                 if [ $tr = mpi ]; then rings "$what" 0; else rings "$what" some; fi
+                if [ $tr = shm ] && [ "$mode" = --synch=opt ]; then shared "$what" some; else shared "$what" 0; fi
             done
         done
     done
