@@ -1,11 +1,13 @@
 #!/usr/bin/env bash
 # bench/gvt_round.sh — what one GVT round costs, against the rank count and
 # the way its reduction travels (issue 49: "measure the round cost against
-# the rank count"). PHOLD with --safe-events=off runs the same events twice
-# on N ranks: once with a round every batch (--gvt-interval=1) and once every
-# 64 batches; the extra run time over the extra rounds is what a round costs
-# the busiest rank, whatever it spends it on (the reduction, waiting for the
-# slowest rank, fossil collection). TRANSPORTS: the --transport values to
+# the rank count"). PHOLD (4,096 LPs a rank, no remote events: no rollback,
+# the same work on every rank) with --safe-events=off runs the same events
+# twice on N ranks: once asking for a round every batch (--gvt-interval=1: a
+# round starts as soon as the last one ends) and once every 64 batches; the
+# extra run time over the extra rounds is what a round costs the busiest
+# rank, whatever it spends it on (the reduction, waiting for the slowest
+# rank, fossil collection). TRANSPORTS: the --transport values to
 # compare (mpi: an MPI_Iallreduce per round; auto: through shared memory
 # when every rank is on one node).
 #   bench/gvt_round.sh            (RANKS="2" TRANSPORTS="mpi auto" REPS=3)
@@ -30,8 +32,8 @@ for n in ${RANKS:-2}; do
         for r in $(seq 1 "$reps"); do
             for iv in 1 64; do
                 j=$tmp/g.json
-                cmd="$mpiexec -n $n $phold --remote=0.1 --mean=1.0 --lookahead=0.1 --start-events=1 \
---total-lps=$((n * 65536)) --end=0.5 --synch=opt --safe-events=off --batch=16 --gvt-interval=$iv --transport=$t"
+                cmd="$mpiexec -n $n $phold --remote=0 --mean=1.0 --lookahead=0.1 --start-events=1 \
+--total-lps=$((n * 4096)) --end=100 --synch=opt --safe-events=off --batch=16 --gvt-interval=$iv --transport=$t"
                 l=$(load)
                 timeout 1200 $cmd --stats-json="$j" --quiet >/dev/null
                 printf '%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,"%s"\n' "$n" "$t" "$iv" "$r" \
