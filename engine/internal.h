@@ -871,10 +871,10 @@ bool gvt_step(warp_ctx *w, bool idle);
 /* Combines a's counts (sums) and bounds (minima) into *into: the round's
  * reduction, whatever carries it. */
 void gvt_msg_combine(struct gvt_round_msg *into, const struct gvt_round_msg *a);
-/* gvt_shm.c (collective: init and destroy). True when every rank shares
- * this node and --transport allows shared memory: reductions go through
- * the node's shared slots from then on. */
-bool gvt_shm_init(warp_ctx *w);
+/* gvt_shm.c (collective: init and destroy). Where every rank shares this
+ * node's rings (--transport auto or shm), sets w->gvt.slots: reductions go
+ * through the node's shared slots from then on; else leaves it NULL. */
+void gvt_shm_init(warp_ctx *w);
 /* Publishes w->gvt.in as this rank's part of its next reduction. */
 void gvt_shm_start(warp_ctx *w);
 /* True once every rank has published the reduction last started: w->gvt.out

@@ -312,6 +312,12 @@ static void metis_partition(const net_model *n, const net_results *m, uint32_t p
 uint32_t *net_partition(const net_model *n, warp_partition_kind kind, uint32_t parts)
 {
     uint64_t routers = n->routers;
+    if (kind == WARP_PARTITION_FILE) {
+        uint32_t *part = net_partition_read(n, warp_partition_file(n->engine), parts);
+        if (parts == 1) /* one rank holds every router, whatever the file says */
+            memset(part, 0, (routers ? routers : 1) * sizeof *part);
+        return part;
+    }
     uint32_t *part = warp_xcalloc(routers ? routers : 1, sizeof *part);
     if (parts > 1 && kind == WARP_PARTITION_TOPOLOGY && n->topo_ops->partition &&
         parts <= routers) {
@@ -326,13 +332,6 @@ uint32_t *net_partition(const net_model *n, warp_partition_kind kind, uint32_t p
         return part;
     }
 #endif
-    if (kind == WARP_PARTITION_FILE) {
-        free(part);
-        part = net_partition_read(n, warp_partition_file(n->engine), parts);
-        if (parts == 1) /* one rank holds every router, whatever the file says */
-            memset(part, 0, (routers ? routers : 1) * sizeof *part);
-        return part;
-    }
     for (uint64_t r = 0; r < routers; r++)
         part[r] = (uint32_t)(r * parts / routers);
     return part;
