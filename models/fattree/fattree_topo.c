@@ -6,6 +6,7 @@
  * the channel dependency graph has no cycle). Called by models/net. */
 #include "fattree/fattree_topo.h"
 
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -375,39 +376,90 @@ static uint32_t ft_min_hops(const void *topo, uint64_t src, uint64_t dst)
     return fattree_route_hops(tree(topo), src, dst) - 2;
 }
 
-/* Groups stay whole while there are enough chunks: the router numbering
- * (to_router) lists each chunk with its share of top switches. Inside a
- * group whose levels hold equally many switches the order alternates
- * levels (switch j of each level in turn), so a run that takes part of a
- * group takes both ends of its links. */
-static void ft_partition(const void *topo, const double *load, uint32_t parts, uint32_t *part)
+/* The routers in the order runs of a partition take them: the router
+ * numbering (to_router) lists each chunk with its share of top switches.
+ * Inside a group whose levels hold equally many switches the order
+ * alternates levels (switch j of each level in turn), so a run that takes
+ * part of a group takes both ends of its links. With spread, the chunk's
+ * top switches are spaced evenly among its group switches instead of
+ * following them: a run that takes part of a chunk then takes its share
+ * of the tops rather than all or none of them. */
+static void chunk_order(const ft_topo *t, bool spread, uint64_t *order)
 {
-    const ft_topo *t = topo;
     uint32_t h = t->ft.n;
-    uint64_t routers = t->ft.switches, chunks = h > 1 ? routers / t->per_chunk : 0;
-    uint64_t *order = warp_xcalloc(routers, sizeof *order), i = 0;
+    uint64_t routers = t->ft.switches, chunks = h > 1 ? routers / t->per_chunk : 0, i = 0;
     int even = 1;
     for (uint32_t L = 2; L < h; L++)
         even &= t->pg[L] == t->pg[1];
+    uint64_t in_groups = t->chunk * t->off[h]; /* a chunk's switches below the top */
     for (uint64_t q = 0; q < chunks; q++) {
-        uint64_t base = q * t->per_chunk;
+        uint64_t base = q * t->per_chunk, seen = 0, tops = 0;
         for (uint64_t g = 0; g < t->chunk; g++) {
             uint64_t gb = base + g * t->off[h];
-            if (even) {
-                for (uint64_t w = 0; w < t->pg[1]; w++)
-                    for (uint32_t L = 1; L < h; L++)
-                        order[i++] = gb + t->off[L] + w;
-            } else {
-                for (uint64_t j = 0; j < t->off[h]; j++)
-                    order[i++] = gb + j;
+            for (uint64_t j = 0; j < t->off[h]; j++) {
+                /* even: switch j / (h - 1) of level 1 + j % (h - 1) */
+                order[i++] = even ? gb + t->off[1 + j % (h - 1)] + j / (h - 1) : gb + j;
+                /* Top switch k follows the first (k + 1) / top_share of them. */
+                seen++;
+                while (spread && tops < t->top_share && (tops + 1) * in_groups <= seen * t->top_share)
+                    order[i++] = base + in_groups + tops++;
             }
         }
-        for (uint64_t w = 0; w < t->top_share; w++)
-            order[i++] = base + t->chunk * t->off[h] + w;
+        for (; tops < t->top_share; tops++)
+            order[i++] = base + in_groups + tops;
     }
     for (; i < routers; i++) /* a one-level tree has no groups */
         order[i] = i;
-    net_partition_runs(load, routers, order, parts <= chunks ? t->per_chunk : 1, parts, part);
+}
+
+/* What a partition is expected to cost per event, relative to one rank
+ * running all of them with none remote: its busiest rank's share of the
+ * load over the mean, times 1 + REMOTE_EXTRA x the share of link
+ * traversals that cross ranks (every link equally loaded, as --describe
+ * --ranks=N estimates: router links and terminal links alike). */
+#define REMOTE_EXTRA 0.5 /* a remote event measured 1.3-1.8 local ones (bench/RESULTS.md) */
+static double part_cost(const ft_topo *t, const double *load, uint32_t parts, const uint32_t *part)
+{
+    uint64_t routers = t->ft.switches, links = 0, cut = 0;
+    double *sum = warp_xcalloc(parts, sizeof *sum), most = 0, all = 0;
+    for (uint64_t r = 0; r < routers; r++) {
+        sum[part[r]] += load[r];
+        all += load[r];
+        for (int32_t p = 0, k = ft_radix(t, r); p < k; p++) {
+            net_peer e = ft_peer(t, r, p);
+            if (e.kind == NET_PEER_ROUTER && e.id > r) {
+                links++;
+                cut += part[e.id] != part[r];
+            }
+        }
+    }
+    for (uint32_t p = 0; p < parts; p++)
+        most = sum[p] > most ? sum[p] : most;
+    free(sum);
+    double crossing = (double)cut / (double)(links + t->ft.nodes);
+    return (all > 0 ? most * parts / all : 1) * (1 + REMOTE_EXTRA * crossing);
+}
+
+/* Groups stay whole while there are enough chunks. With more ranks than
+ * chunks the runs split chunks, and which of the two orders does better
+ * depends on the tree and the rank count (the 8-port 3-tree: tops after
+ * the pod, 1.21 times the mean events on 16 ranks, 1.01 on 12; spread,
+ * 1.00 and 1.08), so both are run and the one expected to cost less is
+ * kept (part_cost; spread on a tie). */
+static void ft_partition(const void *topo, const double *load, uint32_t parts, uint32_t *part)
+{
+    const ft_topo *t = topo;
+    uint64_t routers = t->ft.switches, chunks = t->ft.n > 1 ? routers / t->per_chunk : 0;
+    uint64_t unit = parts <= chunks ? t->per_chunk : 1;
+    uint64_t *order = warp_xcalloc(routers, sizeof *order);
+    uint32_t *after = warp_xcalloc(routers, sizeof *after);
+    chunk_order(t, true, order);
+    net_partition_runs(load, routers, order, unit, parts, part);
+    chunk_order(t, false, order);
+    net_partition_runs(load, routers, order, unit, parts, after);
+    if (part_cost(t, load, parts, after) < part_cost(t, load, parts, part))
+        memcpy(part, after, routers * sizeof *part);
+    free(after);
     free(order);
 }
 
