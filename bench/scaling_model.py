@@ -2,7 +2,8 @@
 """bench/scaling_model.py -- a calibrated model of the optimistic engine's
 strong scaling: it fits per-event costs to what bench/scaling.sh measured
 (bench/results/scaling.csv), takes each run's remote share and imbalance on
-N ranks from `warpnet --describe --ranks=N` (bench/results/describe_ranks.csv),
+N ranks from `warpnet --describe --ranks=N` (bench/results/describe_measured.csv
+for the runs it was fitted to, bench/results/describe_ranks.csv for its predictions),
 checks itself against the measured 16-rank runs (fitted on 1 to 8 ranks) and
 predicts 64, 256 and 1,024 ranks for the headline cases (fitted on 1 to 16).
 
@@ -10,6 +11,11 @@ predicts 64, 256 and 1,024 ranks for the headline cases (fitted on 1 to 16).
   bench/scaling_model.py --describe WARPNET [SCENARIO ...]
                                            rerun --describe --ranks=N into describe_ranks.csv
                                            (every scenario, or the ones named)
+
+describe_measured.csv holds the same estimates for the partitions the runs
+of scaling.csv were measured with (frozen: the fat-tree's topology
+partition changed after them), describe_ranks.csv today's, which
+--describe rewrites and the predictions use.
 
 The model: the run lasts as long as its busiest rank, which commits
 ev(N) = C / N * imb(N) events (C committed in all, imb(N) from --describe),
@@ -283,8 +289,10 @@ def validate(rows, desc):
           f'within 20 %: {sum(abs(e) <= 0.20 for e in e8)} of {len(e8)}.\n')
 
 
-def predict(rows, desc):
-    """Prints the anchored predictions for the cases of scaling_anchors.csv."""
+def predict(rows, desc, desc_now):
+    """Prints the anchored predictions for the cases of scaling_anchors.csv:
+    costs fitted on the measured runs (desc: their partitions), shares and
+    imbalance of the predicted cases from today's partitions (desc_now)."""
     scs = {s.name: s for s in scenarios(rows, desc, (2, 4, 8, 16))}
     gamma = fit(list(scs.values()))
     print('## Predictions past the box (fitted on 1 to 16 ranks, 16 ranks a node)\n')
@@ -296,7 +304,7 @@ def predict(rows, desc):
     print('| --- | --- | --- | --- | --- | --- | --- | --- |')
     for a in read('scaling_anchors.csv'):
         cal = scs[a['calibrated_on']]
-        tgt = Target(a['case'], float(a['committed']), desc)
+        tgt = Target(a['case'], float(a['committed']), desc_now)
         base = float(a['run_s'])
         for n in (16, 64, 256, 1024):
             if (a['case'], n) not in desc:
@@ -314,11 +322,11 @@ def main():
     if len(sys.argv) != 1:
         sys.exit('usage: bench/scaling_model.py [--describe WARPNET [SCENARIO ...]]')
     rows = read('scaling.csv')
-    desc = {(r['scenario'], int(r['ranks'])): (float(r['expected_remote_share']) / 100,
-                                                float(r['event_imbalance']))
-            for r in read('describe_ranks.csv')}
+    desc, desc_now = ({(r['scenario'], int(r['ranks'])): (float(r['expected_remote_share']) / 100,
+                                                           float(r['event_imbalance']))
+                       for r in read(name)} for name in ('describe_measured.csv', 'describe_ranks.csv'))
     validate(rows, desc)
-    predict(rows, desc)
+    predict(rows, desc, desc_now)
     return 0
 
 

@@ -23,6 +23,16 @@ fi
 # switches; a top switch has one link into each pod, so 2 of its 4 cross:
 # 4 x 2 = 8 of the 32 links (16 inside pods, 16 to the top).
 cut "fat-tree 4p3l on 2" 8 --ranks=2 --partition=topology "$TMP/ft4.ini"
+# 8-port 3-tree on 16 ranks: 8 pods of 4 edge and 4 aggregation switches
+# with 2 of the 16 top switches each, so each rank takes half a pod. Every
+# rank can hold 2 edge, 2 aggregation and 1 top switch (and the 8
+# terminals of its 2 edge switches): the same LPs and expected events on
+# every rank. Listing a pod's top switches after its switches gave one half
+# 3 edge switches and the other both top switches (1.381 and 1.208).
+balanced=$(timeout 60 "$WARPNET" --describe --ranks=16 --partition=topology "$C/fattree-8p3l.ini" |
+    sed -n 's/^\(lp_imbalance\|event_imbalance\): \([0-9.]*\) .*/\2/p' | tr '\n' ' ')
+[ "$balanced" = "1.000 1.000 " ] && echo "ok   fat-tree 8p3l on 16: LP and event imbalance 1.000" ||
+    bad "fat-tree 8p3l on 16: LP and event imbalance '$balanced', want 1.000 1.000 (2 edge, 2 aggregation and 1 top switch a rank)"
 # A workload on half the terminals (pods 0 and 1 of the 4-port 3-tree):
 # the topology partition balances the routers' expected events, not their
 # count, so each rank gets a share of the busy pods. Counting every router
