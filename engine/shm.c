@@ -6,11 +6,16 @@
  * head and given back by a release store of tail. Never blocks: a record
  * that does not fit is refused and transport.c retries it. Where every
  * rank shares the node, a second window holds one slot per rank for GVT
- * rounds (shm_slots, gvt_shm.c). */
+ * rounds (shm_slots, gvt_shm.c). A window is used only once every rank of
+ * the node has written all of its own segment (touch): otherwise MPI's
+ * messages and reductions, or a clear stop under --transport=shm. */
 #include "internal.h"
 
+#include <setjmp.h>
+#include <signal.h>
 #include <stdatomic.h>
 #include <stdlib.h>
+#include <string.h>
 
 /* head and tail on lines of their own: each is written by one side only. */
 struct shm_ring {
@@ -65,6 +70,64 @@ static uint64_t ring_cap(size_t record_max, int nnode)
  * skipping r's own. */
 static uint64_t slot(int writer, int reader) { return (uint64_t)(writer < reader ? writer : writer - 1); }
 
+/* A signal handler takes no argument, so touch's way back out of SIGBUS is
+ * this one static; it is armed only inside touch, on the rank's one thread. */
+static sigjmp_buf touch_jmp;
+
+static void touch_bus(int sig)
+{
+    (void)sig;
+    siglongjmp(touch_jmp, 1); /* no other work in the handler */
+}
+
+/* WARP_SHM_PROBE_FAIL=R (for tests): world rank R takes SIGBUS in its
+ * touch of the rings' window; R:slots, of the slots' window. */
+static bool probe_fails(const warp_ctx *w, bool slots)
+{
+    const char *env = getenv("WARP_SHM_PROBE_FAIL");
+    if (!env || !*env)
+        return false;
+    char *end;
+    long r = strtol(env, &end, 10);
+    if (end == env || r < 0 || (*end && strcmp(end, ":slots")))
+        warp_fatal(WARP_EXIT_USAGE, "WARP_SHM_PROBE_FAIL=%s: expected a rank, or a rank and :slots", env);
+    return r == w->rank && slots == (*end != 0);
+}
+
+/* Writes zeros once over this rank's own segment, the first touch of each
+ * page (which also places it near the rank), and says whether every page
+ * could be backed: on a full or small /dev/shm the window's sparse file is
+ * allocated all the same and the first write into a page raises SIGBUS. */
+static bool touch(char *seg, uint64_t bytes, bool fail)
+{
+    struct sigaction on, old;
+    memset(&on, 0, sizeof on);
+    on.sa_handler = touch_bus;
+    sigemptyset(&on.sa_mask);
+    sigaction(SIGBUS, &on, &old);
+    volatile bool ok = false;
+    if (!sigsetjmp(touch_jmp, 1)) {
+        if (fail)
+            raise(SIGBUS);
+        memset(seg, 0, bytes);
+        ok = true;
+    }
+    sigaction(SIGBUS, &old, NULL);
+    return ok;
+}
+
+/* A node without usable shared memory for WHAT: --transport=shm stops; under
+ * auto the caller keeps MPI. */
+static void no_shared_memory(const warp_ctx *w, const char *what, uint64_t bytes, int nnode)
+{
+    if (w->opt.transport == WARP_TRANSPORT_SHM)
+        warp_fatal(WARP_EXIT_RESOURCE,
+                   "--transport=shm: the %llu bytes of shared memory for %s of this node's %d ranks could "
+                   "not be allocated or backed (is /dev/shm full or small?); use --transport=mpi, or "
+                   "enlarge /dev/shm (mount -o remount,size=... /dev/shm)",
+                   (unsigned long long)bytes, what, nnode);
+}
+
 static bool want_rings(const warp_ctx *w, int nnode)
 {
     if (w->opt.transport == WARP_TRANSPORT_MPI)
@@ -104,24 +167,22 @@ void shm_init(warp_ctx *w, size_t record_max)
     MPI_Info_set(info, "alloc_shared_noncontig", "true");
     char *base;
     /* A node without room for the window (a small /dev/shm) keeps MPI's
-     * messages under auto: the error comes back rather than aborting. */
+     * messages under auto: the error comes back rather than aborting, and
+     * a page that cannot be backed is found here rather than by a SIGBUS
+     * in mid-run. head and tail are set only once every rank agrees. */
     MPI_Comm_set_errhandler(node, MPI_ERRORS_RETURN);
     uint64_t bytes = ring_bytes(s->cap) * (uint64_t)s->nin;
-    int rc = MPI_Win_allocate_shared((MPI_Aint)bytes, 1, info, node, &base, &s->win);
+    int made = MPI_Win_allocate_shared((MPI_Aint)bytes, 1, info, node, &base, &s->win) == MPI_SUCCESS;
     MPI_Info_free(&info);
-    int ok = rc == MPI_SUCCESS, all;
+    int ok = made && touch(base, bytes, probe_fails(w, false)), all;
     MPI_Allreduce(&ok, &all, 1, MPI_INT, MPI_MIN, node);
     if (!all) {
-        if (ok)
+        if (made)
             MPI_Win_free(&s->win);
         MPI_Comm_free(&node);
         s->node = MPI_COMM_NULL;
         s->nin = 0;
-        if (w->opt.transport == WARP_TRANSPORT_SHM)
-            warp_fatal(WARP_EXIT_RESOURCE,
-                       "--transport=shm: MPI could not allocate the %llu bytes of shared memory for the rings "
-                       "of this node's %d ranks (is /dev/shm full or small?); use --transport=mpi",
-                       (unsigned long long)(bytes * (uint64_t)nnode), nnode);
+        no_shared_memory(w, "the rings", bytes * (uint64_t)nnode, nnode);
         return;
     }
     s->out = calloc((size_t)w->nranks, sizeof *s->out);
@@ -235,12 +296,15 @@ void **shm_slots(warp_ctx *w, size_t bytes)
     if (!all)
         return NULL;
     char *mine = NULL;
-    ok = MPI_Win_allocate_shared((MPI_Aint)bytes, 1, MPI_INFO_NULL, s->node, &mine, &s->slots_win) == MPI_SUCCESS;
-    MPI_Allreduce(&ok, &all, 1, MPI_INT, MPI_LAND, w->comm); /* node's errors return (shm_init) */
+    int made = MPI_Win_allocate_shared((MPI_Aint)bytes, 1, MPI_INFO_NULL, s->node, &mine, &s->slots_win) ==
+               MPI_SUCCESS; /* node's errors return (shm_init) */
+    ok = made && touch(mine, bytes, probe_fails(w, true));
+    MPI_Allreduce(&ok, &all, 1, MPI_INT, MPI_LAND, w->comm);
     if (!all) {
-        if (ok)
+        if (made)
             MPI_Win_free(&s->slots_win);
         s->slots_win = MPI_WIN_NULL;
+        no_shared_memory(w, "the GVT slots", bytes * (uint64_t)on_node, on_node);
         return NULL;
     }
     void **at = malloc((size_t)w->nranks * sizeof *at);
@@ -256,7 +320,6 @@ void **shm_slots(warp_ctx *w, size_t bytes)
         MPI_Win_shared_query(s->slots_win, node_of[r], &size, &unit, &at[r]);
     }
     free(node_of);
-    memset(mine, 0, bytes);
     atomic_thread_fence(memory_order_seq_cst);
     MPI_Barrier(w->comm); /* every slot is zero before anyone writes one */
     return at;

@@ -10,6 +10,9 @@
 # in --stats-json says the rings carried the events (and mpi none), and
 # gvt_shared_reductions that Mattern's rounds went through shared slots
 # with the rings (never with mpi, --gvt=sync or conservative windows).
+# Shared memory that cannot be backed (a full /dev/shm: SIGBUS on the first
+# write, faked by WARP_SHM_PROBE_FAIL) leaves auto on MPI's messages and
+# reductions with the same digest, and stops shm with a message.
 . "$top_srcdir/tests/engine/test_torture_lib.sh"
 
 # jsig NP PROGRAM ARGS...: the signature, and the ring counters of the run
@@ -118,6 +121,32 @@ for pair in "shm mpi" "mpi shm"; do
         same "checkpoint over $1 at 25, restarted over $2 on $np ranks" "$ref" "$got"
     done
 done
+
+# A rank whose segment cannot be backed: under auto every rank keeps MPI
+# (no rings, or rings but no shared slots) and commits the same digest;
+# under shm the run stops with exit 3 and says why. Without the probe the
+# first write raises SIGBUS and the run dies of it.
+mpiref=$(jsig 2 "$PHOLD" --transport=mpi $common)
+same "PHOLD 2 ranks --transport=mpi" "$ref" "$mpiref"
+for fault in 1 0 1:slots 0:slots; do
+    export WARP_SHM_PROBE_FAIL=$fault
+    what="auto, WARP_SHM_PROBE_FAIL=$fault"
+    got=$(jsig 2 "$PHOLD" $common)
+    same "$what" "$mpiref" "$got"
+    case $fault in
+    *:slots) rings "$what" some ;;
+    *) rings "$what" 0 ;;
+    esac
+    shared "$what" 0
+    run_failing 2 "$PHOLD" --transport=shm $common
+    [ "$TT_RC" = 3 ] && grep -q "shared memory for the .* could not be allocated or backed (is /dev/shm full or small?); use --transport=mpi, or enlarge /dev/shm (mount -o remount,size=" "$TT_OUT" ||
+        fail "--transport=shm, WARP_SHM_PROBE_FAIL=$fault: exit $TT_RC, want 3: $(cat "$TT_OUT")"
+done
+export WARP_SHM_PROBE_FAIL=x
+run_failing 2 "$PHOLD" $common
+[ "$TT_RC" = 2 ] && grep -q "WARP_SHM_PROBE_FAIL=x: expected a rank" "$TT_OUT" ||
+    fail "WARP_SHM_PROBE_FAIL=x: exit $TT_RC, want 2: $(cat "$TT_OUT")"
+unset WARP_SHM_PROBE_FAIL
 
 # A bad value names the option and the choices.
 run_failing 0 "$PHOLD" --transport=tcp $common
