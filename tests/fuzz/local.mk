@@ -8,7 +8,7 @@
 # tests in tests/fuzz/regress/ (test_fuzz_regress.sh).
 FUZZ_CC = clang
 FUZZ_SECONDS = 60
-FUZZ_TARGETS = ini options bigsim goal native dimemas otf2map pcap
+FUZZ_TARGETS = ini options bigsim goal native dimemas otf2map pcap graph routes placement
 FUZZ_CFLAGS = -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
 	-fno-omit-frame-pointer
 FUZZ_RUN_FLAGS = -rss_limit_mb=2048 -timeout=10 -print_final_stats=1
@@ -60,6 +60,22 @@ fuzz_otf2map_src = $(srcdir)/tests/fuzz/fuzz_otf2map.c $(FUZZ_REPLAY_SRC)
 fuzz_otf2map_flags = $(fuzz_trace_flags)
 fuzz_otf2map_run = -max_len=4096
 fuzz_otf2map_seeds = $(srcdir)/tests/fuzz/seeds/otf2map
+# The network file readers stop through warp_fatal: fuzz_stop.c releases
+# what a reader held when it stops, seeing its calls through the linker.
+FUZZ_STOP_WRAP = -Wl,--wrap=malloc,--wrap=calloc,--wrap=realloc,--wrap=free,--wrap=fopen,--wrap=fclose,--wrap=getline
+FUZZ_STOP_SRC = $(srcdir)/tests/fuzz/fuzz_stop.c $(srcdir)/config/xalloc.c $(srcdir)/config/fatal.c \
+	$(srcdir)/config/errline.c
+fuzz_stop_flags = -I$(srcdir)/models -I$(srcdir)/rng $(FUZZ_STOP_WRAP)
+FUZZ_GRAPH_SRC = $(srcdir)/models/graph/graph_read.c $(srcdir)/config/units.c $(FUZZ_STOP_SRC)
+fuzz_graph_src = $(srcdir)/tests/fuzz/fuzz_graph.c $(FUZZ_GRAPH_SRC)
+fuzz_graph_run = -max_len=4096
+fuzz_graph_seeds = $(srcdir)/tests/fuzz/seeds/graph
+fuzz_routes_src = $(srcdir)/tests/fuzz/fuzz_routes.c $(srcdir)/models/graph/graph_routes.c $(FUZZ_GRAPH_SRC)
+fuzz_routes_run = -max_len=4096
+fuzz_routes_seeds = $(srcdir)/tests/fuzz/seeds/routes
+fuzz_placement_src = $(srcdir)/tests/fuzz/fuzz_placement.c $(srcdir)/models/net/partition_parse.c $(FUZZ_STOP_SRC)
+fuzz_placement_run = -max_len=2048
+fuzz_placement_seeds = $(srcdir)/tests/fuzz/seeds/placement
 if HAVE_CHAKRA
 FUZZ_TARGETS += chakra
 endif
@@ -101,6 +117,9 @@ fuzz:
 	    otf2map) src="$(fuzz_otf2map_src)"; flags="$(fuzz_otf2map_flags)"; run="$(fuzz_otf2map_run)"; seeds="$(fuzz_otf2map_seeds)";; \
 	    chakra) src="$(fuzz_chakra_src)"; flags="$(fuzz_chakra_flags)"; run="$(fuzz_chakra_run)"; seeds="$(fuzz_chakra_seeds)";; \
 	    pcap) src="$(fuzz_pcap_src)"; flags="$(fuzz_pcap_flags)"; run="$(fuzz_pcap_run)"; seeds="$(fuzz_pcap_seeds)";; \
+	    graph) src="$(fuzz_graph_src)"; flags="$(fuzz_stop_flags)"; run="$(fuzz_graph_run)"; seeds="$(fuzz_graph_seeds)";; \
+	    routes) src="$(fuzz_routes_src)"; flags="$(fuzz_stop_flags)"; run="$(fuzz_routes_run)"; seeds="$(fuzz_routes_seeds)";; \
+	    placement) src="$(fuzz_placement_src)"; flags="$(fuzz_stop_flags)"; run="$(fuzz_placement_run)"; seeds="$(fuzz_placement_seeds)";; \
 	    *) echo "make fuzz: unknown target '$$t' (known: $(FUZZ_TARGETS))"; exit 2;; \
 	  esac; \
 	  bin=tests/fuzz/fuzz-$$t; corpus=tests/fuzz/corpus-$$t; \
@@ -125,6 +144,8 @@ fuzz:
 .PHONY: fuzz
 EXTRA_DIST += tests/fuzz/fuzz_ini.c tests/fuzz/fuzz_options.c tests/fuzz/fuzz_trace.c \
 	tests/fuzz/fuzz_otf2map.c tests/fuzz/fuzz_pcap.c tests/fuzz/fuzz_chakra.c \
+	tests/fuzz/fuzz_graph.c tests/fuzz/fuzz_routes.c tests/fuzz/fuzz_placement.c \
+	tests/fuzz/fuzz_stop.c tests/fuzz/fuzz_stop.h \
 	tests/fuzz/samples.sh tests/fuzz/mkseed_bigsim.py tests/fuzz/mkseed_pcap.py \
 	tests/fuzz/seeds tests/fuzz/regress
 
@@ -135,7 +156,7 @@ FUZZ_REGRESS_TRACE_SRC = tests/fuzz/fuzz_trace.c tests/fuzz/regress_main.c
 FUZZ_REGRESS_TRACE_LDADD = libwarpnet.la libwarp.la $(OTF2_LIBS) $(PCAP_LIBS) $(METIS_LIBS) -lm
 check_PROGRAMS += tests/fuzz/regress-ini tests/fuzz/regress-options tests/fuzz/regress-bigsim \
 	tests/fuzz/regress-goal tests/fuzz/regress-native tests/fuzz/regress-dimemas tests/fuzz/regress-otf2map \
-	tests/fuzz/regress-pcap
+	tests/fuzz/regress-pcap tests/fuzz/regress-graph tests/fuzz/regress-routes tests/fuzz/regress-placement
 tests_fuzz_regress_ini_SOURCES = tests/fuzz/fuzz_ini.c tests/fuzz/regress_main.c
 tests_fuzz_regress_ini_LDADD = libwarp.la -lm
 tests_fuzz_regress_options_SOURCES = tests/fuzz/fuzz_options.c tests/fuzz/regress_main.c \
@@ -166,5 +187,22 @@ tests_fuzz_regress_chakra_LDADD = $(FUZZ_REGRESS_TRACE_LDADD) $(PROTOBUF_C_LIBS)
 endif
 tests_fuzz_regress_pcap_SOURCES = tests/fuzz/fuzz_pcap.c tests/fuzz/regress_main.c
 tests_fuzz_regress_pcap_LDADD = $(FUZZ_REGRESS_TRACE_LDADD)
+# The network file readers' harnesses link the readers' sources themselves:
+# --wrap reaches only the calls of objects linked into the program.
+FUZZ_REGRESS_STOP_SRC = tests/fuzz/fuzz_stop.c tests/fuzz/fuzz_stop.h tests/fuzz/regress_main.c \
+	config/xalloc.c config/fatal.c config/errline.c
+FUZZ_REGRESS_GRAPH_SRC = models/graph/graph_read.c config/units.c $(FUZZ_REGRESS_STOP_SRC)
+tests_fuzz_regress_graph_SOURCES = tests/fuzz/fuzz_graph.c $(FUZZ_REGRESS_GRAPH_SRC)
+tests_fuzz_regress_graph_CFLAGS = $(AM_CFLAGS)
+tests_fuzz_regress_graph_LDFLAGS = $(FUZZ_STOP_WRAP)
+tests_fuzz_regress_graph_LDADD = -lm
+tests_fuzz_regress_routes_SOURCES = tests/fuzz/fuzz_routes.c models/graph/graph_routes.c $(FUZZ_REGRESS_GRAPH_SRC)
+tests_fuzz_regress_routes_CFLAGS = $(AM_CFLAGS)
+tests_fuzz_regress_routes_LDFLAGS = $(FUZZ_STOP_WRAP)
+tests_fuzz_regress_routes_LDADD = -lm
+tests_fuzz_regress_placement_SOURCES = tests/fuzz/fuzz_placement.c models/net/partition_parse.c \
+	$(FUZZ_REGRESS_STOP_SRC)
+tests_fuzz_regress_placement_CFLAGS = $(AM_CFLAGS)
+tests_fuzz_regress_placement_LDFLAGS = $(FUZZ_STOP_WRAP)
 TESTS += tests/fuzz/test_fuzz_regress.sh
 EXTRA_DIST += tests/fuzz/regress_main.c tests/fuzz/test_fuzz_regress.sh

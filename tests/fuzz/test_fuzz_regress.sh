@@ -8,7 +8,7 @@ s=${top_srcdir:-..}
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/warp-fuzz-regress.XXXXXX") || exit 99
 trap 'rm -rf "$tmp"' EXIT
 fail=0
-targets="ini options bigsim goal native dimemas otf2map pcap"
+targets="ini options bigsim goal native dimemas otf2map pcap graph routes placement"
 [ -x "$b/regress-chakra" ] && targets="$targets chakra" # built with the Chakra reader only
 for t in $targets; do
     set --
