@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/types.h>
 
 #include "graph/graph_read.h"
 #include "warp.h"
@@ -184,9 +185,13 @@ void graph_each_line(FILE *f, const char *path, uint64_t *line, void (*fn)(void 
 {
     char *buf = NULL, **tok = NULL;
     size_t cap = 0, tcap = 0;
+    ssize_t len;
     *line = 0;
-    while (getline(&buf, &cap, f) >= 0) {
+    while ((len = getline(&buf, &cap, f)) >= 0) {
         ++*line;
+        if (strlen(buf) != (size_t)len) /* the rest of the line would vanish unseen */
+            warp_fatal(WARP_EXIT_USAGE, "%s:%llu: a NUL byte: this is not a text file; give the text file",
+                       path, (unsigned long long)*line);
         char *hash = strchr(buf, '#');
         if (hash)
             *hash = 0;

@@ -49,7 +49,8 @@ void graph_read(const char *path, graph_format format, uint64_t terminals, doubl
 void graph_desc_free(graph_desc *g);
 /* Reads f (named path) line by line, counting lines in *line, and calls
  * fn(ctx, tokens, count) for each line with tokens (blanks or commas
- * between them; `#` starts a comment); a read error stops the run. */
+ * between them; `#` starts a comment); a read error or a NUL byte stops
+ * the run. */
 void graph_each_line(FILE *f, const char *path, uint64_t *line, void (*fn)(void *, char **, int),
                      void *ctx);
 

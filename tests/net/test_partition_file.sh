@@ -82,6 +82,8 @@ mutate missing "/^5 /d"
 mutate twice "\$a 5 0"
 mutate empty-rank "s/^\([0-9]*\) [0-9]*$/\1 0/"
 mutate no-magic "/^warpnet-partition/d"
+mutate rank-wraps "s/^5 .*/5 4294967297/"
+mutate ranks-minus "s/^ranks .*/ranks -2/"
 # refused_file NAME FILE PATTERN: --describe --ranks=2 of the fat-tree
 # with FILE ($TMP/FILE unless a path) is refused with PATTERN.
 refused_file() {
@@ -100,6 +102,17 @@ refused_file "a router placed twice" twice "twice:[0-9]*: router 5 is placed twi
 refused_file "a rank without routers" empty-rank "empty-rank:[0-9]*: rank 1 holds no router"
 refused_file "not a placement file" no-magic "no-magic:3: not a placement file"
 refused_file "a missing file" nothing "file:$TMP/nothing: cannot open the placement file"
+# Numbers are read whole: none wraps to another rank or rank count.
+refused_file "a rank past 32 bits" rank-wraps "rank-wraps:$L5: rank 4294967297 is out of range"
+refused_file "a negative rank count" ranks-minus "ranks-minus:[0-9]*: expected \`ranks K\` with K >= 1"
+# A comment longer than any buffer is one line, not two.
+{ sed -n '1p' "$F2"; printf '# %0600d\n' 5; sed '1d' "$F2"; } >"$TMP/long-comment"
+# shellcheck disable=SC2086
+if timeout 60 "$WARPNET" --describe --ranks=2 --partition=file:"$TMP/long-comment" $FT >"$TMP/lc.out" 2>&1; then
+    echo "ok   a 600-character comment line is one line"
+else
+    bad "a placement file with a 600-character comment is refused: $(tail -1 "$TMP/lc.out")"
+fi
 # shellcheck disable=SC2086
 refused "no path" "give the placement file's path after file:" "$WARPNET" --describe --ranks=2 --partition=file: $FT
 # Another network: the Slim Fly's file on the fat-tree (router count), a
