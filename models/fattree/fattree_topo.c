@@ -412,40 +412,12 @@ static void chunk_order(const ft_topo *t, bool spread, uint64_t *order)
         order[i] = i;
 }
 
-/* What a partition is expected to cost per event, relative to one rank
- * running all of them with none remote: its busiest rank's share of the
- * load over the mean, times 1 + REMOTE_EXTRA x the share of link
- * traversals that cross ranks (every link equally loaded, as --describe
- * --ranks=N estimates: router links and terminal links alike). */
-#define REMOTE_EXTRA 0.5 /* a remote event measured 1.3-1.8 local ones (bench/RESULTS.md) */
-static double part_cost(const ft_topo *t, const double *load, uint32_t parts, const uint32_t *part)
-{
-    uint64_t routers = t->ft.switches, links = 0, cut = 0;
-    double *sum = warp_xcalloc(parts, sizeof *sum), most = 0, all = 0;
-    for (uint64_t r = 0; r < routers; r++) {
-        sum[part[r]] += load[r];
-        all += load[r];
-        for (int32_t p = 0, k = ft_radix(t, r); p < k; p++) {
-            net_peer e = ft_peer(t, r, p);
-            if (e.kind == NET_PEER_ROUTER && e.id > r) {
-                links++;
-                cut += part[e.id] != part[r];
-            }
-        }
-    }
-    for (uint32_t p = 0; p < parts; p++)
-        most = sum[p] > most ? sum[p] : most;
-    free(sum);
-    double crossing = (double)cut / (double)(links + t->ft.nodes);
-    return (all > 0 ? most * parts / all : 1) * (1 + REMOTE_EXTRA * crossing);
-}
-
 /* Groups stay whole while there are enough chunks. With more ranks than
  * chunks the runs split chunks, and which of the two orders does better
  * depends on the tree and the rank count (the 8-port 3-tree: tops after
  * the pod, 1.21 times the mean events on 16 ranks, 1.01 on 12; spread,
  * 1.00 and 1.08), so both are run and the one expected to cost less is
- * kept (part_cost; spread on a tie). */
+ * kept (net_partition_cost; spread on a tie). */
 static void ft_partition(const void *topo, const double *load, uint32_t parts, uint32_t *part)
 {
     const ft_topo *t = topo;
@@ -457,7 +429,8 @@ static void ft_partition(const void *topo, const double *load, uint32_t parts, u
     net_partition_runs(load, routers, order, unit, parts, part);
     chunk_order(t, false, order);
     net_partition_runs(load, routers, order, unit, parts, after);
-    if (part_cost(t, load, parts, after) < part_cost(t, load, parts, part))
+    if (net_partition_cost(&fattree_topology, t, load, parts, after) <
+        net_partition_cost(&fattree_topology, t, load, parts, part))
         memcpy(part, after, routers * sizeof *part);
     free(after);
     free(order);

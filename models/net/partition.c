@@ -127,6 +127,32 @@ void net_partition_runs(const double *load, uint64_t routers, const uint64_t *or
     free(cum);
 }
 
+/* Half: a remote event measured 1.3-1.8 local ones (bench/RESULTS.md). */
+#define REMOTE_EXTRA 0.5
+
+double net_partition_cost(const net_topology_ops *ops, const void *topo, const double *load,
+                          uint32_t parts, const uint32_t *part)
+{
+    uint64_t routers = ops->routers(topo), links = 0, cut = 0;
+    double *sum = warp_xcalloc(parts, sizeof *sum), most = 0, all = 0;
+    for (uint64_t r = 0; r < routers; r++) {
+        sum[part[r]] += load[r];
+        all += load[r];
+        for (int32_t p = 0, k = ops->radix(topo, r); p < k; p++) {
+            net_peer e = ops->peer(topo, r, p);
+            if (e.kind == NET_PEER_ROUTER && (e.id > r || (e.id == r && e.port > p))) {
+                links++;
+                cut += part[e.id] != part[r];
+            }
+        }
+    }
+    for (uint32_t p = 0; p < parts; p++)
+        most = sum[p] > most ? sum[p] : most;
+    free(sum);
+    double crossing = (double)cut / (double)(links + ops->nodes(topo));
+    return (all > 0 ? most * parts / all : 1) * (1 + REMOTE_EXTRA * crossing);
+}
+
 /* ---- Measured traffic (warpnet --write-partition) ---------------------------- */
 
 /* Packets into router r through its port p over the measured run. */

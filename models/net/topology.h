@@ -270,6 +270,12 @@ typedef struct net_topology_ops {
  * 2 % of its share of the load (unit 1: anywhere). */
 void net_partition_runs(const double *load, uint64_t routers, const uint64_t *order,
                         uint64_t unit, uint32_t parts, uint32_t *part);
+/* For partition hooks choosing between candidate partitions: what `part`
+ * is expected to cost per event against one rank with nothing remote (its
+ * busiest part's load over the mean, times 1 + half the share of link
+ * traversals, router and terminal links alike, that cross parts). */
+double net_partition_cost(const net_topology_ops *ops, const void *topo, const double *load,
+                          uint32_t parts, const uint32_t *part);
 
 #ifdef __cplusplus
 }

@@ -33,6 +33,14 @@ balanced=$(timeout 60 "$WARPNET" --describe --ranks=16 --partition=topology "$C/
     sed -n 's/^\(lp_imbalance\|event_imbalance\): \([0-9.]*\) .*/\2/p' | tr '\n' ' ')
 [ "$balanced" = "1.000 1.000 " ] && echo "ok   fat-tree 8p3l on 16: LP and event imbalance 1.000" ||
     bad "fat-tree 8p3l on 16: LP and event imbalance '$balanced', want 1.000 1.000 (2 edge, 2 aggregation and 1 top switch a rank)"
+# Slim Fly q = 53 on 16 ranks: 2 x 53^2 = 5,618 routers of equal load, 106
+# groups of 53. Whole groups give a rank 6 or 7 (6.625 on average: 1.020
+# on the busiest); runs that may end inside a group give at most 352
+# routers where the mean is 351.125: 1.002.
+sf53=$(timeout 60 "$WARPNET" --describe --ranks=16 --partition=topology --slimfly.q=53 "$C/slimfly-q13.ini" |
+    sed -n 's/^event_imbalance: \([0-9.]*\) .*/\1/p')
+[ "$sf53" = "1.002" ] && echo "ok   slimfly q53 on 16: event imbalance 1.002" ||
+    bad "slimfly q53 on 16: event imbalance '$sf53', want 1.002 (352 of 5,618 routers on the busiest rank)"
 # A workload on half the terminals (pods 0 and 1 of the 4-port 3-tree):
 # the topology partition balances the routers' expected events, not their
 # count, so each rank gets a share of the busy pods. Counting every router
