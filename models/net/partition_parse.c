@@ -24,6 +24,7 @@ typedef struct part_reader {
 /* The fix every mismatch names: a file made for this network. */
 #define REMAKE "write one for this run with warpnet tune --partition=RANKS RUN.ini --write-partition=FILE"
 
+static void header_error(const part_reader *rd, const char *what) __attribute__((noreturn));
 static void header_error(const part_reader *rd, const char *what)
 {
     warp_fatal(WARP_EXIT_USAGE, "%s:%" PRIu64 ": %s; %s", rd->path, rd->lineno, what, REMAKE);
