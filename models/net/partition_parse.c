@@ -30,6 +30,18 @@ static void header_error(const part_reader *rd, const char *what)
     warp_fatal(WARP_EXIT_USAGE, "%s:%" PRIu64 ": %s; %s", rd->path, rd->lineno, what, REMAKE);
 }
 
+/* A refusal in the placement lines frees the reader's arrays first: the
+ * sanitizer build reports what a stop leaves allocated. */
+static void body_error(const part_reader *rd, const char *what, void *part, void *seen, void *held)
+    __attribute__((noreturn));
+static void body_error(const part_reader *rd, const char *what, void *part, void *seen, void *held)
+{
+    free(part);
+    free(seen);
+    free(held);
+    header_error(rd, what);
+}
+
 /* The next line that is neither blank nor a comment, without its end of
  * line; NULL at the end of the file. A NUL byte would hide the rest of its
  * line: it stops the run. */
@@ -132,20 +144,20 @@ uint32_t *net_partition_parse(const char *path, const net_partition_want *want, 
         uint64_t r, k;
         if (split(s, tok, 2) != 2 || !number(tok[0], 10, UINT64_MAX, &r) ||
             !number(tok[1], 10, UINT64_MAX, &k))
-            header_error(&rd, "expected `ROUTER RANK` (two numbers)");
+            body_error(&rd, "expected `ROUTER RANK` (two numbers)", part, seen, held);
         if (r >= want->routers) {
             snprintf(what, sizeof what, "router %" PRIu64 " is out of range (the network has "
                      "routers 0 .. %" PRIu64 ")", r, want->routers - 1);
-            header_error(&rd, what);
+            body_error(&rd, what, part, seen, held);
         }
         if (k >= ranks) {
             snprintf(what, sizeof what, "rank %" PRIu64 " is out of range (the file is for ranks "
                      "0 .. %" PRIu64 ")", k, ranks - 1);
-            header_error(&rd, what);
+            body_error(&rd, what, part, seen, held);
         }
         if (seen[r]) {
             snprintf(what, sizeof what, "router %" PRIu64 " is placed twice", r);
-            header_error(&rd, what);
+            body_error(&rd, what, part, seen, held);
         }
         seen[r] = 1;
         part[r] = (uint32_t)k;
@@ -157,13 +169,13 @@ uint32_t *net_partition_parse(const char *path, const net_partition_want *want, 
         if (!seen[r]) {
             snprintf(what, sizeof what, "router %" PRIu64 " has no line (every router 0 .. %" PRIu64
                      " needs one)", r, want->routers - 1);
-            header_error(&rd, what);
+            body_error(&rd, what, part, seen, held);
         }
     for (uint64_t k = 0; k < ranks; k++)
         if (!held[k]) {
             snprintf(what, sizeof what, "rank %" PRIu64 " holds no router (every rank needs one "
                      "at least)", k);
-            header_error(&rd, what);
+            body_error(&rd, what, part, seen, held);
         }
     free(seen);
     free(held);
