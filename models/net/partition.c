@@ -130,27 +130,43 @@ void net_partition_runs(const double *load, uint64_t routers, const uint64_t *or
 /* Half: a remote event measured 1.3-1.8 local ones (bench/RESULTS.md). */
 #define REMOTE_EXTRA 0.5
 
-double net_partition_cost(const net_topology_ops *ops, const void *topo, const double *load,
-                          uint32_t parts, const uint32_t *part)
+/* What partition costs and --describe --ranks=N both weigh: the router
+ * links (each once) and those between parts, and the load of the busiest
+ * part and of all. */
+typedef struct part_split {
+    uint64_t links, cut;
+    double most, all;
+} part_split;
+
+static part_split split_of(const net_topology_ops *ops, const void *topo, const double *load,
+                           uint32_t parts, const uint32_t *part)
 {
-    uint64_t routers = ops->routers(topo), links = 0, cut = 0;
-    double *sum = warp_xcalloc(parts, sizeof *sum), most = 0, all = 0;
+    part_split q = {0, 0, 0, 0};
+    uint64_t routers = ops->routers(topo);
+    double *sum = warp_xcalloc(parts, sizeof *sum);
     for (uint64_t r = 0; r < routers; r++) {
         sum[part[r]] += load[r];
-        all += load[r];
+        q.all += load[r];
         for (int32_t p = 0, k = ops->radix(topo, r); p < k; p++) {
             net_peer e = ops->peer(topo, r, p);
             if (e.kind == NET_PEER_ROUTER && (e.id > r || (e.id == r && e.port > p))) {
-                links++;
-                cut += part[e.id] != part[r];
+                q.links++;
+                q.cut += part[e.id] != part[r];
             }
         }
     }
     for (uint32_t p = 0; p < parts; p++)
-        most = sum[p] > most ? sum[p] : most;
+        q.most = sum[p] > q.most ? sum[p] : q.most;
     free(sum);
-    double crossing = (double)cut / (double)(links + ops->nodes(topo));
-    return (all > 0 ? most * parts / all : 1) * (1 + REMOTE_EXTRA * crossing);
+    return q;
+}
+
+double net_partition_cost(const net_topology_ops *ops, const void *topo, const double *load,
+                          uint32_t parts, const uint32_t *part)
+{
+    part_split q = split_of(ops, topo, load, parts, part);
+    double crossing = (double)q.cut / (double)(q.links + ops->nodes(topo));
+    return (q.all > 0 ? q.most * parts / q.all : 1) * (1 + REMOTE_EXTRA * crossing);
 }
 
 /* ---- Measured traffic (warpnet --write-partition) ---------------------------- */
@@ -377,31 +393,20 @@ typedef struct quality {
  * one rank all of the job's terminals reads as the imbalance it runs with. */
 static quality measure(const net_model *n, const double *load, const uint32_t *part, uint32_t parts)
 {
-    quality q = {0, 0, 0};
-    double *lps = warp_xcalloc(parts, sizeof *lps), *ev = warp_xcalloc(parts, sizeof *ev);
-    for (uint64_t r = 0; r < n->routers; r++) {
-        int32_t k = n->topo_ops->radix(n->topo, r);
+    part_split s = split_of(n->topo_ops, n->topo, load, parts, part);
+    quality q = {s.cut, 0, s.most * parts / s.all};
+    double *lps = warp_xcalloc(parts, sizeof *lps);
+    for (uint64_t r = 0; r < n->routers; r++)
         lps[part[r]] += 1;
-        ev[part[r]] += load[r];
-        for (int32_t p = 0; p < k; p++) {
-            net_peer e = n->topo_ops->peer(n->topo, r, p);
-            if (e.kind == NET_PEER_ROUTER && (e.id > r || (e.id == r && e.port > p)))
-                q.cut += part[e.id] != part[r];
-        }
-    }
     for (uint64_t t = 0; t < n->nodes; t++)
         lps[part[n->topo_ops->attach(n->topo, t).router]] += terminal_lps(n, t);
-    double lmax = 0, lsum = 0, emax = 0, esum = 0;
+    double lmax = 0, lsum = 0;
     for (uint32_t p = 0; p < parts; p++) {
         lmax = lps[p] > lmax ? lps[p] : lmax;
-        emax = ev[p] > emax ? ev[p] : emax;
         lsum += lps[p];
-        esum += ev[p];
     }
     q.lp_imbalance = lmax * parts / lsum;
-    q.ev_imbalance = emax * parts / esum;
     free(lps);
-    free(ev);
     return q;
 }
 
